@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * uvfs.h - the public contract of libuvfs.
+ *
+ * uvfs is the Linux VFS (dentry cache, path walk, inodes, open files, tasks and an
+ * in-memory filesystem) as a userspace library.  Every call below is shaped like the
+ * system call it is named after, takes the calling task first, uses the host's own
+ * types and constants (<fcntl.h>, <sys/stat.h>, RENAME_*, AT_*), and returns >= 0 on
+ * success or -errno on failure, never setting errno.
+ *
+ * Each call's comment lists its errors in the order Linux checks them: when several
+ * apply, the first one listed is the one returned.  "path walk errors" means the errors
+ * of resolving a pathname (docs/SEMANTICS.md, "Path walk"): ENAMETOOLONG (whole path
+ * >= PATH_MAX), ENOENT (empty path without AT_EMPTY_PATH, or a missing component),
+ * EBADF (bad dirfd), ENOTDIR (a non-directory used as a directory), ELOOP (more than
+ * 40 symbolic links), ENAMETOOLONG (a component longer than NAME_MAX, when looked up).
+ *
+ * Thread safety: every call may be made from any thread at any time.  A task may be
+ * used by several threads at once, like the threads of one process.
+ *
+ * Names, structure and errno follow Linux 6.18 on tmpfs; the personality (see
+ * struct uvfs_config) changes only what the dentry layer does with names on rename.
+ */
+#ifndef UVFS_UVFS_H
+#define UVFS_UVFS_H
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UVFS_VERSION_MAJOR 0
+#define UVFS_VERSION_MINOR 1
+#define UVFS_VERSION_STRING "0.1.0"
+
+/*
+ * Size of the name buffer inside every dentry.  Names of up to
+ * UVFS_DNAME_INLINE_LEN - 1 bytes are stored inline; longer ones in a separately
+ * allocated, reference-counted external name.  40 is DNAME_INLINE_LEN of 64-bit Linux
+ * since 6.8; older personalities use a threshold of 32 inside the same buffer.
+ */
+#define UVFS_DNAME_INLINE_LEN 40
+
+/* The host may not define these (glibc < 2.28 hides them behind _GNU_SOURCE). */
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+#ifndef O_TMPFILE
+#define O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+#ifndef O_PATH
+#define O_PATH 010000000
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+
+struct uvfs;      /* one instance: a mount namespace with its filesystems and tasks */
+struct uvfs_task; /* a process: credentials, umask, root, cwd, descriptor table */
+
+struct uvfs_config {
+	/*
+	 * Personality: "linux" (default, 6.8 and later), "linux-4.17", "linux-3.18",
+	 * "linux-3.17", "linux-3.15" or "linux-3.14".  NULL means "linux".
+	 */
+	const char *abi;
+	/* Limits of the root filesystem, like tmpfs's nr_inodes= and size=.
+	 * 0 means unlimited.  Exceeding them gives ENOSPC. */
+	uint64_t max_inodes;
+	uint64_t max_bytes;
+	/* RLIMIT_NOFILE of every task; 0 means 1024 (the usual soft limit). */
+	unsigned int max_files;
+	/* Reserved for later members; must be zero. */
+	uint64_t reserved[6];
+};
+
+/*
+ * uvfs_new - create an instance: an empty in-memory root filesystem (mode 01777 like
+ * a fresh tmpfs, ino 1) mounted at "/".  cfg == NULL means all defaults.
+ * Returns NULL with errno set: EINVAL (unknown personality or non-zero reserved field;
+ * uvfs_last_error() says which), ENOMEM.
+ */
+struct uvfs *uvfs_new(const struct uvfs_config *cfg);
+
+/* uvfs_free - end every task, close every file, free every dentry, name and inode.
+ * Waits for RCU callbacks, so that nothing allocated by the instance survives it. */
+void uvfs_free(struct uvfs *fs);
+
+/* The message of the last uvfs_new failure in this thread, or "" if none. */
+const char *uvfs_last_error(void);
+
+/* The personality the instance runs ("linux", "linux-3.15", ...). */
+const char *uvfs_abi_name(const struct uvfs *fs);
+
+/* ---------------------------------------------------------------------------------
+ * Tasks
+ */
+
+/* uvfs_task_new - a new process: the first gets pid 1, later ones the next free
+ * number; uid/gid 0, umask 022, root and cwd "/", no descriptors.  NULL on ENOMEM. */
+struct uvfs_task *uvfs_task_new(struct uvfs *fs);
+
+/* uvfs_task_fork - a child sharing nothing but copying: creds, umask, root, cwd and
+ * the descriptor table (the same open file descriptions, as fork(2)).  NULL: ENOMEM,
+ * or EMFILE-like exhaustion of pids (never in practice). */
+struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent);
+
+/* uvfs_task_exit - close every descriptor, drop root and cwd, free the task. */
+void uvfs_task_exit(struct uvfs_task *task);
+
+int uvfs_task_pid(const struct uvfs_task *task);
+
+/* Credentials and umask used for new files (not yet enforced for permission checks). */
+int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid);
+mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
+
+/* ---------------------------------------------------------------------------------
+ * Files
+ */
+
+/*
+ * uvfs_openat - open or create a file.  Flags: O_RDONLY, O_WRONLY, O_RDWR, O_CREAT,
+ * O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY, O_NOFOLLOW, O_PATH, O_TMPFILE, O_CLOEXEC,
+ * O_NONBLOCK (kept for F_GETFL); O_NOCTTY, O_NOATIME, O_LARGEFILE, O_SYNC, O_DSYNC are
+ * accepted and ignored.  Returns the lowest free descriptor.
+ * Errors, in order:
+ *   EINVAL   O_TMPFILE without O_WRONLY or O_RDWR; O_TMPFILE with O_CREAT;
+ *            O_CREAT|O_DIRECTORY (Linux 6.4+)
+ *   path walk errors of the directories on the way
+ *   EISDIR   O_CREAT and a trailing slash, the last component existing or not
+ *   ENOENT   the last component is missing and no O_CREAT
+ *   ENOSPC   creating beyond the inode limit
+ *   EEXIST   O_CREAT|O_EXCL and the name exists (a dangling symlink too: never followed)
+ *   ELOOP    too many symlinks; O_NOFOLLOW on a symlink (not with O_PATH)
+ *   EISDIR   O_CREAT on an existing directory
+ *   ENOTDIR  O_DIRECTORY (or a trailing slash) on a non-directory, O_TMPFILE on a
+ *            non-directory
+ *   EISDIR   a directory opened for writing, or with O_TRUNC
+ *   ENXIO    a character or block device (uvfs has no drivers); a socket
+ *   ENOENT   O_TMPFILE: the directory was removed
+ *   EMFILE   no free descriptor below the task's limit
+ *   ENOMEM
+ */
+int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
+		mode_t mode);
+
+/* uvfs_close - EBADF if fd is not open. */
+int uvfs_close(struct uvfs_task *task, int fd);
+
+/*
+ * uvfs_read, uvfs_pread - EBADF (not open, not open for reading, O_PATH), EISDIR (a
+ * directory), EINVAL (pread: negative offset), ESPIPE (pread on a fifo), EAGAIN
+ * (an empty fifo with O_NONBLOCK or no writer: uvfs never blocks).  Returns the bytes
+ * read, 0 at end of file.
+ */
+ssize_t uvfs_read(struct uvfs_task *task, int fd, void *buf, size_t count);
+ssize_t uvfs_pread(struct uvfs_task *task, int fd, void *buf, size_t count, off_t offset);
+
+/*
+ * uvfs_write, uvfs_pwrite - EBADF (not open for writing, O_PATH), EINVAL (pwrite:
+ * negative offset), EFBIG (past the maximum file size), ENOSPC (byte limit: a short
+ * count if something was written first).  O_APPEND writes at end of file; pwrite on an
+ * O_APPEND file also appends (Linux's documented bug, kept).
+ */
+ssize_t uvfs_write(struct uvfs_task *task, int fd, const void *buf, size_t count);
+ssize_t uvfs_pwrite(struct uvfs_task *task, int fd, const void *buf, size_t count,
+		    off_t offset);
+
+/* uvfs_lseek - SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE.
+ * EBADF, ESPIPE (fifo), EINVAL (bad whence or negative result), ENXIO (SEEK_DATA or
+ * SEEK_HOLE at or past end of file). */
+off_t uvfs_lseek(struct uvfs_task *task, int fd, off_t offset, int whence);
+
+/* uvfs_ftruncate - EBADF (not open, O_PATH), EINVAL (negative length, not open for
+ * writing, not a regular file), EFBIG, ENOSPC is never returned (sparse). */
+int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length);
+
+/* uvfs_truncate - EINVAL (negative length), path walk errors (symlinks followed),
+ * EISDIR (a directory), EINVAL (not a regular file), EFBIG. */
+int uvfs_truncate(struct uvfs_task *task, const char *path, off_t length);
+
+/* uvfs_fsync - EBADF; 0 otherwise (memory is the medium). */
+int uvfs_fsync(struct uvfs_task *task, int fd);
+
+/* ---------------------------------------------------------------------------------
+ * Namespace operations
+ */
+
+/*
+ * uvfs_renameat2 - rename, exchange, or rename leaving a whiteout.
+ * flags: 0, RENAME_NOREPLACE, RENAME_EXCHANGE, RENAME_WHITEOUT (NOREPLACE|WHITEOUT is
+ * allowed).  Errors, in order (docs/SEMANTICS.md, "rename"):
+ *   EINVAL   unknown flags; EXCHANGE with NOREPLACE or WHITEOUT; EXCHANGE under the
+ *            linux-3.14 personality (no cross-rename before 3.15)
+ *   path walk errors of both parents (old first)
+ *   EXDEV    the two names are on different mounts
+ *   EBUSY    old ends in ".", ".." or is "/"
+ *   EEXIST   new ends in ".", ".." or is "/" and NOREPLACE; else EBUSY
+ *   ENOENT   old is missing
+ *   EEXIST   NOREPLACE and new exists
+ *   ENOENT   EXCHANGE and new is missing
+ *   ENOTDIR  EXCHANGE, new is not a directory but was written with a trailing slash
+ *   ENOTDIR  old is not a directory and old (or, unless EXCHANGE, new) has a trailing slash
+ *   EINVAL   old is an ancestor of new
+ *   ENOTEMPTY new is an ancestor of old (EINVAL with EXCHANGE)
+ *   (old and new are the same inode: success, nothing changes)
+ *   ENOTDIR  old is a directory and new is not (EXCHANGE: the other way round too)
+ *   EISDIR   old is not a directory and new is
+ *   EBUSY    old or new is a mountpoint
+ *   ENOTEMPTY new is a non-empty directory (plain rename)
+ *   ENOSPC   WHITEOUT beyond the inode limit;  ENOMEM
+ */
+int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
+		   int newdirfd, const char *newpath, unsigned int flags);
+
+/*
+ * uvfs_unlinkat - flags 0 (unlink) or AT_REMOVEDIR (rmdir).
+ *   EINVAL   other flags
+ *   path walk errors of the parent
+ *   unlink:  EISDIR  last component ".", ".." or "/";  ENOENT missing;  EISDIR (trailing
+ *            slash on a directory) / ENOTDIR (trailing slash on anything else);
+ *            EISDIR a directory;  EBUSY a mountpoint
+ *   rmdir:   ENOTEMPTY "..";  EINVAL ".";  EBUSY "/";  ENOENT missing;  ENOTDIR not a
+ *            directory;  EBUSY a mountpoint or a filesystem root;  ENOTEMPTY not empty
+ */
+int uvfs_unlinkat(struct uvfs_task *task, int dirfd, const char *path, int flags);
+
+/*
+ * uvfs_mkdirat, uvfs_mknodat, uvfs_symlinkat - create a name.  Shared errors, in order:
+ *   path walk errors of the parent
+ *   EEXIST   the last component is ".", ".." or "/"
+ *   ENOENT   (mknodat, symlinkat) a trailing slash on the new name
+ *   EEXIST   the name exists (a dangling symlink included)
+ *   ENOENT   the parent directory was removed
+ *   ENOSPC   the inode limit;  ENOMEM
+ * uvfs_mknodat: EINVAL for a mode that is not S_IFREG (or 0), S_IFIFO, S_IFCHR, S_IFBLK,
+ * S_IFSOCK or a directory (EPERM for S_IFDIR), checked before the walk.
+ * uvfs_symlinkat: ENOENT for an empty target, ENAMETOOLONG for a target of PATH_MAX
+ * bytes or more, both before the walk.
+ */
+int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *path, mode_t mode);
+int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *path, mode_t mode,
+		 dev_t dev);
+int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
+		   const char *linkpath);
+
+/*
+ * uvfs_readlinkat - copies the link body, no NUL, truncated to bufsiz.
+ *   EINVAL   bufsiz <= 0
+ *   path walk errors (the last component not followed; AT_EMPTY_PATH is implied for
+ *            an empty path with a dirfd, as Linux does since 2.6.39)
+ *   EINVAL   not a symlink
+ */
+ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *path, char *buf,
+			size_t bufsiz);
+
+/*
+ * uvfs_linkat - flags AT_SYMLINK_FOLLOW, AT_EMPTY_PATH.
+ *   EINVAL   other flags
+ *   path walk errors of the old name (followed only with AT_SYMLINK_FOLLOW or a
+ *            trailing slash; empty with AT_EMPTY_PATH means olddirfd itself)
+ *   path walk errors of the new parent;  EEXIST new is ".", "..", "/";  ENOENT trailing
+ *   slash on new;  EEXIST new exists
+ *   EXDEV    different mounts
+ *   EPERM    old is a directory
+ *   ENOENT   old has no links left and is not an O_TMPFILE file opened without O_EXCL
+ *   EMLINK   too many links (never on tmpfs)
+ */
+int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int newdirfd,
+		const char *newpath, int flags);
+
+/*
+ * uvfs_fstatat - flags AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT (ignored).
+ *   EINVAL   other flags
+ *   path walk errors (empty path with AT_EMPTY_PATH: dirfd itself, AT_FDCWD the cwd)
+ * st_dev is the filesystem's, st_ino the inode number (the root of a filesystem is 1),
+ * st_blksize 4096, st_blocks 512-byte units of pages actually allocated.
+ */
+int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *path, struct stat *st,
+		 int flags);
+int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st);
+
+/*
+ * uvfs_getdents64 - fill buf with struct linux_dirent64 records (d_ino u64, d_off s64,
+ * d_reclen u16, d_type u8, d_name NUL-terminated, reclen 8-aligned).  ".", ".." first,
+ * then entries newest first (tmpfs 6.14+ order: the directory's list of children).
+ *   EBADF (not open, O_PATH), ENOTDIR (not a directory), EINVAL (buf too small for
+ *   the next entry), ENOENT (the directory was removed).  Returns bytes filled, 0 at end.
+ */
+ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count);
+
+/*
+ * uvfs_getcwd - the raw syscall: returns the length including the NUL.
+ *   ENOENT   the cwd was removed;  ERANGE  size too small;  ENAMETOOLONG path > PATH_MAX.
+ * A cwd outside the task's root is printed as "(unreachable)/path", as Linux does.
+ */
+int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size);
+int uvfs_chdir(struct uvfs_task *task, const char *path);
+/* uvfs_fchdir - EBADF, ENOTDIR.  O_PATH descriptors are accepted, as on Linux. */
+int uvfs_fchdir(struct uvfs_task *task, int fd);
+
+/* Attributes.  fchmodat: flags 0 (AT_SYMLINK_NOFOLLOW → EOPNOTSUPP on a symlink,
+ * as fchmodat2 does); fchownat: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH; -1 keeps an id. */
+int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *path, mode_t mode,
+		  int flags);
+int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *path, uid_t owner,
+		  gid_t group, int flags);
+/* utimensat - times NULL: both now; tv_nsec UTIME_NOW / UTIME_OMIT; flags
+ * AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH.  EINVAL: bad flags or tv_nsec out of range.
+ * path == NULL operates on dirfd (the futimens form). */
+int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *path,
+		   const struct timespec times[2], int flags);
+
+/* ---------------------------------------------------------------------------------
+ * Descriptors
+ */
+
+/* uvfs_dup - EBADF, EMFILE. */
+int uvfs_dup(struct uvfs_task *task, int oldfd);
+/* uvfs_dup3 - flags 0 or O_CLOEXEC.  EINVAL (other flags, or oldfd == newfd), EBADF
+ * (oldfd not open, newfd negative or >= the limit).  An open newfd is closed first. */
+int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
+/* uvfs_fcntl - F_DUPFD, F_DUPFD_CLOEXEC (EINVAL for arg < 0 or >= limit, EMFILE),
+ * F_GETFD, F_SETFD (FD_CLOEXEC), F_GETFL (access mode | O_APPEND, O_NONBLOCK, O_PATH,
+ * O_DIRECTORY...; O_LARGEFILE as on 64-bit Linux), F_SETFL (only O_APPEND, O_NONBLOCK
+ * change).  EBADF; EBADF for all but F_DUPFD*, F_GETFD, F_SETFD, F_GETFL on O_PATH;
+ * EINVAL for unknown commands. */
+int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
+
+/* ---------------------------------------------------------------------------------
+ * Mounts
+ */
+
+/*
+ * uvfs_mount - mount a new, empty in-memory filesystem ("memfs", or "tmpfs" as an
+ * alias) on a directory.  flags must be 0.  max_inodes/max_bytes as in uvfs_config.
+ *   EINVAL   flags; ENODEV unknown type; path walk errors; ENOTDIR not a directory;
+ *   ENOENT   the directory was removed.
+ */
+int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
+	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UVFS_UVFS_H */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * attr.c - truncate, ftruncate, fchmodat, fchownat, utimensat (fs/open.c, fs/attr.c,
+ * fs/utimes.c, and shmem_setattr for when times change).
+ *
+ * Locking: every entry point takes ns_lock through task_enter() for its whole run.
+ */
+#include "attr.h"
+#include "namei.h"
+#include "task.h"
+
+int do_truncate(struct inode *inode, off_t size, bool set_times)
+{
+	int err;
+
+	if (size > UVFS_MAX_FILESIZE)
+		return -EFBIG;
+	if (size == inode->i_size) {
+		/* shmem_setattr: no size change, times only if the caller asked. */
+		if (set_times)
+			inode->i_mtime = inode->i_ctime = uvfs_now();
+		return 0;
+	}
+	err = inode->i_op->setsize(inode, size);
+	if (!err)
+		inode->i_mtime = inode->i_ctime = uvfs_now();
+	return err;
+}
+
+int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
+{
+	struct file *f;
+	int err;
+
+	if (length < 0)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f || (f->f_mode & FMODE_PATH))
+		err = -EBADF;
+	else if (!S_ISREG(f->f_inode->i_mode) || !(f->f_mode & FMODE_WRITE))
+		err = -EINVAL;
+	else
+		err = do_truncate(f->f_inode, length, true);
+	task_leave(task);
+	return err;
+}
+
+int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
+{
+	struct path path;
+	struct inode *inode;
+	int err;
+
+	if (length < 0)
+		return -EINVAL;
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW, &path);
+	if (err)
+		goto out;
+	inode = path.dentry->d_inode;
+	if (S_ISDIR(inode->i_mode))
+		err = -EISDIR;
+	else if (!S_ISREG(inode->i_mode))
+		err = -EINVAL;
+	else
+		err = do_truncate(inode, length, false);
+	path_put(&path);
+out:
+	task_leave(task);
+	return err;
+}
+
+/* The object of an *at() call that may name dirfd itself with AT_EMPTY_PATH. */
+static int attr_lookup(struct uvfs_task *task, int dfd, const char *name, int flags,
+		       struct path *path)
+{
+	unsigned int lf = (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+
+	if (flags & AT_EMPTY_PATH)
+		lf |= LOOKUP_EMPTY;
+	return filename_lookup(task, dfd, name, lf, path);
+}
+
+int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mode,
+		  int flags)
+{
+	struct path path;
+	struct inode *inode;
+	int err;
+
+	/* fchmodat2() (6.6); plain fchmodat is flags == 0. */
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	task_enter(task);
+	err = attr_lookup(task, dirfd, name, flags, &path);
+	if (err)
+		goto out;
+	inode = path.dentry->d_inode;
+	if (S_ISLNK(inode->i_mode)) {
+		/* A symlink's mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
+		err = -EOPNOTSUPP;
+	} else {
+		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
+		inode->i_ctime = uvfs_now();
+	}
+	path_put(&path);
+out:
+	task_leave(task);
+	return err;
+}
+
+int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t owner,
+		  gid_t group, int flags)
+{
+	struct path path;
+	struct inode *inode;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	task_enter(task);
+	err = attr_lookup(task, dirfd, name, flags, &path);
+	if (err)
+		goto out;
+	inode = path.dentry->d_inode;
+	if (owner != (uid_t)-1)
+		inode->i_uid = owner;
+	if (group != (gid_t)-1)
+		inode->i_gid = group;
+	/* chown_common(): a non-directory loses set-user-ID, and set-group-ID when it
+	 * is group-executable (otherwise S_ISGID marks mandatory locking), even when
+	 * root changes nothing. */
+	if (!S_ISDIR(inode->i_mode)) {
+		inode->i_mode &= ~(mode_t)S_ISUID;
+		if ((inode->i_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+			inode->i_mode &= ~(mode_t)S_ISGID;
+	}
+	inode->i_ctime = uvfs_now();
+	path_put(&path);
+out:
+	task_leave(task);
+	return err;
+}
+
+static bool nsec_valid(long nsec)
+{
+	return nsec == UTIME_OMIT || nsec == UTIME_NOW || (nsec >= 0 && nsec <= 999999999);
+}
+
+/* utimes_common() */
+static void set_times(struct inode *inode, const struct timespec times[2])
+{
+	struct timespec now = uvfs_now();
+
+	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
+		return;
+	if (!times || times[0].tv_nsec == UTIME_NOW)
+		inode->i_atime = now;
+	else if (times[0].tv_nsec != UTIME_OMIT)
+		inode->i_atime = times[0];
+	if (!times || times[1].tv_nsec == UTIME_NOW)
+		inode->i_mtime = now;
+	else if (times[1].tv_nsec != UTIME_OMIT)
+		inode->i_mtime = times[1];
+	inode->i_ctime = now;
+}
+
+int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
+		   const struct timespec times[2], int flags)
+{
+	struct path path;
+	int err = 0;
+
+	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
+		return -EINVAL;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	task_enter(task);
+	if (!name && dirfd != AT_FDCWD) {
+		/* futimens(): no flags allowed. */
+		struct file *f = fdget(task, dirfd);
+
+		if (flags)
+			err = -EINVAL;
+		else if (!f)
+			err = -EBADF;
+		else
+			set_times(f->f_inode, times);
+		goto out;
+	}
+	err = attr_lookup(task, dirfd, name, flags, &path);
+	if (err)
+		goto out;
+	set_times(path.dentry->d_inode, times);
+	path_put(&path);
+out:
+	task_leave(task);
+	return err;
+}

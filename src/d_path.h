@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * d_path.h - the names of paths (fs/d_path.c).  Called with ns_lock held.
+ */
+#ifndef UVFS_D_PATH_H
+#define UVFS_D_PATH_H
+
+#include "mount.h"
+
+/* What prepend_path() reached: the reader's root, another namespace root
+ * ("unreachable"), or a dentry that left its mount ("escaped"). */
+enum { PATH_REACHED_ROOT = 0, PATH_UNREACHABLE = 1, PATH_ESCAPED = 3 };
+
+/* prepend_buffer: text is built backwards from buf + len; len < 0 means it no
+ * longer fits, while still counting how much more it would need. */
+struct prepend_buffer {
+	char *buf;
+	int len;
+};
+
+void prepend(struct prepend_buffer *b, const char *s, size_t n);
+/* prepend_path(): "/a/b" of path seen from root into b; returns PATH_*. */
+int prepend_path(const struct path *path, const struct path *root, struct prepend_buffer *b);
+
+/*
+ * d_path - the string /proc shows for path, as seen from root (the reader's root):
+ * " (deleted)" appended for an unlinked dentry, paths outside root printed from the
+ * namespace root.  Returns a pointer into buf (NUL-terminated) or ERR_PTR(-ENAMETOOLONG).
+ */
+char *d_path(const struct path *path, const struct path *root, char *buf, int buflen);
+
+#endif /* UVFS_D_PATH_H */

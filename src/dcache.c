@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * dcache.c - dentries: allocation, names, the hash table, reference counts, d_move.
+ *
+ * Locking:
+ *
+ *   what                                   protected by
+ *   -------------------------------------  ---------------------------------------
+ *   every dentry field but d_seq           uvfs.ns_lock
+ *   d_seq                                  written under ns_lock, read by anyone
+ *   the hash table (uvfs.dtable)           uvfs.ns_lock
+ *   external_name.count                    atomic (snapshots may take it lockless)
+ *   external_name bytes                    immutable; freed after a grace period
+ *
+ * Lifetime: a dentry holds a reference on its parent and on its inode.  A hashed
+ * dentry whose count falls to zero is kept (cached) unless its superblock says
+ * SB_ALWAYS_DELETE (tmpfs: always_delete_dentry); an unhashed one is killed.  Both
+ * dentries and external names are freed through call_rcu, so RCU readers that found
+ * them before they were dropped may finish looking at them.
+ *
+ * Names (the reason uvfs exists): see struct external_name in dcache.h and
+ * docs/SEMANTICS.md.  copy_name() and swap_names() below are the only places that
+ * change d_name; __d_move() asks abi.c which of the two a personality uses.
+ */
+#include <stdio.h>
+
+#include "abi.h"
+#include "dcache.h"
+#include "inode.h"
+
+/* ---------------------------------------------------------------------------------
+ * Hashing
+ */
+
+/*
+ * A word-at-a-time multiplicative hash, salted with the parent pointer as Linux has
+ * done since 4.8 ("vfs: make the string hashes salt the hash"), so that the bucket
+ * depends on (parent, name).  Not the kernel's function: only the salting matters.
+ */
+static inline uint64_t hash_mix(uint64_t h, uint64_t w)
+{
+	h ^= w;
+	h *= 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+uint32_t d_name_hash(const struct dentry *parent, const unsigned char *name, size_t len)
+{
+	uint64_t h = ((uintptr_t)parent >> 4) * 0xff51afd7ed558ccdull;
+	uint64_t w;
+
+	for (; len >= sizeof(w); len -= sizeof(w), name += sizeof(w)) {
+		memcpy(&w, name, sizeof(w));
+		h = hash_mix(h, w);
+	}
+	/* The tail (0-7 bytes) fills the low bytes, its length the top byte. */
+	w = (uint64_t)len << 56;
+	memcpy(&w, name, len);
+	h = hash_mix(h, w);
+	h = hash_mix(h, h >> 32);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static struct cds_hlist_head *d_hash_bucket(struct uvfs *fs, uint32_t hash)
+{
+	return &fs->dtable.buckets[hash & fs->dtable.mask];
+}
+
+int dcache_init(struct uvfs *fs)
+{
+	size_t n = 1024;
+
+	fs->dtable.buckets = uvfs_zalloc(n * sizeof(*fs->dtable.buckets));
+	if (!fs->dtable.buckets)
+		return -ENOMEM;
+	fs->dtable.mask = n - 1;
+	fs->dtable.count = 0;
+	return 0;
+}
+
+void dcache_exit(struct uvfs *fs)
+{
+	assert(fs->dtable.count == 0);
+	free(fs->dtable.buckets);
+	fs->dtable.buckets = NULL;
+}
+
+/* Double the table when the load passes one.  A failed allocation only leaves the
+ * chains longer, so it is not an error. */
+static void d_hash_grow(struct uvfs *fs)
+{
+	struct dcache_table *t = &fs->dtable;
+	size_t n = (t->mask + 1) * 2;
+	struct cds_hlist_head *nb;
+
+	nb = calloc(n, sizeof(*nb));
+	if (!nb)
+		return;
+	for (size_t i = 0; i <= t->mask; i++) {
+		struct cds_hlist_node *pos = t->buckets[i].next, *next;
+
+		for (; pos; pos = next) {
+			struct dentry *d = container_of(pos, struct dentry, d_hash);
+
+			next = pos->next;
+			cds_hlist_add_head(&d->d_hash, &nb[d->d_name.hash & (n - 1)]);
+		}
+	}
+	free(t->buckets);
+	t->buckets = nb;
+	t->mask = n - 1;
+}
+
+void d_rehash(struct dentry *d)
+{
+	struct uvfs *fs = d->d_sb->s_fs;
+
+	assert(ns_locked(fs));
+	assert(d_unhashed(d));
+	cds_hlist_add_head_rcu(&d->d_hash, d_hash_bucket(fs, d->d_name.hash));
+	d->d_flags |= DCACHE_HASHED;
+	if (++fs->dtable.count > fs->dtable.mask + 1)
+		d_hash_grow(fs);
+}
+
+void d_drop(struct dentry *d)
+{
+	struct uvfs *fs = d->d_sb->s_fs;
+
+	assert(ns_locked(fs));
+	if (d_unhashed(d))
+		return;
+	cds_hlist_del_rcu(&d->d_hash);
+	d->d_flags &= ~DCACHE_HASHED;
+	fs->dtable.count--;
+}
+
+struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
+{
+	struct uvfs *fs = parent->d_sb->s_fs;
+	struct cds_hlist_node *pos;
+
+	assert(ns_locked(fs));
+	atomic_fetch_add_explicit(&fs->stats.lookups, 1, memory_order_relaxed);
+	for (pos = d_hash_bucket(fs, name->hash)->next; pos; pos = pos->next) {
+		struct dentry *d = container_of(pos, struct dentry, d_hash);
+
+		if (d->d_parent != parent || d->d_name.hash != name->hash ||
+		    d->d_name.len != name->len ||
+		    memcmp(d->d_name.name, name->name, name->len))
+			continue;
+		atomic_fetch_add_explicit(d->d_inode ? &fs->stats.hits : &fs->stats.negative_hits,
+					  1, memory_order_relaxed);
+		return dget(d);
+	}
+	atomic_fetch_add_explicit(&fs->stats.misses, 1, memory_order_relaxed);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Names
+ */
+
+static void free_external_name_rcu(struct rcu_head *head)
+{
+	struct external_name *n = container_of(head, struct external_name, head);
+
+	atomic_fetch_sub(&n->fs->stats.names, 1);
+	atomic_fetch_sub(&n->fs->stats.name_bytes, (long)(sizeof(*n) + n->len + 1));
+	atomic_fetch_sub(&uvfs_live.names, 1);
+	/* Poison: a reader that outlived its grace period sees garbage, not a name. */
+	memset(n->name, 0x6b, n->len);
+	free(n);
+}
+
+static void put_external_name(struct external_name *n)
+{
+	if (atomic_fetch_sub_explicit(&n->count, 1, memory_order_acq_rel) == 1)
+		urcu_bp_call_rcu(&n->head, free_external_name_rcu);
+}
+
+static struct external_name *alloc_external_name(struct uvfs *fs, const struct qstr *name)
+{
+	struct external_name *n = uvfs_malloc(sizeof(*n) + name->len + 1);
+
+	if (!n)
+		return NULL;
+	atomic_init(&n->count, 1);
+	n->len = name->len;
+	n->fs = fs;
+	n->id = ++fs->next_name_id;
+	memcpy(n->name, name->name, name->len);
+	n->name[name->len] = 0;
+	atomic_fetch_add(&fs->stats.names, 1);
+	atomic_fetch_add(&fs->stats.name_bytes, (long)(sizeof(*n) + name->len + 1));
+	atomic_fetch_add(&uvfs_live.names, 1);
+	return n;
+}
+
+/* Is a name of this length stored inline under the instance's personality? */
+static inline bool name_fits_inline(const struct uvfs *fs, size_t len)
+{
+	return len < fs->abi->inline_len;
+}
+
+static void d_seq_begin(struct dentry *d)
+{
+	atomic_fetch_add_explicit(&d->d_seq, 1, memory_order_release);
+}
+
+static void d_seq_end(struct dentry *d)
+{
+	atomic_fetch_add_explicit(&d->d_seq, 1, memory_order_release);
+}
+
+/*
+ * copy_name - dentry takes target's name; target keeps its own (copy_name() since
+ * 8d85b4845a66).  An inline name is copied; an external one is shared by taking a
+ * reference: no allocation, so d_move cannot fail.
+ */
+static void copy_name(struct dentry *dentry, struct dentry *target)
+{
+	struct external_name *old = dname_external(dentry) ? external_name(dentry) : NULL;
+
+	if (dname_external(target)) {
+		atomic_fetch_add_explicit(&external_name(target)->count, 1, memory_order_relaxed);
+		dentry->d_name = target->d_name;
+	} else {
+		memcpy(dentry->d_iname, target->d_iname, UVFS_DNAME_INLINE_LEN);
+		dentry->d_name.name = dentry->d_iname;
+		dentry->d_name.hash = target->d_name.hash;
+		dentry->d_name.len = target->d_name.len;
+	}
+	if (old)
+		put_external_name(old);
+}
+
+/*
+ * swap_names - the two dentries trade names (swap_names() for RENAME_EXCHANGE; the
+ * plain-rename behaviour of switch_names() in 3.15-3.16, and for external names up
+ * to 3.17).  Ownership moves with the pointers: no reference count changes.
+ */
+static void swap_names(struct dentry *dentry, struct dentry *target)
+{
+	bool dext = dname_external(dentry), text = dname_external(target);
+	struct qstr tmp;
+
+	if (dext && text) {
+		const unsigned char *p = dentry->d_name.name;
+
+		dentry->d_name.name = target->d_name.name;
+		target->d_name.name = p;
+	} else if (text) {
+		/* dentry inline, target external */
+		dentry->d_name.name = target->d_name.name;
+		memcpy(target->d_iname, dentry->d_iname, UVFS_DNAME_INLINE_LEN);
+		target->d_name.name = target->d_iname;
+	} else if (dext) {
+		target->d_name.name = dentry->d_name.name;
+		memcpy(dentry->d_iname, target->d_iname, UVFS_DNAME_INLINE_LEN);
+		dentry->d_name.name = dentry->d_iname;
+	} else {
+		unsigned long *a = (unsigned long *)dentry->d_iname;
+		unsigned long *b = (unsigned long *)target->d_iname;
+
+		for (size_t i = 0; i < UVFS_DNAME_INLINE_LEN / sizeof(long); i++) {
+			unsigned long t = a[i];
+
+			a[i] = b[i];
+			b[i] = t;
+		}
+	}
+	tmp = dentry->d_name;
+	dentry->d_name.hash = target->d_name.hash;
+	dentry->d_name.len = target->d_name.len;
+	target->d_name.hash = tmp.hash;
+	target->d_name.len = tmp.len;
+}
+
+void take_dentry_name_snapshot(struct name_snapshot *snap, const struct dentry *d)
+{
+	snap->name = d->d_name;
+	if (dname_external(d)) {
+		atomic_fetch_add(&external_name(d)->count, 1);
+	} else {
+		memcpy(snap->inline_name, d->d_iname, UVFS_DNAME_INLINE_LEN);
+		snap->name.name = snap->inline_name;
+	}
+}
+
+void release_dentry_name_snapshot(struct name_snapshot *snap)
+{
+	if (snap->name.name != snap->inline_name)
+		put_external_name(container_of(snap->name.name, struct external_name, name));
+}
+
+/* ---------------------------------------------------------------------------------
+ * Allocation and freeing
+ */
+
+static uint64_t d_next_id;  /* only for introspection output; races are harmless */
+
+/* Link d at the head of parent's children: tmpfs lists newest first (6.14+). */
+static void d_link_child(struct dentry *d, struct dentry *parent)
+{
+	static uint64_t next_offset = 16;
+
+	cds_list_add(&d->d_sib, &parent->d_children);
+	d->d_offset = __atomic_add_fetch(&next_offset, 1, __ATOMIC_RELAXED);
+}
+
+static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
+{
+	struct uvfs *fs = sb->s_fs;
+	struct dentry *d = uvfs_zalloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	if (name_fits_inline(fs, name->len)) {
+		memcpy(d->d_iname, name->name, name->len);
+		d->d_iname[name->len] = 0;
+		d->d_name.name = d->d_iname;
+	} else {
+		struct external_name *n = alloc_external_name(fs, name);
+
+		if (!n) {
+			free(d);
+			return NULL;
+		}
+		d->d_name.name = n->name;
+	}
+	d->d_name.len = name->len;
+	d->d_name.hash = name->hash;
+	d->d_count = 1;
+	d->d_parent = d;
+	d->d_sb = sb;
+	d->d_id = __atomic_add_fetch(&d_next_id, 1, __ATOMIC_RELAXED);
+	CDS_INIT_LIST_HEAD(&d->d_sib);
+	CDS_INIT_LIST_HEAD(&d->d_children);
+	atomic_fetch_add(&fs->stats.dentries, 1);
+	atomic_fetch_add(&uvfs_live.dentries, 1);
+	return d;
+}
+
+struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
+{
+	struct dentry *d = __d_alloc(parent->d_sb, name);
+
+	if (!d)
+		return NULL;
+	d->d_parent = dget(parent);
+	d_link_child(d, parent);
+	return d;
+}
+
+struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode)
+{
+	static const struct qstr slash = QSTR_INIT("/", 1);
+	struct dentry *d = __d_alloc(sb, &slash);
+
+	if (d)
+		d->d_inode = root_inode;
+	return d;
+}
+
+static void d_free_rcu(struct rcu_head *head)
+{
+	struct dentry *d = container_of(head, struct dentry, d_rcu);
+
+	atomic_fetch_sub(&uvfs_live.dentries, 1);
+	memset(d->d_iname, 0x6b, sizeof(d->d_iname));
+	free(d);
+}
+
+/* __dentry_kill: unhash, unlink from the parent, drop the inode and the name, free
+ * after a grace period.  Returns the parent whose reference the caller must drop. */
+static struct dentry *dentry_kill(struct dentry *d)
+{
+	struct uvfs *fs = d->d_sb->s_fs;
+	struct dentry *parent = IS_ROOT(d) ? NULL : d->d_parent;
+	struct inode *inode = d->d_inode;
+
+	assert(cds_list_empty(&d->d_children));
+	d->d_flags |= DCACHE_DEAD;
+	d_drop(d);
+	if (parent)
+		cds_list_del(&d->d_sib);
+	d->d_inode = NULL;
+	if (inode)
+		iput(inode);
+	if (dname_external(d))
+		put_external_name(external_name(d));
+	atomic_fetch_sub(&fs->stats.dentries, 1);
+	urcu_bp_call_rcu(&d->d_rcu, d_free_rcu);
+	return parent;
+}
+
+void d_release_tree(struct dentry *root)
+{
+	struct dentry *d = root;
+
+	/* Post-order walk without recursion: descend to a leaf, free it, climb. */
+	for (;;) {
+		struct dentry *parent;
+
+		while (!cds_list_empty(&d->d_children))
+			d = cds_list_first_entry(&d->d_children, struct dentry, d_sib);
+		parent = d == root ? NULL : d->d_parent;
+		if (parent)
+			cds_list_del(&d->d_sib);
+		CDS_INIT_LIST_HEAD(&d->d_children);
+		d->d_count = 1;
+		d->d_flags &= ~DCACHE_PINNED;
+		d_drop(d);
+		d->d_parent = d; /* dentry_kill must not touch the parent */
+		dentry_kill(d);
+		if (!parent)
+			return;
+		d = parent;
+	}
+}
+
+void dput(struct dentry *d)
+{
+	while (d) {
+		assert(ns_locked(d->d_sb->s_fs));
+		assert(d->d_count > 0);
+		if (--d->d_count > 0)
+			return;
+		/* retain_dentry(): keep hashed dentries cached unless the fs says no. */
+		if (!d_unhashed(d) && !(d->d_sb->s_flags & SB_ALWAYS_DELETE))
+			return;
+		d = dentry_kill(d);
+	}
+}
+
+/* ---------------------------------------------------------------------------------
+ * Instantiation and removal
+ */
+
+void d_instantiate(struct dentry *d, struct inode *inode)
+{
+	assert(d_is_negative(d));
+	d_seq_begin(d);
+	d->d_inode = inode;
+	d_seq_end(d);
+}
+
+void d_add(struct dentry *d, struct inode *inode)
+{
+	if (inode)
+		d_instantiate(d, inode);
+	d_rehash(d);
+}
+
+void d_delete(struct dentry *d)
+{
+	/* Linux turns the dentry negative when the unlinker holds the only reference
+	 * and unhashes it otherwise; tmpfs never keeps negative dentries, so either way
+	 * nobody can see the name again.  We always unhash and keep the inode for the
+	 * holders, which is what they observe in both cases. */
+	d_drop(d);
+}
+
+void d_set_tmpfile_name(struct dentry *d, uint64_t ino)
+{
+	char buf[24];
+	int len = snprintf(buf, sizeof(buf), "#%llu", (unsigned long long)ino);
+
+	/* d_mark_tmpfile(): the name fits inline in every era ("#" + 20 digits). */
+	assert(!dname_external(d) && len < 32);
+	d_seq_begin(d);
+	memcpy(d->d_iname, buf, (size_t)len + 1);
+	d->d_name.len = (uint32_t)len;
+	d->d_flags |= DCACHE_TMPFILE;
+	d_seq_end(d);
+}
+
+bool d_is_subdir(const struct dentry *d, const struct dentry *ancestor)
+{
+	for (;;) {
+		if (d == ancestor)
+			return true;
+		if (IS_ROOT(d))
+			return false;
+		d = d->d_parent;
+	}
+}
+
+/* ---------------------------------------------------------------------------------
+ * d_move / d_exchange
+ */
+
+/* Move d from its parent's children to new_parent's, at the head (tmpfs 6.14+
+ * readdir lists the children newest first, and a renamed entry counts as new). */
+static void d_relink(struct dentry *d, struct dentry *new_parent)
+{
+	cds_list_del(&d->d_sib);
+	d->d_parent = new_parent;
+	d_link_child(d, new_parent);
+}
+
+/*
+ * __d_move - the name/parent switch of a rename, after the filesystem did its part.
+ * Reference counts on the parents: each parent holds one reference per child in
+ * d_children.  A swap of parents keeps every count; the 4.17+ copy moves one
+ * reference from old_parent to new_parent (dropped after the move, like the kernel's
+ * dput(old_parent) at the end of __d_move()).
+ */
+static void __d_move(struct dentry *dentry, struct dentry *target, bool exchange)
+{
+	struct uvfs *fs = dentry->d_sb->s_fs;
+	const struct uvfs_abi *abi = fs->abi;
+	struct dentry *old_parent = dentry->d_parent;
+	struct dentry *new_parent = target->d_parent;
+	struct dentry *put_parent = NULL;
+
+	assert(ns_locked(fs));
+	assert(dentry->d_inode && dentry != target);
+	assert(!IS_ROOT(dentry) && !IS_ROOT(target));
+
+	d_seq_begin(dentry);
+	d_seq_begin(target);
+	d_drop(dentry);
+	d_drop(target);
+
+	if (exchange) {
+		swap_names(dentry, target);
+		d_relink(target, old_parent);
+		d_rehash(target);
+	} else {
+		if (abi_rename_copies_name(abi, !dname_external(dentry), !dname_external(target)))
+			copy_name(dentry, target);
+		else
+			swap_names(dentry, target);
+		if (abi->victim_keeps_parent) {
+			/* 076515fc9267: the victim keeps its parent and place. */
+			dget(new_parent);
+			put_parent = old_parent;
+		} else {
+			/* Before 4.17 the parents were swapped: the victim now hangs under the
+			 * mover's old directory and prints as such. */
+			d_relink(target, old_parent);
+		}
+		/* target stays unhashed: d_unlinked(), "(deleted)" */
+	}
+	d_relink(dentry, new_parent);
+	d_rehash(dentry);
+
+	d_seq_end(target);
+	d_seq_end(dentry);
+	atomic_fetch_add_explicit(&fs->stats.renames, 1, memory_order_relaxed);
+	if (put_parent)
+		dput(put_parent);
+}
+
+void d_move(struct dentry *dentry, struct dentry *target)
+{
+	__d_move(dentry, target, false);
+}
+
+void d_exchange(struct dentry *d1, struct dentry *d2)
+{
+	assert(d1->d_inode && d2->d_inode);
+	__d_move(d1, d2, true);
+}

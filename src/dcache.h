@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dcache.h - dentries: the name -> inode cache that is also the directory tree.
+ *
+ * A dentry's name lives inline in d_iname when it is shorter than the personality's
+ * inline length (39 bytes today, 31 before 6.8), or in a struct external_name: an
+ * immutable, reference-counted copy that a plain rename *shares* between the moved
+ * dentry and its victim (copy_name(), Linux 3.18+) and that is freed through call_rcu
+ * when the last reference goes.
+ *
+ * Every field is protected by uvfs.ns_lock (internal.h) unless it says otherwise.
+ */
+#ifndef UVFS_DCACHE_H
+#define UVFS_DCACHE_H
+
+#include "internal.h"
+
+#include <urcu/rcuhlist.h>
+
+struct inode;
+struct super_block;
+
+/* A name with its hash, as struct qstr in the kernel.  The bytes need not be
+ * NUL-terminated when a qstr points into a path being walked. */
+struct qstr {
+	uint32_t hash;
+	uint32_t len;
+	const unsigned char *name;
+};
+
+#define QSTR_INIT(n, l) { .hash = 0, .len = (l), .name = (const unsigned char *)(n) }
+
+struct external_name {
+	atomic_uint count;            /* dentries and snapshots using it */
+	uint32_t len;                 /* immutable */
+	uint64_t id;                  /* immutable: identity shown by introspection */
+	struct uvfs *fs;              /* immutable: whose counters it is charged to */
+	struct rcu_head head;         /* for the deferred free */
+	unsigned char name[];         /* immutable, NUL-terminated */
+};
+
+/* d_flags */
+#define DCACHE_HASHED      0x0001u /* on the hash table: reachable by lookup */
+#define DCACHE_MOUNTED     0x0002u /* some mount has this dentry as mountpoint */
+#define DCACHE_PINNED      0x0004u /* the fs holds a reference (tmpfs's dget in mknod) */
+#define DCACHE_DEAD        0x0008u /* killed: refcount may not be raised again */
+#define DCACHE_TMPFILE     0x0010u /* O_TMPFILE dentry, named "#<ino>", never hashed */
+#define DCACHE_DIR_DEAD    0x0020u /* directory removed (S_DEAD on its inode) */
+
+struct dentry {
+	unsigned int d_flags;
+	/* Bumped (to odd, then even) around every change of d_name or d_parent, like the
+	 * kernel's d_seq, so a lockless reader can detect a concurrent rename. */
+	atomic_uint d_seq;
+	struct cds_hlist_node d_hash;   /* bucket chain, while DCACHE_HASHED */
+	struct dentry *d_parent;        /* holds a reference; self for a root */
+	struct qstr d_name;             /* .name is d_iname or an external name's bytes */
+	struct inode *d_inode;          /* NULL: negative; holds an inode reference */
+	long d_count;                   /* references */
+	struct super_block *d_sb;       /* immutable */
+	struct cds_list_head d_sib;     /* in d_parent->d_children, newest first */
+	struct cds_list_head d_children;
+	uint64_t d_offset;              /* directory position cookie (fs-assigned) */
+	uint64_t d_id;                  /* immutable: serial, for introspection */
+	struct rcu_head d_rcu;
+	unsigned char d_iname[UVFS_DNAME_INLINE_LEN];
+};
+
+_Static_assert(UVFS_DNAME_INLINE_LEN % sizeof(long) == 0,
+	       "inline names are copied and swapped as words");
+_Static_assert(offsetof(struct dentry, d_iname) % sizeof(long) == 0,
+	       "inline names are copied and swapped as words");
+
+static inline bool IS_ROOT(const struct dentry *d) { return d->d_parent == d; }
+static inline bool d_unhashed(const struct dentry *d) { return !(d->d_flags & DCACHE_HASHED); }
+static inline bool d_is_negative(const struct dentry *d) { return d->d_inode == NULL; }
+/* d_unlinked(): shown as "(deleted)" by d_path. */
+static inline bool d_unlinked(const struct dentry *d) { return d_unhashed(d) && !IS_ROOT(d); }
+static inline bool d_mountpoint(const struct dentry *d) { return d->d_flags & DCACHE_MOUNTED; }
+
+static inline bool dname_external(const struct dentry *d)
+{
+	return d->d_name.name != d->d_iname;
+}
+
+static inline struct external_name *external_name(const struct dentry *d)
+{
+	return container_of(d->d_name.name, struct external_name, name);
+}
+
+/* The hash of a name in a directory: the parent is the salt (since Linux 4.8),
+ * so equal names in different directories land in different buckets. */
+uint32_t d_name_hash(const struct dentry *parent, const unsigned char *name, size_t len);
+
+/* d_alloc - a new negative, unhashed child of parent named name (allocates an
+ * external name when the personality says it is too long to be inline).
+ * NULL on ENOMEM.  d_alloc_root: a root dentry named "/". */
+struct dentry *d_alloc(struct dentry *parent, const struct qstr *name);
+struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode);
+
+static inline struct dentry *dget(struct dentry *d)
+{
+	assert(!(d->d_flags & DCACHE_DEAD));
+	d->d_count++;
+	return d;
+}
+/* dput - drop a reference.  The last one kills the dentry if it is unhashed or
+ * negative (tmpfs never keeps either: always_delete_dentry), dropping in turn the
+ * parent's reference it held. */
+void dput(struct dentry *d);
+
+/* d_lookup - the hashed dentry of (parent, name) with a reference, or NULL.
+ * name->hash must be d_name_hash(parent, ...). */
+struct dentry *d_lookup(struct dentry *parent, const struct qstr *name);
+
+/* d_add - make d positive with inode (a reference the caller passes on; NULL keeps it
+ * negative) and hash it. d_instantiate: the same for an already hashed dentry. */
+void d_add(struct dentry *d, struct inode *inode);
+void d_instantiate(struct dentry *d, struct inode *inode);
+/* d_rehash / d_drop - put on / take off the hash table. */
+void d_rehash(struct dentry *d);
+void d_drop(struct dentry *d);
+/* d_delete - the name was unlinked: unhash it; the inode stays attached for whoever
+ * still holds the dentry (open files, cwd), which then prints "(deleted)". */
+void d_delete(struct dentry *d);
+
+/* d_move - after a successful plain rename of dentry over target (a hashed negative
+ * or positive dentry): dentry takes target's name and parent; what target keeps is
+ * the personality's rule (abi.c).  target ends up unhashed.
+ * d_exchange - after RENAME_EXCHANGE: the two swap names and parents, both hashed. */
+void d_move(struct dentry *dentry, struct dentry *target);
+void d_exchange(struct dentry *d1, struct dentry *d2);
+
+/* d_set_tmpfile_name - name an unhashed O_TMPFILE dentry "#<ino>" (d_mark_tmpfile). */
+void d_set_tmpfile_name(struct dentry *d, uint64_t ino);
+
+/* Is ancestor an ancestor of d, or d itself? (d_ancestor/is_subdir) */
+bool d_is_subdir(const struct dentry *d, const struct dentry *ancestor);
+
+/* d_release_tree - unmount: free root and every dentry below it, whatever their
+ * counts (every task and file is gone by then).  Inodes lose the references the
+ * dentries held; the superblock frees what is left. */
+void d_release_tree(struct dentry *root);
+
+/* The dentry table: created and destroyed with the instance. */
+int dcache_init(struct uvfs *fs);
+void dcache_exit(struct uvfs *fs);
+
+/* Name snapshot: a stable copy of a dentry's name (take_dentry_name_snapshot). */
+struct name_snapshot {
+	struct qstr name;
+	unsigned char inline_name[UVFS_DNAME_INLINE_LEN];
+};
+void take_dentry_name_snapshot(struct name_snapshot *snap, const struct dentry *d);
+void release_dentry_name_snapshot(struct name_snapshot *snap);
+
+#endif /* UVFS_DCACHE_H */

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fcntl.c - dup, dup3, fcntl (fs/file.c, fs/fcntl.c).
+ *
+ * Locking: every entry point takes ns_lock through task_enter() for its whole run.
+ */
+#include "inode.h"
+#include "task.h"
+
+#ifndef O_NDELAY
+#define O_NDELAY O_NONBLOCK
+#endif
+/* The flags F_SETFL may change. */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME | O_ASYNC)
+
+int uvfs_dup(struct uvfs_task *task, int oldfd)
+{
+	struct file *f;
+	int fd;
+
+	task_enter(task);
+	f = fdget(task, oldfd);
+	if (!f) {
+		fd = -EBADF;
+	} else {
+		fd = fd_alloc(&task->files, 0);
+		if (fd >= 0)
+			fd_install(&task->files, (unsigned int)fd, get_file(f), false);
+	}
+	task_leave(task);
+	return fd;
+}
+
+int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
+{
+	struct file *f;
+	int err;
+
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	task_enter(task);
+	if (newfd < 0 || (unsigned int)newfd >= task->files.max) {
+		err = -EBADF;
+		goto out;
+	}
+	f = fdget(task, oldfd);
+	if (!f) {
+		err = -EBADF;
+		goto out;
+	}
+	/* Make room for newfd: allocate before closing anything. */
+	if ((unsigned int)newfd >= task->files.size) {
+		err = fd_alloc(&task->files, (unsigned int)newfd);
+		if (err < 0)
+			goto out;
+	}
+	fd_install(&task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
+	err = newfd;
+out:
+	task_leave(task);
+	return err;
+}
+
+int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
+{
+	struct file *f;
+	int ret;
+
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f) {
+		ret = -EBADF;
+		goto out;
+	}
+	if ((f->f_mode & FMODE_PATH) && cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC &&
+	    cmd != F_GETFD && cmd != F_SETFD && cmd != F_GETFL) {
+		ret = -EBADF;
+		goto out;
+	}
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if ((unsigned long)arg >= task->files.max) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = fd_alloc(&task->files, (unsigned int)arg);
+		if (ret >= 0)
+			fd_install(&task->files, (unsigned int)ret, get_file(f), cmd == F_DUPFD_CLOEXEC);
+		break;
+	case F_GETFD:
+		ret = task->files.cloexec[fd] ? FD_CLOEXEC : 0;
+		break;
+	case F_SETFD:
+		task->files.cloexec[fd] = (arg & FD_CLOEXEC) != 0;
+		ret = 0;
+		break;
+	case F_GETFL:
+		ret = (int)f->f_flags;
+		break;
+	case F_SETFL:
+		f->f_flags = ((unsigned int)arg & SETFL_MASK) | (f->f_flags & ~(unsigned int)SETFL_MASK);
+		ret = 0;
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+out:
+	task_leave(task);
+	return ret;
+}

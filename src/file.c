@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * file.c - open file descriptions (fs/file_table.c) and descriptor tables (fs/file.c).
+ *
+ * Locking: struct file and struct fdtable fields are protected by uvfs.ns_lock.
+ * A file holds references on its path and inode; a descriptor holds one on its file.
+ */
+#include "dcache.h"
+#include "file.h"
+#include "inode.h"
+#include "task.h"
+
+struct file *file_open(const struct path *path, unsigned int flags, unsigned int mode)
+{
+	struct file *f = uvfs_zalloc(sizeof(*f));
+	struct inode *inode = path->dentry->d_inode;
+
+	if (!f)
+		return NULL;
+	f->f_count = 1;
+	f->f_path = *path;
+	path_get(&f->f_path);
+	f->f_inode = igrab(inode);
+	f->f_flags = flags;
+	f->f_mode = mode;
+	f->f_op = inode->i_fop;
+	atomic_fetch_add(&inode->i_sb->s_fs->stats.files, 1);
+	atomic_fetch_add(&uvfs_live.files, 1);
+	return f;
+}
+
+void fput(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+
+	assert(f->f_count > 0);
+	if (--f->f_count > 0)
+		return;
+	if (!(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->release)
+		f->f_op->release(inode, f);
+	atomic_fetch_sub(&inode->i_sb->s_fs->stats.files, 1);
+	atomic_fetch_sub(&uvfs_live.files, 1);
+	/* Drop the dentry first: an unlinked file's dentry dies here and takes its
+	 * inode reference with it; ours is the last, freeing the data (__fput). */
+	path_put(&f->f_path);
+	iput(inode);
+	free(f);
+}
+
+int fdtable_init(struct fdtable *t, unsigned int max)
+{
+	memset(t, 0, sizeof(*t));
+	t->max = max;
+	return 0;
+}
+
+static int fdtable_grow(struct fdtable *t, unsigned int need)
+{
+	unsigned int n = t->size ? t->size : 16;
+	struct file **fd;
+	unsigned char *ce;
+
+	while (n <= need)
+		n *= 2;
+	if (n > t->max)
+		n = t->max;
+	fd = uvfs_realloc(t->fd, n * sizeof(*fd));
+	if (!fd)
+		return -ENOMEM;
+	t->fd = fd;
+	ce = uvfs_realloc(t->cloexec, n);
+	if (!ce)
+		return -ENOMEM;  /* t->fd is larger than size says: harmless */
+	t->cloexec = ce;
+	memset(t->fd + t->size, 0, (n - t->size) * sizeof(*fd));
+	memset(t->cloexec + t->size, 0, n - t->size);
+	t->size = n;
+	return 0;
+}
+
+int fdtable_copy(struct fdtable *dst, const struct fdtable *src)
+{
+	fdtable_init(dst, src->max);
+	if (!src->size)
+		return 0;
+	if (fdtable_grow(dst, src->size - 1)) {
+		fdtable_release(dst);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < src->size; i++) {
+		if (src->fd[i])
+			dst->fd[i] = get_file(src->fd[i]);
+		dst->cloexec[i] = src->cloexec[i];
+	}
+	return 0;
+}
+
+void fdtable_release(struct fdtable *t)
+{
+	for (unsigned int i = 0; i < t->size; i++)
+		if (t->fd[i])
+			fput(t->fd[i]);
+	free(t->fd);
+	free(t->cloexec);
+	memset(t, 0, sizeof(*t));
+}
+
+struct file *fdget(struct uvfs_task *task, int fd)
+{
+	struct fdtable *t = &task->files;
+
+	if (fd < 0 || (unsigned int)fd >= t->size)
+		return NULL;
+	return t->fd[fd];
+}
+
+int fd_alloc(struct fdtable *t, unsigned int start)
+{
+	unsigned int i;
+
+	for (i = start; i < t->size; i++)
+		if (!t->fd[i])
+			return (int)i;
+	if (i >= t->max)
+		return -EMFILE;
+	if (fdtable_grow(t, i))
+		return -ENOMEM;
+	return (int)i;
+}
+
+void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec)
+{
+	struct file *old;
+
+	assert(fd < t->size);
+	old = t->fd[fd];
+	t->fd[fd] = f;
+	t->cloexec[fd] = cloexec;
+	if (old)
+		fput(old);
+}
+
+int fd_close(struct fdtable *t, int fd)
+{
+	struct file *f;
+
+	if (fd < 0 || (unsigned int)fd >= t->size || !t->fd[fd])
+		return -EBADF;
+	f = t->fd[fd];
+	t->fd[fd] = NULL;
+	t->cloexec[fd] = 0;
+	fput(f);
+	return 0;
+}

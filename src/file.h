@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * file.h - open file descriptions and per-task descriptor tables.
+ *
+ * Every field is protected by uvfs.ns_lock unless it says otherwise.
+ */
+#ifndef UVFS_FILE_H
+#define UVFS_FILE_H
+
+#include "mount.h"
+
+struct inode;
+struct file_operations;
+struct uvfs_task;
+
+#define FMODE_READ  0x1u
+#define FMODE_WRITE 0x2u
+#define FMODE_PATH  0x4u  /* O_PATH: no I/O at all */
+
+struct file {
+	long f_count;                       /* descriptors referring to it */
+	struct path f_path;                 /* immutable; holds references */
+	struct inode *f_inode;              /* immutable; holds a reference */
+	unsigned int f_flags;               /* O_* as given, less O_CREAT/O_EXCL/... */
+	unsigned int f_mode;                /* FMODE_*; immutable */
+	off_t f_pos;
+	const struct file_operations *f_op; /* immutable */
+};
+
+/* file_open - a new open file description on path (references taken). */
+struct file *file_open(const struct path *path, unsigned int flags, unsigned int mode);
+static inline struct file *get_file(struct file *f)
+{
+	f->f_count++;
+	return f;
+}
+void fput(struct file *f);
+
+struct fdtable {
+	struct file **fd;          /* fd[n] or NULL */
+	unsigned char *cloexec;    /* one byte a descriptor: FD_CLOEXEC set */
+	unsigned int size;         /* allocated slots */
+	unsigned int max;          /* RLIMIT_NOFILE; immutable */
+};
+
+int fdtable_init(struct fdtable *t, unsigned int max);
+/* A copy sharing the same open files (fork). */
+int fdtable_copy(struct fdtable *dst, const struct fdtable *src);
+void fdtable_release(struct fdtable *t);
+
+/* The file at fd, no reference taken (the caller holds ns_lock), or NULL. */
+struct file *fdget(struct uvfs_task *task, int fd);
+/* Reserve the lowest free descriptor >= start: -EMFILE beyond the limit. The slot
+ * stays free until fd_install; -ENOMEM leaves the table as it was. */
+int fd_alloc(struct fdtable *t, unsigned int start);
+/* Put f (whose reference the caller passes on) at fd, closing what was there. */
+void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec);
+/* Close fd: -EBADF if not open. */
+int fd_close(struct fdtable *t, int fd);
+
+#endif /* UVFS_FILE_H */

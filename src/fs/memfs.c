@@ -1,0 +1,848 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * memfs.c - the in-memory filesystem, with tmpfs's semantics (mm/shmem.c, fs/libfs.c).
+ *
+ * The dentry cache *is* the directory tree: like tmpfs, memfs keeps no directory
+ * structure of its own.  Every positive dentry is pinned by an extra reference taken
+ * at creation (shmem_mknod's dget) and released at unlink, so it can never be evicted;
+ * negative dentries are never kept (SB_ALWAYS_DELETE, tmpfs's always_delete_dentry).
+ * A directory's entries are its hashed positive children, listed newest first.
+ *
+ * File data is a sparse radix tree of 4 KiB pages: holes cost nothing, and a page is
+ * allocated only when written (st_blocks counts them, as tmpfs does).
+ *
+ * Accounting follows shmem_reserve_inode(): every inode *and every extra hard link*
+ * takes one slot of max_inodes ("each new link needs a new dentry, pinning lowmem");
+ * max_bytes is counted in whole pages.
+ *
+ * Locking: everything here runs under uvfs.ns_lock (the callers hold it).
+ *
+ * Limitations: no xattrs, no huge pages, no mmap.
+ */
+#include <dirent.h>
+#include <unistd.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "../dcache.h"
+#include "../file.h"
+#include "../inode.h"
+#include "../pipe.h"
+
+#define RADIX_SHIFT 6
+#define RADIX_FANOUT (1u << RADIX_SHIFT)
+#define RADIX_MAX_HEIGHT 9 /* 64^9 pages = 2^66 bytes: beyond MAX_LFS_FILESIZE */
+
+/* A short symlink lives in the inode; a longer one takes a page (shmem_symlink). */
+#define SHORT_SYMLINK_LEN 128
+
+struct radix_node {
+	void *slot[RADIX_FANOUT];
+};
+
+struct memfs_inode {
+	void *root;          /* radix tree of pages: a page at height 0, else a node */
+	unsigned int height; /* levels: covers RADIX_FANOUT^height pages */
+	uint64_t npages;     /* pages allocated (st_blocks = npages * 8) */
+	char *link;          /* symlink body */
+};
+
+struct memfs_sb {
+	uint64_t max_inodes, free_inodes;  /* 0 max: unlimited */
+	uint64_t max_pages, used_pages;
+};
+
+static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link_iops,
+	memfs_special_iops;
+static const struct file_operations memfs_dir_fops, memfs_file_fops;
+static const struct super_operations memfs_sops;
+
+static inline struct memfs_inode *MI(const struct inode *inode) { return inode->i_private; }
+static inline struct memfs_sb *MSB(const struct super_block *sb) { return sb->s_fs_info; }
+
+/* ---------------------------------------------------------------------------------
+ * Accounting
+ */
+
+static int reserve_inode(struct super_block *sb)
+{
+	struct memfs_sb *s = MSB(sb);
+
+	if (!s->max_inodes)
+		return 0;
+	if (!s->free_inodes)
+		return -ENOSPC;
+	s->free_inodes--;
+	return 0;
+}
+
+static void free_inode_slot(struct super_block *sb)
+{
+	struct memfs_sb *s = MSB(sb);
+
+	if (s->max_inodes)
+		s->free_inodes++;
+}
+
+static void *alloc_page(struct super_block *sb)
+{
+	struct memfs_sb *s = MSB(sb);
+	void *page;
+
+	if (s->max_pages && s->used_pages >= s->max_pages)
+		return ERR_PTR(-ENOSPC);
+	page = uvfs_zalloc(UVFS_PAGE_SIZE);
+	if (!page)
+		return ERR_PTR(-ENOMEM);
+	s->used_pages++;
+	atomic_fetch_add(&sb->s_fs->stats.data_bytes, UVFS_PAGE_SIZE);
+	return page;
+}
+
+static void free_page(struct super_block *sb, void *page)
+{
+	MSB(sb)->used_pages--;
+	atomic_fetch_sub(&sb->s_fs->stats.data_bytes, UVFS_PAGE_SIZE);
+	free(page);
+}
+
+/* ---------------------------------------------------------------------------------
+ * The page tree
+ */
+
+static uint64_t radix_capacity(unsigned int height)
+{
+	return height >= 11 ? UINT64_MAX : (uint64_t)1 << (RADIX_SHIFT * height);
+}
+
+static void *radix_lookup(const struct memfs_inode *mi, uint64_t index)
+{
+	void *p = mi->root;
+
+	if (!mi->height || index >= radix_capacity(mi->height))
+		return NULL;
+	for (unsigned int h = mi->height; h > 0 && p; h--) {
+		unsigned int i = (index >> (RADIX_SHIFT * (h - 1))) & (RADIX_FANOUT - 1);
+
+		p = ((struct radix_node *)p)->slot[i];
+	}
+	return p;
+}
+
+/* The slot for page index, growing the tree as needed; NULL on ENOMEM (the tree may
+ * have grown, which is harmless: empty nodes hold no data). */
+static void **radix_slot(struct memfs_inode *mi, uint64_t index)
+{
+	void **slot;
+
+	if (!mi->height) {
+		struct radix_node *n = uvfs_zalloc(sizeof(*n));
+
+		if (!n)
+			return NULL;
+		mi->root = n;
+		mi->height = 1;
+	}
+	while (index >= radix_capacity(mi->height)) {
+		struct radix_node *n = uvfs_zalloc(sizeof(*n));
+
+		if (!n)
+			return NULL;
+		n->slot[0] = mi->root;
+		mi->root = n;
+		mi->height++;
+	}
+	slot = &mi->root;
+	for (unsigned int h = mi->height; h > 0; h--) {
+		unsigned int i = (index >> (RADIX_SHIFT * (h - 1))) & (RADIX_FANOUT - 1);
+		struct radix_node *n = *slot;
+
+		if (!n) {
+			n = uvfs_zalloc(sizeof(*n));
+			if (!n)
+				return NULL;
+			*slot = n;
+		}
+		slot = &n->slot[i];
+	}
+	return slot;
+}
+
+/* Free the pages at index >= from in the subtree *p covering [base, base + cap). */
+static void radix_truncate_node(struct super_block *sb, struct memfs_inode *mi, void **p,
+				unsigned int h, uint64_t base, uint64_t from)
+{
+	if (!*p)
+		return;
+	if (h == 0) {
+		if (base >= from) {
+			free_page(sb, *p);
+			mi->npages--;
+			*p = NULL;
+		}
+		return;
+	}
+	uint64_t step = radix_capacity(h - 1);
+	struct radix_node *n = *p;
+	bool empty = true;
+
+	for (unsigned int i = 0; i < RADIX_FANOUT; i++) {
+		uint64_t b = base + i * step;
+
+		if (b + step > from)
+			radix_truncate_node(sb, mi, &n->slot[i], h - 1, b, from);
+		if (n->slot[i])
+			empty = false;
+	}
+	if (empty) {
+		free(n);
+		*p = NULL;
+	}
+}
+
+static void radix_truncate(struct super_block *sb, struct memfs_inode *mi, uint64_t from)
+{
+	if (!mi->height)
+		return;
+	radix_truncate_node(sb, mi, &mi->root, mi->height, 0, from);
+	if (!mi->root)
+		mi->height = 0;
+}
+
+/* The first page index >= from that is present (want) or absent (!want), below
+ * limit; limit if none. */
+static uint64_t radix_find(const struct memfs_inode *mi, uint64_t from, uint64_t limit,
+			   bool want)
+{
+	for (uint64_t i = from; i < limit; i++) {
+		if ((radix_lookup(mi, i) != NULL) == want)
+			return i;
+		/* Skip whole absent subtrees when looking for data. */
+		if (want && mi->height) {
+			unsigned int h;
+			const void *p = mi->root;
+
+			if (i >= radix_capacity(mi->height))
+				return limit;
+			for (h = mi->height; h > 0; h--) {
+				unsigned int s = (i >> (RADIX_SHIFT * (h - 1))) & (RADIX_FANOUT - 1);
+				const void *c = ((const struct radix_node *)p)->slot[s];
+
+				if (!c)
+					break;
+				p = c;
+			}
+			if (h > 0) {
+				uint64_t span = radix_capacity(h - 1);
+
+				i = (i / span + 1) * span - 1;
+			}
+		} else if (want) {
+			return limit;
+		}
+	}
+	return limit;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Inodes
+ */
+
+static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode,
+				     dev_t rdev, uid_t uid, gid_t gid)
+{
+	struct inode *inode;
+	struct memfs_inode *mi;
+
+	if (reserve_inode(sb))
+		return ERR_PTR(-ENOSPC);
+	mi = uvfs_zalloc(sizeof(*mi));
+	if (!mi)
+		goto enomem;
+	inode = new_inode(sb, mode);
+	if (!inode) {
+		free(mi);
+		goto enomem;
+	}
+	inode->i_private = mi;
+	inode->i_uid = uid;
+	inode->i_gid = gid;
+	/* Set-group-ID directories pass their group on (inode_init_owner). */
+	if (dir && (dir->i_mode & S_ISGID)) {
+		inode->i_gid = dir->i_gid;
+		if (S_ISDIR(mode))
+			inode->i_mode |= S_ISGID;
+	}
+	inode->i_nlink = 1;
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		inode->i_op = &memfs_file_iops;
+		inode->i_fop = &memfs_file_fops;
+		break;
+	case S_IFDIR:
+		inode->i_op = &memfs_dir_iops;
+		inode->i_fop = &memfs_dir_fops;
+		inode->i_nlink = 2;
+		inode->i_size = 2 * BOGO_DIRENT_SIZE;
+		break;
+	case S_IFLNK:
+		inode->i_op = &memfs_link_iops;
+		break;
+	case S_IFIFO:
+		inode->i_op = &memfs_special_iops;
+		inode->i_fop = &pipe_fops;
+		break;
+	default:
+		inode->i_op = &memfs_special_iops;
+		inode->i_rdev = rdev;
+		break;
+	}
+	return inode;
+enomem:
+	free_inode_slot(sb);
+	return ERR_PTR(-ENOMEM);
+}
+
+static void memfs_evict_inode(struct inode *inode)
+{
+	struct memfs_inode *mi = MI(inode);
+
+	if (!mi)
+		return;
+	radix_truncate(inode->i_sb, mi, 0);
+	if (mi->link && strlen(mi->link) >= SHORT_SYMLINK_LEN)
+		MSB(inode->i_sb)->used_pages--;
+	free(mi->link);
+	free(mi);
+	inode->i_private = NULL;
+	free_inode_slot(inode->i_sb);
+}
+
+static blkcnt_t memfs_blocks(const struct inode *inode)
+{
+	const struct memfs_inode *mi = MI(inode);
+	uint64_t pages = mi->npages;
+
+	if (mi->link && strlen(mi->link) >= SHORT_SYMLINK_LEN)
+		pages++;
+	return (blkcnt_t)(pages * (UVFS_PAGE_SIZE / 512));
+}
+
+static void memfs_put_super(struct super_block *sb)
+{
+	free(sb->s_fs_info);
+}
+
+static const struct super_operations memfs_sops = {
+	.evict_inode = memfs_evict_inode,
+	.put_super = memfs_put_super,
+	.blocks = memfs_blocks,
+};
+
+int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes)
+{
+	struct memfs_sb *s = uvfs_zalloc(sizeof(*s));
+	struct inode *root;
+
+	if (!s)
+		return -ENOMEM;
+	s->max_inodes = s->free_inodes = max_inodes;
+	s->max_pages = (max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;
+	if (max_bytes && !s->max_pages)
+		s->max_pages = 1;
+	sb->s_fs_info = s;
+	sb->s_op = &memfs_sops;
+	sb->s_flags = SB_ALWAYS_DELETE;
+	/* A fresh tmpfs root is 1777 root:root. */
+	root = memfs_get_inode(sb, NULL, S_IFDIR | 01777, 0, 0, 0);
+	if (IS_ERR(root))
+		return (int)PTR_ERR(root);
+	sb->s_root = d_alloc_root(sb, root);
+	if (!sb->s_root) {
+		root->i_nlink = 0;
+		iput(root);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Directory operations (shmem_* and simple_* in the kernel)
+ */
+
+static int memfs_lookup(struct inode *dir, struct dentry *dentry)
+{
+	(void)dir;
+	/* simple_lookup(): every name that exists is already in the dcache. */
+	if (dentry->d_name.len > NAME_MAX)
+		return -ENAMETOOLONG;
+	d_add(dentry, NULL);
+	return 0;
+}
+
+/* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned. */
+static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
+{
+	dir->i_size += BOGO_DIRENT_SIZE;
+	inode_touch_dir(dir);
+	d_instantiate(dentry, inode);
+	dget(dentry);
+	dentry->d_flags |= DCACHE_PINNED;
+}
+
+static int memfs_mknod(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev,
+		       uid_t uid, gid_t gid)
+{
+	struct inode *inode = memfs_get_inode(dir->i_sb, dir, mode, rdev, uid, gid);
+
+	if (IS_ERR(inode))
+		return (int)PTR_ERR(inode);
+	memfs_link_entry(dir, dentry, inode);
+	return 0;
+}
+
+static int memfs_mkdir(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+		       gid_t gid)
+{
+	int err = memfs_mknod(dir, dentry, S_IFDIR | mode, 0, uid, gid);
+
+	if (!err)
+		inc_nlink(dir);
+	return err;
+}
+
+static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *target,
+			 uid_t uid, gid_t gid)
+{
+	size_t len = strlen(target);
+	struct inode *inode;
+	struct memfs_inode *mi;
+
+	/* shmem_symlink: the body and its NUL must fit in a page. */
+	if (len + 1 > UVFS_PAGE_SIZE)
+		return -ENAMETOOLONG;
+	inode = memfs_get_inode(dir->i_sb, dir, S_IFLNK | 0777, 0, uid, gid);
+	if (IS_ERR(inode))
+		return (int)PTR_ERR(inode);
+	mi = MI(inode);
+	if (len >= SHORT_SYMLINK_LEN) {
+		struct memfs_sb *s = MSB(dir->i_sb);
+
+		if (s->max_pages && s->used_pages >= s->max_pages)
+			goto nospc;
+		s->used_pages++;
+	}
+	mi->link = uvfs_malloc(len + 1);
+	if (!mi->link) {
+		if (len >= SHORT_SYMLINK_LEN)
+			MSB(dir->i_sb)->used_pages--;
+		inode->i_nlink = 0;
+		iput(inode);
+		return -ENOMEM;
+	}
+	memcpy(mi->link, target, len + 1);
+	inode->i_size = (off_t)len;
+	memfs_link_entry(dir, dentry, inode);
+	return 0;
+nospc:
+	inode->i_nlink = 0;
+	iput(inode);
+	return -ENOSPC;
+}
+
+static int memfs_link(struct dentry *old, struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = old->d_inode;
+
+	/* shmem_link: each link takes an inode slot, but an O_TMPFILE file's first
+	 * link reuses the one it already has. */
+	if (inode->i_nlink) {
+		int err = reserve_inode(dir->i_sb);
+
+		if (err)
+			return err;
+	}
+	inode->i_ctime = uvfs_now();
+	inc_nlink(inode);
+	igrab(inode);
+	memfs_link_entry(dir, dentry, inode);
+	return 0;
+}
+
+static int memfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = dentry->d_inode;
+
+	if (inode->i_nlink > 1 && !S_ISDIR(inode->i_mode))
+		free_inode_slot(dir->i_sb);
+	dir->i_size -= BOGO_DIRENT_SIZE;
+	inode_touch_dir(dir);
+	inode->i_ctime = dir->i_ctime;
+	drop_nlink(inode);
+	d_delete(dentry);
+	dentry->d_flags &= ~DCACHE_PINNED;
+	dput(dentry); /* the pin from creation; the caller still holds one */
+	return 0;
+}
+
+/* simple_empty(): no positive hashed child. */
+static bool memfs_empty(const struct dentry *dentry)
+{
+	const struct dentry *c;
+
+	cds_list_for_each_entry(c, &dentry->d_children, d_sib)
+		if (!d_unhashed(c) && c->d_inode)
+			return false;
+	return true;
+}
+
+static int memfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	if (!memfs_empty(dentry))
+		return -ENOTEMPTY;
+	drop_nlink(dentry->d_inode);
+	drop_nlink(dir);
+	dentry->d_flags |= DCACHE_DIR_DEAD;
+	return memfs_unlink(dir, dentry);
+}
+
+/* shmem_whiteout(): a 0:0 character device under the old name, hashed while the
+ * old dentry is still in place (d_move takes that one away afterwards). */
+static int memfs_whiteout(struct inode *old_dir, struct dentry *old)
+{
+	struct dentry *wh = d_alloc(old->d_parent, &old->d_name);
+	int err;
+
+	if (!wh)
+		return -ENOMEM;
+	/* Owned by the caller, as shmem_mknod's inode_init_owner() would do. */
+	err = memfs_mknod(old_dir, wh, S_IFCHR, 0, current_uid(old_dir), current_gid(old_dir));
+	if (!err)
+		d_rehash(wh);
+	dput(wh);
+	return err;
+}
+
+/* simple_rename_timestamp() */
+static void rename_timestamps(struct inode *old_dir, struct dentry *old,
+			      struct inode *new_dir, struct dentry *new)
+{
+	struct timespec now = uvfs_now();
+
+	old_dir->i_mtime = old_dir->i_ctime = now;
+	new_dir->i_mtime = new_dir->i_ctime = now;
+	old->d_inode->i_ctime = now;
+	if (new->d_inode)
+		new->d_inode->i_ctime = now;
+}
+
+static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
+			struct dentry *new, unsigned int flags)
+{
+	bool they_are_dirs = S_ISDIR(old->d_inode->i_mode);
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if (flags & RENAME_EXCHANGE) {
+		/* simple_rename_exchange() */
+		bool new_is_dir = S_ISDIR(new->d_inode->i_mode);
+
+		if (old_dir != new_dir && they_are_dirs != new_is_dir) {
+			if (they_are_dirs) {
+				drop_nlink(old_dir);
+				inc_nlink(new_dir);
+			} else {
+				drop_nlink(new_dir);
+				inc_nlink(old_dir);
+			}
+		}
+		rename_timestamps(old_dir, old, new_dir, new);
+		return 0;
+	}
+	if (new->d_inode && S_ISDIR(new->d_inode->i_mode) && !memfs_empty(new))
+		return -ENOTEMPTY;
+	if (flags & RENAME_WHITEOUT) {
+		err = memfs_whiteout(old_dir, old);
+		if (err)
+			return err;
+	}
+	if (new->d_inode) {
+		struct inode *victim = new->d_inode;
+
+		memfs_unlink(new_dir, new);
+		if (they_are_dirs) {
+			drop_nlink(victim);
+			drop_nlink(old_dir);
+			new->d_flags |= DCACHE_DIR_DEAD;
+		}
+	} else if (they_are_dirs) {
+		drop_nlink(old_dir);
+		inc_nlink(new_dir);
+	}
+	old_dir->i_size -= BOGO_DIRENT_SIZE;
+	new_dir->i_size += BOGO_DIRENT_SIZE;
+	rename_timestamps(old_dir, old, new_dir, new);
+	return 0;
+}
+
+static int memfs_tmpfile(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			 gid_t gid)
+{
+	struct inode *inode = memfs_get_inode(dir->i_sb, dir, S_IFREG | mode, 0, uid, gid);
+
+	if (IS_ERR(inode))
+		return (int)PTR_ERR(inode);
+	/* d_tmpfile(): no links, named "#<ino>", never hashed. */
+	inode->i_nlink = 0;
+	d_instantiate(dentry, inode);
+	d_set_tmpfile_name(dentry, inode->i_ino);
+	return 0;
+}
+
+static const char *memfs_get_link(struct inode *inode)
+{
+	return MI(inode)->link;
+}
+
+static int memfs_setsize(struct inode *inode, off_t size)
+{
+	struct memfs_inode *mi = MI(inode);
+
+	if (size < inode->i_size) {
+		uint64_t first = ((uint64_t)size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+		size_t tail = (size_t)(size & (UVFS_PAGE_SIZE - 1));
+		char *page;
+
+		radix_truncate(inode->i_sb, mi, first);
+		/* Zero the end of the last partial page, so growing again shows zeros. */
+		if (tail && (page = radix_lookup(mi, (uint64_t)size >> UVFS_PAGE_SHIFT)))
+			memset(page + tail, 0, UVFS_PAGE_SIZE - tail);
+	}
+	inode->i_size = size;
+	return 0;
+}
+
+static const struct inode_operations memfs_dir_iops = {
+	.lookup = memfs_lookup,
+	.create = memfs_mknod,
+	.mkdir = memfs_mkdir,
+	.symlink = memfs_symlink,
+	.link = memfs_link,
+	.unlink = memfs_unlink,
+	.rmdir = memfs_rmdir,
+	.rename = memfs_rename,
+	.tmpfile = memfs_tmpfile,
+};
+
+static const struct inode_operations memfs_file_iops = {
+	.setsize = memfs_setsize,
+};
+
+static const struct inode_operations memfs_link_iops = {
+	.get_link = memfs_get_link,
+};
+
+static const struct inode_operations memfs_special_iops = { 0 };
+
+/* ---------------------------------------------------------------------------------
+ * File operations
+ */
+
+static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	struct memfs_inode *mi = MI(inode);
+	size_t done = 0;
+
+	if (*pos >= inode->i_size || !count) {
+		if (count)
+			inode_touch_atime(inode);
+		return 0;
+	}
+	if ((uint64_t)count > (uint64_t)(inode->i_size - *pos))
+		count = (size_t)(inode->i_size - *pos);
+	while (done < count) {
+		uint64_t off = (uint64_t)*pos + done;
+		size_t in = off & (UVFS_PAGE_SIZE - 1);
+		size_t n = UVFS_PAGE_SIZE - in;
+		const char *page = radix_lookup(mi, off >> UVFS_PAGE_SHIFT);
+
+		if (n > count - done)
+			n = count - done;
+		if (page)
+			memcpy((char *)buf + done, page + in, n);
+		else
+			memset((char *)buf + done, 0, n);
+		done += n;
+	}
+	*pos += (off_t)done;
+	inode_touch_atime(inode);
+	return (ssize_t)done;
+}
+
+static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	struct memfs_inode *mi = MI(inode);
+	size_t done = 0;
+	int err = 0;
+
+	if (!count)
+		return 0;
+	if (*pos >= UVFS_MAX_FILESIZE)
+		return -EFBIG;
+	if ((uint64_t)count > (uint64_t)(UVFS_MAX_FILESIZE - *pos))
+		count = (size_t)(UVFS_MAX_FILESIZE - *pos);
+	while (done < count) {
+		uint64_t off = (uint64_t)*pos + done;
+		size_t in = off & (UVFS_PAGE_SIZE - 1);
+		size_t n = UVFS_PAGE_SIZE - in;
+		void **slot;
+
+		if (n > count - done)
+			n = count - done;
+		slot = radix_slot(mi, off >> UVFS_PAGE_SHIFT);
+		if (!slot) {
+			err = -ENOMEM;
+			break;
+		}
+		if (!*slot) {
+			void *page = alloc_page(inode->i_sb);
+
+			if (IS_ERR(page)) {
+				err = (int)PTR_ERR(page);
+				break;
+			}
+			*slot = page;
+			mi->npages++;
+		}
+		memcpy((char *)*slot + in, (const char *)buf + done, n);
+		done += n;
+	}
+	if (!done)
+		return err;
+	*pos += (off_t)done;
+	if (*pos > inode->i_size)
+		inode->i_size = *pos;
+	inode->i_mtime = inode->i_ctime = uvfs_now();
+	return (ssize_t)done;
+}
+
+static off_t memfs_seek_data(struct file *f, off_t offset, int whence)
+{
+	struct inode *inode = f->f_inode;
+	uint64_t size = (uint64_t)inode->i_size, limit, idx;
+
+	if (offset < 0 || (uint64_t)offset >= size)
+		return -ENXIO;
+	limit = (size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+	idx = radix_find(MI(inode), (uint64_t)offset >> UVFS_PAGE_SHIFT, limit,
+			 whence == SEEK_DATA);
+	if (idx >= limit)
+		return whence == SEEK_DATA ? -ENXIO : (off_t)size;
+	if (idx << UVFS_PAGE_SHIFT <= (uint64_t)offset)
+		return offset;
+	if (whence == SEEK_HOLE && (idx << UVFS_PAGE_SHIFT) > size)
+		return (off_t)size;
+	return (off_t)(idx << UVFS_PAGE_SHIFT);
+}
+
+/* linux_dirent64 */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static size_t dirent_reclen(size_t namelen)
+{
+	return (offsetof(struct linux_dirent64, d_name) + namelen + 1 + 7) & ~(size_t)7;
+}
+
+static bool emit(void *buf, size_t count, size_t *used, const char *name, size_t len,
+		 uint64_t ino, int64_t next, unsigned char type)
+{
+	size_t rl = dirent_reclen(len);
+	struct linux_dirent64 *de = (void *)((char *)buf + *used);
+
+	if (*used + rl > count)
+		return false;
+	de->d_ino = ino;
+	de->d_off = next;
+	de->d_reclen = (unsigned short)rl;
+	de->d_type = type;
+	memcpy(de->d_name, name, len);
+	memset(de->d_name + len, 0, rl - offsetof(struct linux_dirent64, d_name) - len);
+	*used += rl;
+	return true;
+}
+
+/*
+ * Positions: 0 ".", 1 "..", 2 the first child, otherwise the d_offset of the next
+ * child to list (children are linked newest first).  A position whose child has
+ * been removed in between ends the listing: an offset map would be needed to do
+ * better, and Linux promises nothing about entries changed during a readdir.
+ */
+static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
+{
+	struct dentry *dir = f->f_path.dentry;
+	struct dentry *c;
+	size_t used = 0;
+	bool found;
+
+	if (dir->d_flags & DCACHE_DIR_DEAD)
+		return -ENOENT;
+	if (f->f_pos == 0) {
+		if (!emit(buf, count, &used, ".", 1, dir->d_inode->i_ino, 1, DT_DIR))
+			return -EINVAL;
+		f->f_pos = 1;
+	}
+	if (f->f_pos == 1) {
+		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, 2, DT_DIR))
+			return used ? (ssize_t)used : -EINVAL;
+		f->f_pos = 2;
+	}
+	found = f->f_pos == 2;
+	cds_list_for_each_entry(c, &dir->d_children, d_sib) {
+		struct dentry *next;
+
+		if (!found) {
+			if ((off_t)c->d_offset != f->f_pos)
+				continue;
+			found = true;
+		}
+		if (d_unhashed(c) || !c->d_inode)
+			continue;
+		/* The position after c: the next listable child, or the end. */
+		next = c;
+		do {
+			next = cds_list_entry(next->d_sib.next, struct dentry, d_sib);
+		} while (&next->d_sib != &dir->d_children &&
+			 (d_unhashed(next) || !next->d_inode));
+		off_t after = &next->d_sib == &dir->d_children ? INT64_MAX : (off_t)next->d_offset;
+
+		if (!emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
+			  c->d_inode->i_ino, after, inode_dtype(c->d_inode->i_mode)))
+			return used ? (ssize_t)used : -EINVAL;
+		f->f_pos = after;
+		if (after == INT64_MAX)
+			break;
+	}
+	if (!found)
+		f->f_pos = INT64_MAX;
+	inode_touch_atime(dir->d_inode);
+	return (ssize_t)used;
+}
+
+static const struct file_operations memfs_dir_fops = {
+	.iterate = memfs_iterate,
+};
+
+static const struct file_operations memfs_file_fops = {
+	.read = memfs_read,
+	.write = memfs_write,
+	.seek_data = memfs_seek_data,
+};

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * internal.h - the instance (struct uvfs), its one writer lock, and its counters.
+ *
+ * Locking (docs/LOCKING.md is the long form):
+ *
+ *   lock            protects
+ *   --------------  ---------------------------------------------------------------
+ *   uvfs.ns_lock    everything reachable from the instance that changes: the dentry
+ *                   tree and hash table, inodes and their data, mounts, tasks, fd
+ *                   tables, open file positions.  Taken by every public call on entry
+ *                   (uvfs_lock/uvfs_unlock below) and released on return.
+ *   RCU (urcu-bp)   not a lock: external names and dentries are freed through
+ *                   call_rcu, so a reader inside rcu_read_lock() (introspection) may
+ *                   keep looking at a name after a writer dropped it.
+ *   atomics         struct uvfs_stats: counters, updated from RCU callbacks too.
+ *
+ * Nesting: ns_lock is the only lock; it is never taken twice (uvfs_lock asserts).
+ * This is the "one lock per instance" of the first milestone: every writer is
+ * serialised here and nowhere else, so that per-directory locks can replace it
+ * by editing uvfs_lock() callers' scopes, not the data structures.
+ */
+#ifndef UVFS_INTERNAL_H
+#define UVFS_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <urcu-bp.h>
+#include <urcu/list.h>
+
+#include "uvfs/uvfs.h"
+
+struct uvfs_abi;
+struct mount;
+struct dentry;
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Counters readable through uvfs_stats() (introspect.h).  All atomic: some are
+ * updated from RCU callbacks that run without ns_lock. */
+struct uvfs_stats {
+	atomic_ulong lookups;        /* d_lookup calls */
+	atomic_ulong hits;           /* ... that found a positive dentry */
+	atomic_ulong negative_hits;  /* ... that found a negative dentry */
+	atomic_ulong misses;         /* ... that found nothing (fs ->lookup called) */
+	atomic_ulong renames;        /* d_move + d_exchange */
+	atomic_long dentries;        /* live struct dentry, including RCU-pending */
+	atomic_long names;           /* live external names, including RCU-pending */
+	atomic_long name_bytes;      /* bytes allocated for external names */
+	atomic_long inodes;          /* live struct inode */
+	atomic_long data_bytes;      /* file data pages allocated */
+	atomic_long files;           /* live struct file */
+};
+
+/* The dentry hash table: buckets of cds_hlist, chained by d_hash; resized (doubled)
+ * under ns_lock when the load passes 1. */
+struct dcache_table {
+	struct cds_hlist_head *buckets; /* ns_lock */
+	size_t mask;                    /* ns_lock; buckets - 1 */
+	size_t count;                   /* ns_lock; hashed dentries */
+};
+
+struct uvfs {
+	pthread_mutex_t ns_lock;
+	pthread_t ns_owner;             /* ns_lock; valid while ns_locked */
+	bool ns_locked;                 /* ns_lock */
+
+	const struct uvfs_abi *abi;     /* immutable */
+	unsigned int max_files;         /* immutable */
+
+	struct dcache_table dtable;     /* ns_lock */
+	uint64_t next_name_id;          /* ns_lock; identity of external names */
+
+	struct mount *root_mnt;         /* immutable after uvfs_new */
+	struct cds_list_head mounts;    /* ns_lock; struct mount.mnt_list */
+	int next_mnt_id;                /* ns_lock */
+	unsigned int next_dev;          /* ns_lock; minor numbers of new superblocks */
+
+	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
+	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */
+	int next_pid;                   /* ns_lock */
+
+	struct uvfs_stats stats;        /* atomic */
+};
+
+/* Process-wide totals of live objects, for leak checks after uvfs_free(): the
+ * instance's own counters die with it. */
+struct uvfs_live {
+	atomic_long dentries, names, inodes, files, tasks, instances;
+};
+extern struct uvfs_live uvfs_live;
+
+static inline void uvfs_lock(struct uvfs *fs)
+{
+	pthread_mutex_lock(&fs->ns_lock);
+	fs->ns_owner = pthread_self();
+	fs->ns_locked = true;
+}
+
+static inline void uvfs_unlock(struct uvfs *fs)
+{
+	assert(fs->ns_locked && pthread_equal(fs->ns_owner, pthread_self()));
+	fs->ns_locked = false;
+	pthread_mutex_unlock(&fs->ns_lock);
+}
+
+/* assert(ns_locked(fs)) documents and checks "caller holds ns_lock". */
+static inline bool ns_locked(const struct uvfs *fs)
+{
+	return fs->ns_locked && pthread_equal(fs->ns_owner, pthread_self());
+}
+
+/* Wait on cond, giving ns_lock up meanwhile (blocking fifo I/O). */
+static inline void uvfs_cond_wait(struct uvfs *fs, pthread_cond_t *cond)
+{
+	struct uvfs_task *cur = fs->current;
+
+	assert(ns_locked(fs));
+	fs->ns_locked = false;
+	pthread_cond_wait(cond, &fs->ns_lock);
+	fs->ns_owner = pthread_self();
+	fs->ns_locked = true;
+	fs->current = cur;
+}
+
+/* Current time, as the kernel's current_time() would give it. */
+struct timespec uvfs_now(void);
+
+/* Fault injection for tests (tests/test_enomem.c): when uvfs_fail_countdown reaches
+ * zero, uvfs_malloc fails once.  Negative: never fails. */
+extern _Thread_local long uvfs_fail_countdown;
+void *uvfs_malloc(size_t size);
+void *uvfs_zalloc(size_t size);
+void *uvfs_realloc(void *p, size_t size);
+
+
+
+/* Error pointers, as the kernel's <linux/err.h>: a pointer or -errno in one value. */
+#define MAX_ERRNO 4095
+static inline void *ERR_PTR(long error) { return (void *)error; }
+static inline long PTR_ERR(const void *ptr) { return (long)ptr; }
+static inline bool IS_ERR(const void *ptr)
+{
+	return (unsigned long)ptr >= (unsigned long)-MAX_ERRNO;
+}
+static inline bool IS_ERR_OR_NULL(const void *ptr) { return !ptr || IS_ERR(ptr); }
+#endif /* UVFS_INTERNAL_H */

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * link.c - the namespace calls that add or remove one name: mkdirat, mknodat,
+ * symlinkat, linkat, unlinkat (fs/namei.c: do_mkdirat, do_mknodat, do_symlinkat,
+ * do_linkat, do_rmdir, do_unlinkat, may_delete).
+ *
+ * Locking: every entry point takes ns_lock through task_enter() for its whole run.
+ */
+#include "inode.h"
+#include "namei.h"
+#include "task.h"
+
+int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mode)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	int err;
+
+	task_enter(task);
+	d = filename_create(&nd, task, dirfd, name, true);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto out;
+	}
+	{
+		struct inode *dir = nd.path.dentry->d_inode;
+
+		err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->umask,
+							 task->uid, task->gid)
+				       : -EPERM;
+	}
+	dput(d);
+	nd_done(&nd);
+out:
+	task_leave(task);
+	return err;
+}
+
+/* may_mknod() */
+static int may_mknod(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+	case 0: /* zero mode translates to S_IFREG */
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+}
+
+int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mode, dev_t dev)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	struct inode *dir;
+	int err = may_mknod(mode);
+
+	if (err)
+		return err;
+	if (!(mode & S_IFMT))
+		mode |= S_IFREG;
+	task_enter(task);
+	d = filename_create(&nd, task, dirfd, name, false);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto out;
+	}
+	dir = nd.path.dentry->d_inode;
+	/* Only devices keep their number. */
+	if (!S_ISCHR(mode) && !S_ISBLK(mode))
+		dev = 0;
+	err = dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask), dev,
+				task->uid, task->gid);
+	dput(d);
+	nd_done(&nd);
+out:
+	task_leave(task);
+	return err;
+}
+
+int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
+		   const char *linkpath)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	struct inode *dir;
+	int err = getname_check(target, false);
+
+	if (err < 0)
+		return err;
+	task_enter(task);
+	d = filename_create(&nd, task, newdirfd, linkpath, false);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto out;
+	}
+	dir = nd.path.dentry->d_inode;
+	err = dir->i_op->symlink(dir, d, target, task->uid, task->gid);
+	dput(d);
+	nd_done(&nd);
+out:
+	task_leave(task);
+	return err;
+}
+
+int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int newdirfd,
+		const char *newpath, int flags)
+{
+	struct nameidata nd;
+	struct path old;
+	struct dentry *d;
+	struct inode *dir, *inode;
+	unsigned int how = 0;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	/* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH (ENOENT without): uvfs tasks are
+	 * all capable until permissions are enforced. */
+	if (flags & AT_EMPTY_PATH)
+		how |= LOOKUP_EMPTY;
+	if (flags & AT_SYMLINK_FOLLOW)
+		how |= LOOKUP_FOLLOW;
+	task_enter(task);
+	err = filename_lookup(task, olddirfd, oldpath, how, &old);
+	if (err)
+		goto out;
+	d = filename_create(&nd, task, newdirfd, newpath, false);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto put_old;
+	}
+	dir = nd.path.dentry->d_inode;
+	inode = old.dentry->d_inode;
+	if (old.mnt != nd.path.mnt || inode->i_sb != dir->i_sb)
+		err = -EXDEV;
+	else if (S_ISDIR(inode->i_mode) || !dir->i_op->link)
+		err = -EPERM;
+	else if (inode->i_nlink == 0 && !(inode->i_state & I_LINKABLE))
+		err = -ENOENT; /* no resurrection of an unlinked file */
+	else
+		err = dir->i_op->link(old.dentry, dir, d);
+	if (!err)
+		inode->i_state &= ~I_LINKABLE;
+	dput(d);
+	nd_done(&nd);
+put_old:
+	path_put(&old);
+out:
+	task_leave(task);
+	return err;
+}
+
+/* may_delete(): the type checks (permissions are not enforced yet). */
+int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir)
+{
+	if (d_is_negative(victim))
+		return -ENOENT;
+	if (isdir) {
+		if (!S_ISDIR(victim->d_inode->i_mode))
+			return -ENOTDIR;
+		if (IS_ROOT(victim))
+			return -EBUSY;
+	} else if (S_ISDIR(victim->d_inode->i_mode)) {
+		return -EISDIR;
+	}
+	if (dir->d_flags & DCACHE_DIR_DEAD)
+		return -ENOENT;
+	return 0;
+}
+
+/* Is d a mountpoint of any mount (is_local_mountpoint)? */
+static bool is_mountpoint(const struct dentry *d)
+{
+	return d_mountpoint(d);
+}
+
+static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	struct inode *dir;
+	int err = path_parentat(&nd, task, dfd, name, 0);
+
+	if (err)
+		return err;
+	switch (nd.last_type) {
+	case LAST_DOTDOT:
+		err = -ENOTEMPTY;
+		goto out;
+	case LAST_DOT:
+		err = -EINVAL;
+		goto out;
+	case LAST_ROOT:
+		err = -EBUSY;
+		goto out;
+	case LAST_NORM:
+		break;
+	}
+	nd.last.hash = d_name_hash(nd.path.dentry, nd.last.name, nd.last.len);
+	d = lookup_one(nd.path.dentry, &nd.last);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto out;
+	}
+	dir = nd.path.dentry->d_inode;
+	err = may_delete(nd.path.dentry, d, true);
+	if (!err && is_mountpoint(d))
+		err = -EBUSY;
+	if (!err)
+		err = dir->i_op->rmdir(dir, d);
+	dput(d);
+out:
+	nd_done(&nd);
+	return err;
+}
+
+static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	struct inode *dir;
+	int err = path_parentat(&nd, task, dfd, name, 0);
+
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM) {
+		err = -EISDIR;
+		goto out;
+	}
+	nd.last.hash = d_name_hash(nd.path.dentry, nd.last.name, nd.last.len);
+	d = lookup_one(nd.path.dentry, &nd.last);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto out;
+	}
+	dir = nd.path.dentry->d_inode;
+	if (d_is_negative(d))
+		err = -ENOENT;
+	else if (nd.last_slash)
+		err = S_ISDIR(d->d_inode->i_mode) ? -EISDIR : -ENOTDIR;
+	else
+		err = may_delete(nd.path.dentry, d, false);
+	if (!err && is_mountpoint(d))
+		err = -EBUSY;
+	if (!err)
+		err = dir->i_op->unlink(dir, d);
+	dput(d);
+out:
+	nd_done(&nd);
+	return err;
+}
+
+int uvfs_unlinkat(struct uvfs_task *task, int dirfd, const char *path, int flags)
+{
+	int err;
+
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	task_enter(task);
+	err = (flags & AT_REMOVEDIR) ? do_rmdir(task, dirfd, path)
+				     : do_unlinkat(task, dirfd, path);
+	task_leave(task);
+	return err;
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * namei.c - path walk (fs/namei.c): path_init, link_path_walk, walk_component,
+ * follow_dotdot, the trailing-symlink loop.
+ *
+ * Locking: everything runs under uvfs.ns_lock.  The walk holds a reference on the
+ * path it stands on (nd->path) and on the task's root (nd->root).  This is the
+ * kernel's ref-walk; a lockless RCU walk in front of it (sampling d_seq, falling back
+ * here on any change) is the planned fast path, which is why the walk keeps all its
+ * state in struct nameidata and touches the dcache only through lookup_one().
+ *
+ * What must match Linux is the result, errno for errno (docs/SEMANTICS.md, "Path
+ * walk"):
+ *  - the whole path must be shorter than PATH_MAX (4096 with the NUL);
+ *  - NAME_MAX is checked by the filesystem when a component is actually looked up,
+ *    so a missing earlier component wins with ENOENT;
+ *  - at most 40 symlinks per lookup (nd->total_link_count), then ELOOP;
+ *  - ".." at the task's root stays there; at a mount root it climbs to the
+ *    mountpoint first; there is no lexical simplification ("missing/.." is ENOENT);
+ *  - a trailing slash makes the last component LOOKUP_FOLLOW|LOOKUP_DIRECTORY.
+ */
+#include "inode.h"
+#include "namei.h"
+#include "task.h"
+
+int getname_check(const char *name, bool empty_ok)
+{
+	size_t len;
+
+	if (!name)
+		return -EFAULT;
+	len = strnlen(name, UVFS_PATH_MAX);
+	if (len >= UVFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (!len && !empty_ok)
+		return -ENOENT;
+	return (int)len;
+}
+
+void follow_mounts(struct uvfs *fs, struct path *path)
+{
+	while (d_mountpoint(path->dentry)) {
+		struct mount *m = lookup_mnt(fs, path->mnt, path->dentry);
+		struct path next;
+
+		if (!m)
+			break;
+		next.mnt = m;
+		next.dentry = m->mnt_root;
+		path_get(&next);
+		path_put(path);
+		*path = next;
+	}
+}
+
+const char *d_get_link(const struct dentry *dentry)
+{
+	const struct inode *inode = dentry->d_inode;
+
+	if (!inode || !S_ISLNK(inode->i_mode) || !inode->i_op->get_link)
+		return NULL;
+	return inode->i_op->get_link((struct inode *)inode);
+}
+
+struct dentry *lookup_one(struct dentry *dir, const struct qstr *name)
+{
+	struct inode *inode = dir->d_inode;
+	struct dentry *d;
+	int err;
+
+	d = d_lookup(dir, name);
+	if (d)
+		return d;
+	if (!inode->i_op->lookup)
+		return ERR_PTR(-ENOTDIR);
+	d = d_alloc(dir, name);
+	if (!d)
+		return ERR_PTR(-ENOMEM);
+	err = inode->i_op->lookup(inode, d);
+	if (err) {
+		dput(d);
+		return ERR_PTR(err);
+	}
+	return d;
+}
+
+static void nd_init(struct nameidata *nd, struct uvfs_task *task, unsigned int flags)
+{
+	memset(nd, 0, sizeof(*nd));
+	nd->task = task;
+	nd->flags = flags;
+	nd->last_type = LAST_ROOT;
+}
+
+void nd_done(struct nameidata *nd)
+{
+	path_put(&nd->path);
+	path_put(&nd->root);
+	for (int i = 0; i < nd->nlinks; i++)
+		free(nd->links[i]);
+	nd->nlinks = 0;
+}
+
+static void nd_jump(struct nameidata *nd, const struct path *to)
+{
+	struct path p = *to;
+
+	path_get(&p);
+	path_put(&nd->path);
+	nd->path = p;
+}
+
+/* path_init(): where the walk starts.  EBADF, ENOTDIR for the dirfd. */
+static int path_init(struct nameidata *nd, int dfd, const char *name)
+{
+	struct uvfs_task *task = nd->task;
+
+	nd->root = task->root;
+	path_get(&nd->root);
+	if (*name == '/') {
+		nd->path = nd->root;
+	} else if (dfd == AT_FDCWD) {
+		nd->path = task->pwd;
+	} else {
+		struct file *f = fdget(task, dfd);
+
+		if (!f)
+			return -EBADF;
+		if (*name && !S_ISDIR(f->f_inode->i_mode))
+			return -ENOTDIR;
+		nd->path = f->f_path;
+	}
+	path_get(&nd->path);
+	return 0;
+}
+
+/* follow_dotdot() */
+static int follow_dotdot(struct nameidata *nd)
+{
+	struct uvfs *fs = nd->task->fs;
+	struct dentry *parent;
+
+	for (;;) {
+		struct mount *m = nd->path.mnt;
+
+		if (path_equal(&nd->path, &nd->root))
+			return 0;
+		if (nd->path.dentry != m->mnt_root)
+			break;
+		if (m->mnt_parent == m)
+			return 0; /* the namespace root */
+		struct path up = { .mnt = m->mnt_parent, .dentry = m->mnt_mountpoint };
+
+		nd_jump(nd, &up);
+	}
+	parent = dget(nd->path.dentry->d_parent);
+	dput(nd->path.dentry);
+	nd->path.dentry = parent;
+	follow_mounts(fs, &nd->path);
+	return 0;
+}
+
+static int link_path_walk(struct nameidata *nd, const char *name);
+
+/* Keep a symlink body for the rest of the walk: the inode could go away once the
+ * walk steps off the link. */
+static const char *nd_hold_link(struct nameidata *nd, const char *body)
+{
+	size_t len = strlen(body);
+	char *copy;
+
+	if (nd->nlinks >= (int)ARRAY_SIZE(nd->links))
+		return ERR_PTR(-ELOOP);
+	copy = uvfs_malloc(len + 1);
+	if (!copy)
+		return ERR_PTR(-ENOMEM);
+	memcpy(copy, body, len + 1);
+	nd->links[nd->nlinks++] = copy;
+	return copy;
+}
+
+/* Start walking a symlink's body: count it, jump to the root if it is absolute. */
+static int nd_enter_link(struct nameidata *nd, const char *body)
+{
+	if (nd->total_link_count >= MAXSYMLINKS)
+		return -ELOOP;
+	nd->total_link_count++;
+	body = nd_hold_link(nd, body);
+	if (IS_ERR(body))
+		return (int)PTR_ERR(body);
+	if (!*body)
+		return -ENOENT;
+	if (*body == '/')
+		nd_jump(nd, &nd->root);
+	return link_path_walk(nd, body);
+}
+
+static int walk_middle_last(struct nameidata *nd);
+
+/*
+ * walk_component() for a component that is not the last: look it up, cross mounts,
+ * and follow a symlink all the way.  ENOENT for a negative dentry.
+ */
+static int walk_component(struct nameidata *nd, const unsigned char *comp, size_t len,
+			  enum last_type type)
+{
+	struct uvfs *fs = nd->task->fs;
+	struct qstr q = { .len = (uint32_t)len, .name = comp };
+	struct dentry *d;
+	struct path next;
+	const char *body;
+	int err;
+
+	if (type == LAST_DOT)
+		return 0;
+	if (type == LAST_DOTDOT)
+		return follow_dotdot(nd);
+	q.hash = d_name_hash(nd->path.dentry, comp, len);
+	d = lookup_one(nd->path.dentry, &q);
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	if (d_is_negative(d)) {
+		dput(d);
+		return -ENOENT;
+	}
+	next.mnt = nd->path.mnt;
+	next.mnt->mnt_count++;
+	next.dentry = d;
+	follow_mounts(fs, &next);
+	body = d_get_link(next.dentry);
+	if (!body) {
+		path_put(&nd->path);
+		nd->path = next;
+		return 0;
+	}
+	/* Symlinks in the middle of a path are always followed. */
+	err = nd_enter_link(nd, body);
+	path_put(&next);
+	if (err)
+		return err;
+	return walk_middle_last(nd);
+}
+
+/* The last component of a symlink body met in the middle of a path: it must be
+ * resolved completely (followed too) before the walk goes on. */
+static int walk_middle_last(struct nameidata *nd)
+{
+	if (nd->last_type == LAST_ROOT)
+		return 0;
+	return walk_component(nd, nd->last.name, nd->last.len, nd->last_type);
+}
+
+/*
+ * link_path_walk() - walk every component but the last, which is left in nd->last.
+ */
+static int link_path_walk(struct nameidata *nd, const char *name)
+{
+	while (*name == '/')
+		name++;
+	nd->last_type = LAST_ROOT;
+	if (!*name)
+		return 0;
+	for (;;) {
+		const unsigned char *comp = (const unsigned char *)name;
+		size_t len = strcspn(name, "/");
+		enum last_type type = LAST_NORM;
+		bool slash;
+		int err;
+
+		if (len == 1 && comp[0] == '.')
+			type = LAST_DOT;
+		else if (len == 2 && comp[0] == '.' && comp[1] == '.')
+			type = LAST_DOTDOT;
+		name += len;
+		slash = *name == '/';
+		while (*name == '/')
+			name++;
+		if (!*name) {
+			nd->last.name = comp;
+			nd->last.len = (uint32_t)len;
+			nd->last.hash = 0;
+			nd->last_type = type;
+			nd->last_slash = slash;
+			return 0;
+		}
+		err = walk_component(nd, comp, len, type);
+		if (err)
+			return err;
+		if (!S_ISDIR(nd->path.dentry->d_inode->i_mode))
+			return -ENOTDIR;
+	}
+}
+
+int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
+		  const char *name, unsigned int flags)
+{
+	int err = getname_check(name, false);
+
+	nd_init(nd, task, flags);
+	if (err < 0)
+		return err;
+	err = path_init(nd, dfd, name);
+	if (!err)
+		err = link_path_walk(nd, name);
+	if (err)
+		nd_done(nd);
+	return err;
+}
+
+int nd_pending_link(struct nameidata *nd, const char *body)
+{
+	body = nd_hold_link(nd, body);
+	if (IS_ERR(body))
+		return (int)PTR_ERR(body);
+	nd->pending_link = body;
+	return 1;
+}
+
+int lookup_last(struct nameidata *nd)
+{
+	struct uvfs *fs = nd->task->fs;
+	struct dentry *d;
+	struct path next;
+	const char *body;
+
+	switch (nd->last_type) {
+	case LAST_ROOT:
+	case LAST_DOT:
+		return 0;
+	case LAST_DOTDOT:
+		return follow_dotdot(nd);
+	case LAST_NORM:
+		break;
+	}
+	if (nd->last_slash)
+		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	nd->last.hash = d_name_hash(nd->path.dentry, nd->last.name, nd->last.len);
+	d = lookup_one(nd->path.dentry, &nd->last);
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	if (d_is_negative(d)) {
+		dput(d);
+		return -ENOENT;
+	}
+	next.mnt = nd->path.mnt;
+	next.mnt->mnt_count++;
+	next.dentry = d;
+	follow_mounts(fs, &next);
+	body = (nd->flags & LOOKUP_FOLLOW) ? d_get_link(next.dentry) : NULL;
+	if (body) {
+		int ret = nd_pending_link(nd, body);
+
+		path_put(&next);
+		return ret;
+	}
+	path_put(&nd->path);
+	nd->path = next;
+	return 0;
+}
+
+int nd_follow_link(struct nameidata *nd)
+{
+	const char *body = nd->pending_link;
+	int err;
+
+	assert(body);
+	nd->pending_link = NULL;
+	if (nd->total_link_count >= MAXSYMLINKS)
+		return -ELOOP;
+	nd->total_link_count++;
+	if (!*body)
+		return -ENOENT;
+	if (*body == '/')
+		nd_jump(nd, &nd->root);
+	err = link_path_walk(nd, body);
+	return err;
+}
+
+int filename_lookup(struct uvfs_task *task, int dfd, const char *name,
+		    unsigned int flags, struct path *out)
+{
+	struct nameidata nd;
+	int err = getname_check(name, flags & LOOKUP_EMPTY);
+
+	nd_init(&nd, task, flags);
+	if (err < 0)
+		return err;
+	err = path_init(&nd, dfd, name);
+	if (!err)
+		err = link_path_walk(&nd, name);
+	while (!err && (err = lookup_last(&nd)) > 0)
+		err = nd_follow_link(&nd);
+	if (!err && (nd.flags & LOOKUP_DIRECTORY) &&
+	    !S_ISDIR(nd.path.dentry->d_inode->i_mode))
+		err = -ENOTDIR;
+	if (!err) {
+		*out = nd.path;
+		nd.path.dentry = NULL;
+		nd.path.mnt = NULL;
+	}
+	nd_done(&nd);
+	return err;
+}
+
+struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int dfd,
+			       const char *name, bool want_dir)
+{
+	struct dentry *d;
+	int err = path_parentat(nd, task, dfd, name, 0);
+
+	if (err)
+		return ERR_PTR(err);
+	if (nd->last_type != LAST_NORM) {
+		err = -EEXIST;
+		goto fail;
+	}
+	nd->last.hash = d_name_hash(nd->path.dentry, nd->last.name, nd->last.len);
+	d = lookup_one(nd->path.dentry, &nd->last);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto fail;
+	}
+	if (!d_is_negative(d)) {
+		err = -EEXIST;
+		goto fail_dput;
+	}
+	/* "You had / on the end, you've been asking for (non-existent) directory.
+	 * -ENOENT for you." (filename_create) */
+	if (nd->last_slash && !want_dir) {
+		err = -ENOENT;
+		goto fail_dput;
+	}
+	/* may_create(): IS_DEADDIR */
+	if (nd->path.dentry->d_flags & DCACHE_DIR_DEAD) {
+		err = -ENOENT;
+		goto fail_dput;
+	}
+	return d;
+fail_dput:
+	dput(d);
+fail:
+	nd_done(nd);
+	return ERR_PTR(err);
+}

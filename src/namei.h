@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * namei.h - path walk: from a string to a (mount, dentry), the kernel's namei.
+ *
+ * Called with ns_lock held.  The walk keeps a reference on the path it stands on
+ * (nd->path) and on the task's root (nd->root); nd_done() drops both.
+ */
+#ifndef UVFS_NAMEI_H
+#define UVFS_NAMEI_H
+
+#include "dcache.h"
+#include "mount.h"
+
+struct uvfs_task;
+
+#define UVFS_PATH_MAX 4096
+#define UVFS_NAME_MAX 255
+#define MAXSYMLINKS 40
+
+/* lookup flags */
+#define LOOKUP_FOLLOW    0x0001u  /* follow a final symlink */
+#define LOOKUP_DIRECTORY 0x0002u  /* the result must be a directory */
+#define LOOKUP_EMPTY     0x0004u  /* an empty path means dirfd itself */
+
+enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
+
+struct nameidata {
+	struct uvfs_task *task;
+	struct path path;          /* where the walk stands (referenced) */
+	struct path root;          /* the task's root (referenced) */
+	struct qstr last;          /* the final component (not looked up) */
+	enum last_type last_type;
+	unsigned int flags;        /* LOOKUP_*; a trailing slash adds FOLLOW|DIRECTORY */
+	bool last_slash;           /* the final component was followed by '/' */
+	int total_link_count;      /* symlinks followed so far (<= MAXSYMLINKS) */
+	const char *pending_link;  /* lookup_last() found this final symlink body */
+	int nlinks;                /* bodies held in links[] */
+	char *links[MAXSYMLINKS + 1];
+};
+
+/*
+ * path_parentat - walk name up to its final component: nd->path is the parent,
+ * nd->last / nd->last_type the final component.  Returns 0 or -errno; on error nd
+ * holds nothing.  On success the caller ends with nd_done().
+ */
+int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
+		  const char *name, unsigned int flags);
+
+/*
+ * lookup_last - resolve nd->last in nd->path.  Returns 0 with nd->path the result
+ * (mounts crossed), 1 when it is a symlink to follow (LOOKUP_FOLLOW or trailing slash):
+ * the caller then calls nd_follow_link() and looks at the new nd->last; or -errno.
+ * A negative final dentry is -ENOENT.
+ */
+int lookup_last(struct nameidata *nd);
+/* A final symlink with this body is to be followed: keep a copy for
+ * nd_follow_link(); returns 1 (or -ENOMEM). */
+int nd_pending_link(struct nameidata *nd, const char *body);
+/* Walk the body of the symlink at (nd->path, nd->last) up to its final component. */
+int nd_follow_link(struct nameidata *nd);
+/* Release what the walk holds. */
+void nd_done(struct nameidata *nd);
+
+/* filename_lookup - the whole walk (stat, chdir, ...): *out referenced on success. */
+int filename_lookup(struct uvfs_task *task, int dfd, const char *name,
+		    unsigned int flags, struct path *out);
+
+/*
+ * lookup_one - the child name of dir (a directory dentry) from the dcache or the
+ * filesystem, referenced, maybe negative; ERR_PTR(-ENAMETOOLONG) etc.
+ */
+struct dentry *lookup_one(struct dentry *dir, const struct qstr *name);
+
+/*
+ * filename_create - the parent of name and a negative dentry for its last component,
+ * for mkdir/mknod/symlink/link.  EEXIST for ".", "..", "/" or an existing name,
+ * ENOENT for a trailing slash unless want_dir, ENOENT in a removed directory.
+ * On success nd holds the parent (nd_done() afterwards) and the dentry is referenced.
+ */
+struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int dfd,
+			       const char *name, bool want_dir);
+
+/* may_delete(): may victim (in dir) be removed as a directory (isdir) or not?
+ * ENOENT, ENOTDIR, EBUSY, EISDIR, ENOENT (dir removed). */
+int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir);
+
+/* Cross any mounts stacked on path (follow_mount). */
+void follow_mounts(struct uvfs *fs, struct path *path);
+
+/* The symlink body of dentry's inode; NULL if it is not a symlink. */
+const char *d_get_link(const struct dentry *dentry);
+
+/* Validate and measure a user path: -ENAMETOOLONG at PATH_MAX, -ENOENT if empty and
+ * not allowed, -EFAULT for NULL. */
+int getname_check(const char *name, bool empty_ok);
+
+#endif /* UVFS_NAMEI_H */

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * open.c - openat, close, chdir, fchdir (fs/open.c, and fs/namei.c's path_openat,
+ * open_last_lookups, lookup_open, do_open, may_open).
+ *
+ * Locking: every entry point takes ns_lock through task_enter() for its whole run.
+ */
+#include "attr.h"
+#include "inode.h"
+#include "namei.h"
+#include "task.h"
+
+/* The kernel's own values: glibc's O_LARGEFILE is 0 on 64-bit, and its
+ * KERNEL_O_TMPFILE includes O_DIRECTORY. */
+#define KERNEL_O_LARGEFILE 0100000
+#define KERNEL_O_TMPFILE 020000000
+
+#define MAY_WRITE 0x2
+#define MAY_READ 0x4
+
+/* The open flags a file keeps (do_dentry_open drops these). */
+#define OPEN_DROPPED_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC)
+
+struct open_flags {
+	int open_flag;          /* as given, with build_open_flags()'s changes */
+	mode_t mode;            /* for a created file: S_IFREG | perms */
+	int acc_mode;           /* MAY_READ / MAY_WRITE */
+	unsigned int fmode;     /* FMODE_READ / FMODE_WRITE / FMODE_PATH */
+	unsigned int lookup;    /* LOOKUP_* */
+};
+
+/* build_open_flags() for open(2)/openat(2): unknown flags are ignored, O_PATH
+ * silently drops all but O_DIRECTORY|O_NOFOLLOW. */
+static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
+{
+	static const int acc[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
+				    MAY_READ | MAY_WRITE };
+
+	/* force_o_largefile(): 64-bit Linux opens everything large. */
+	flags |= KERNEL_O_LARGEFILE;
+	flags &= ~O_CLOEXEC;
+	memset(op, 0, sizeof(*op));
+	if (flags & (O_CREAT | KERNEL_O_TMPFILE))
+		op->mode = (mode & 07777) | S_IFREG;
+	/* "Block bugs where O_DIRECTORY | O_CREAT created regular files" (6.4). */
+	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
+		return -EINVAL;
+	op->acc_mode = acc[flags & O_ACCMODE];
+	if (flags & KERNEL_O_TMPFILE) {
+		if (!(flags & O_DIRECTORY))
+			return -EINVAL;
+		if (!(op->acc_mode & MAY_WRITE))
+			return -EINVAL;
+	}
+	if (flags & O_PATH) {
+		flags &= O_DIRECTORY | O_NOFOLLOW | O_PATH;
+		op->acc_mode = 0;
+		op->fmode = FMODE_PATH;
+	} else {
+		/* OPEN_FMODE(): O_ACCMODE 3 gives neither read nor write. */
+		unsigned int f = (unsigned int)(flags + 1) & O_ACCMODE;
+
+		op->fmode = (f & 1 ? FMODE_READ : 0) | (f & 2 ? FMODE_WRITE : 0);
+	}
+	if (flags & O_TRUNC)
+		op->acc_mode |= MAY_WRITE;
+	if (flags & O_CREAT) {
+		if (flags & O_EXCL)
+			flags |= O_NOFOLLOW;
+	}
+	if (flags & O_DIRECTORY)
+		op->lookup |= LOOKUP_DIRECTORY;
+	if (!(flags & O_NOFOLLOW))
+		op->lookup |= LOOKUP_FOLLOW;
+	op->open_flag = flags;
+	return 0;
+}
+
+/* may_open() */
+static int may_open(const struct inode *inode, int acc_mode)
+{
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFLNK:
+		return -ELOOP;
+	case S_IFDIR:
+		if (acc_mode & MAY_WRITE)
+			return -EISDIR;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * vfs_open(): a new file on path, through the file operations' open.  Character
+ * and block devices have no drivers in uvfs and sockets cannot be opened: ENXIO,
+ * which is what Linux says for a device number nobody registered (chrdev_open) and
+ * for a socket inode (sock_no_open).  A deliberate difference for real devices such
+ * as 1:3 (/dev/null), pinned by tests/test_syscalls.c.
+ */
+static struct file *vfs_open(const struct path *path, const struct open_flags *op)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct file *f;
+	int err;
+
+	if (!(op->fmode & FMODE_PATH) &&
+	    (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode) || S_ISSOCK(inode->i_mode)))
+		return ERR_PTR(-ENXIO);
+	f = file_open(path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	if (!(op->fmode & FMODE_PATH) && f->f_op && f->f_op->open) {
+		err = f->f_op->open(inode, f);
+		if (err) {
+			/* Not opened: release must not run. */
+			f->f_mode |= FMODE_PATH;
+			fput(f);
+			return ERR_PTR(err);
+		}
+	}
+	return f;
+}
+
+/* lookup_open() for a final component: returns the dentry (referenced, maybe still
+ * negative if O_CREAT is absent), creating the file with O_CREAT. */
+static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags *op,
+				  bool *created)
+{
+	struct uvfs_task *task = nd->task;
+	struct dentry *dir = nd->path.dentry;
+	struct inode *dir_inode = dir->d_inode;
+	struct dentry *d;
+	int err;
+
+	if (dir->d_flags & DCACHE_DIR_DEAD)
+		return ERR_PTR(-ENOENT);
+	nd->last.hash = d_name_hash(dir, nd->last.name, nd->last.len);
+	d = lookup_one(dir, &nd->last);
+	if (IS_ERR(d) || d->d_inode || !(op->open_flag & O_CREAT))
+		return d;
+	err = dir_inode->i_op->create(dir_inode, d, op->mode & ~task->umask, 0,
+				      task->uid, task->gid);
+	if (err) {
+		dput(d);
+		return ERR_PTR(err);
+	}
+	*created = true;
+	return d;
+}
+
+/* open_last_lookups(): 0 with nd->path the object to open, 1 for a trailing symlink
+ * to follow, or -errno. */
+static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
+			     bool *created)
+{
+	struct uvfs *fs = nd->task->fs;
+	struct dentry *d;
+	struct path next;
+	const char *body;
+
+	if (nd->last_type != LAST_NORM)
+		return lookup_last(nd); /* ".", "..", "/" */
+	if (!(op->open_flag & O_CREAT)) {
+		if (nd->last_slash)
+			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	} else if (nd->last_slash) {
+		return -EISDIR;
+	}
+	d = lookup_open(nd, op, created);
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	if (d_is_negative(d)) {
+		dput(d);
+		return -ENOENT;
+	}
+	next.mnt = nd->path.mnt;
+	next.mnt->mnt_count++;
+	next.dentry = d;
+	if (*created) {
+		path_put(&nd->path);
+		nd->path = next;
+		return 0;
+	}
+	/* step_into(WALK_TRAILING) */
+	follow_mounts(fs, &next);
+	body = (nd->flags & LOOKUP_FOLLOW) ? d_get_link(next.dentry) : NULL;
+	if (body) {
+		/* Follow: the walk goes on from the symlink's directory. */
+		int ret = nd_pending_link(nd, body);
+
+		path_put(&next);
+		return ret;
+	}
+	path_put(&nd->path);
+	nd->path = next;
+	return 0;
+}
+
+/* do_open(): the checks after the lookup, then the open itself. */
+static struct file *do_open(struct nameidata *nd, const struct open_flags *op,
+			    bool created)
+{
+	struct inode *inode = nd->path.dentry->d_inode;
+	int acc_mode = op->acc_mode;
+	bool truncate = false;
+	struct file *f;
+	int err;
+
+	if (op->open_flag & O_CREAT) {
+		if ((op->open_flag & O_EXCL) && !created)
+			return ERR_PTR(-EEXIST);
+		if (S_ISDIR(inode->i_mode))
+			return ERR_PTR(-EISDIR);
+	}
+	if ((nd->flags & LOOKUP_DIRECTORY) && !S_ISDIR(inode->i_mode))
+		return ERR_PTR(-ENOTDIR);
+	if (created)
+		acc_mode = 0;
+	else if (S_ISREG(inode->i_mode) && (op->open_flag & O_TRUNC))
+		truncate = true;
+	err = may_open(inode, acc_mode);
+	if (err)
+		return ERR_PTR(err);
+	f = vfs_open(&nd->path, op);
+	if (IS_ERR(f))
+		return f;
+	if (truncate) {
+		/* handle_truncate(): ATTR_MTIME|ATTR_CTIME, so times change even at 0. */
+		err = do_truncate(inode, 0, true);
+		if (err) {
+			fput(f);
+			return ERR_PTR(err);
+		}
+	}
+	return f;
+}
+
+/* do_tmpfile() / vfs_tmpfile() */
+static struct file *do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
+			       const struct open_flags *op)
+{
+	struct path dir;
+	struct inode *dir_inode;
+	struct dentry *d;
+	struct file *f;
+	static const struct qstr slash = QSTR_INIT("/", 1);
+	int err;
+
+	err = filename_lookup(task, dfd, name, op->lookup | LOOKUP_DIRECTORY, &dir);
+	if (err)
+		return ERR_PTR(err);
+	dir_inode = dir.dentry->d_inode;
+	if (dir.dentry->d_flags & DCACHE_DIR_DEAD) {
+		err = -ENOENT;
+		goto out;
+	}
+	if (!dir_inode->i_op->tmpfile) {
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	d = d_alloc(dir.dentry, &slash);
+	if (!d) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = dir_inode->i_op->tmpfile(dir_inode, d, (op->mode & 07777) & ~task->umask,
+				       task->uid, task->gid);
+	if (!err) {
+		struct path p = { .mnt = dir.mnt, .dentry = d };
+
+		f = vfs_open(&p, op);
+		if (IS_ERR(f))
+			err = (int)PTR_ERR(f);
+		else if (!(op->open_flag & O_EXCL))
+			d->d_inode->i_state |= I_LINKABLE;
+	}
+	dput(d);
+out:
+	path_put(&dir);
+	return err ? ERR_PTR(err) : f;
+}
+
+static struct file *path_openat(struct uvfs_task *task, int dfd, const char *name,
+				const struct open_flags *op)
+{
+	struct nameidata nd;
+	struct path path;
+	struct file *f;
+	bool created = false;
+	int err;
+
+	if (op->open_flag & KERNEL_O_TMPFILE)
+		return do_tmpfile(task, dfd, name, op);
+	if (op->open_flag & O_PATH) {
+		err = filename_lookup(task, dfd, name, op->lookup, &path);
+		if (err)
+			return ERR_PTR(err);
+		f = vfs_open(&path, op);
+		path_put(&path);
+		return f;
+	}
+	err = path_parentat(&nd, task, dfd, name, op->lookup);
+	if (err)
+		return ERR_PTR(err);
+	while ((err = open_last_lookups(&nd, op, &created)) > 0)
+		err = nd_follow_link(&nd);
+	f = err ? ERR_PTR(err) : do_open(&nd, op, created);
+	nd_done(&nd);
+	return f;
+}
+
+int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
+		mode_t mode)
+{
+	struct open_flags op;
+	struct file *f;
+	int fd, err;
+
+	err = build_open_flags(flags, mode, &op);
+	if (err)
+		return err;
+	task_enter(task);
+	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT. */
+	fd = fd_alloc(&task->files, 0);
+	if (fd < 0)
+		goto out;
+	f = path_openat(task, dirfd, path, &op);
+	if (IS_ERR(f)) {
+		fd = (int)PTR_ERR(f);
+		goto out;
+	}
+	fd_install(&task->files, (unsigned int)fd, f, flags & O_CLOEXEC);
+out:
+	task_leave(task);
+	return fd;
+}
+
+int uvfs_close(struct uvfs_task *task, int fd)
+{
+	int err;
+
+	task_enter(task);
+	err = fd_close(&task->files, fd);
+	task_leave(task);
+	return err;
+}
+
+static void set_pwd(struct uvfs_task *task, struct path *path)
+{
+	struct path old = task->pwd;
+
+	task->pwd = *path;
+	path_put(&old);
+}
+
+int uvfs_chdir(struct uvfs_task *task, const char *name)
+{
+	struct path path;
+	int err;
+
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	if (!err)
+		set_pwd(task, &path);
+	task_leave(task);
+	return err;
+}
+
+int uvfs_fchdir(struct uvfs_task *task, int fd)
+{
+	struct file *f;
+	int err = 0;
+
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f) {
+		err = -EBADF;
+	} else if (!S_ISDIR(f->f_inode->i_mode)) {
+		err = -ENOTDIR;
+	} else {
+		struct path p = f->f_path;
+
+		path_get(&p);
+		set_pwd(task, &p);
+	}
+	task_leave(task);
+	return err;
+}

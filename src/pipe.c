@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * pipe.c - fifos (fs/pipe.c: fifo_open, pipe_read, pipe_write).
+ *
+ * Locking: every field of struct pipe is protected by uvfs.ns_lock; a blocked reader,
+ * writer or opener waits on pipe.wait with ns_lock released (uvfs_cond_wait), exactly
+ * where Linux would sleep.  Limitations: no signals, so a blocked call waits until a
+ * peer arrives; a write with no reader is EPIPE without SIGPIPE.
+ */
+#include "file.h"
+#include "pipe.h"
+
+void pipe_free(struct pipe *p)
+{
+	if (!p)
+		return;
+	pthread_cond_destroy(&p->wait);
+	free(p->buf);
+	free(p);
+}
+
+static struct uvfs *pipe_fs(const struct file *f)
+{
+	return f->f_inode->i_sb->s_fs;
+}
+
+static int fifo_open(struct inode *inode, struct file *f)
+{
+	struct uvfs *fs = inode->i_sb->s_fs;
+	struct pipe *p = inode->i_pipe;
+	bool nonblock = f->f_flags & O_NONBLOCK;
+	unsigned long seen;
+
+	if (!p) {
+		p = uvfs_zalloc(sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		p->buf = uvfs_malloc(UVFS_PIPE_SIZE);
+		if (!p->buf) {
+			free(p);
+			return -ENOMEM;
+		}
+		pthread_cond_init(&p->wait, NULL);
+		inode->i_pipe = p;
+	}
+	switch (f->f_mode & (FMODE_READ | FMODE_WRITE)) {
+	case FMODE_READ:
+		p->readers++;
+		p->r_counter++;
+		pthread_cond_broadcast(&p->wait);
+		/* O_RDONLY waits for a writer unless O_NONBLOCK. */
+		seen = p->w_counter;
+		while (!nonblock && !p->writers && p->w_counter == seen)
+			uvfs_cond_wait(fs, &p->wait);
+		break;
+	case FMODE_WRITE:
+		/* O_WRONLY|O_NONBLOCK with no reader: ENXIO. */
+		if (nonblock && !p->readers)
+			return -ENXIO;
+		p->writers++;
+		p->w_counter++;
+		pthread_cond_broadcast(&p->wait);
+		seen = p->r_counter;
+		while (!p->readers && p->r_counter == seen)
+			uvfs_cond_wait(fs, &p->wait);
+		break;
+	default:
+		/* O_RDWR never blocks: it is its own peer. */
+		p->readers++;
+		p->writers++;
+		p->r_counter++;
+		p->w_counter++;
+		pthread_cond_broadcast(&p->wait);
+		break;
+	}
+	return 0;
+}
+
+static void fifo_release(struct inode *inode, struct file *f)
+{
+	struct pipe *p = inode->i_pipe;
+
+	if (f->f_mode & FMODE_READ)
+		p->readers--;
+	if (f->f_mode & FMODE_WRITE)
+		p->writers--;
+	pthread_cond_broadcast(&p->wait);
+	/* The last user gone: the buffer's contents go too (free_pipe_info). */
+	if (!p->readers && !p->writers)
+		p->head = p->len = 0;
+}
+
+static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	struct pipe *p = f->f_inode->i_pipe;
+	size_t done = 0;
+
+	(void)pos;
+	if (!count)
+		return 0;
+	while (!p->len) {
+		if (!p->writers)
+			return 0;
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		uvfs_cond_wait(pipe_fs(f), &p->wait);
+	}
+	while (done < count && p->len) {
+		size_t n = UVFS_PIPE_SIZE - p->head;
+
+		if (n > p->len)
+			n = p->len;
+		if (n > count - done)
+			n = count - done;
+		memcpy((char *)buf + done, p->buf + p->head, n);
+		p->head = (p->head + n) % UVFS_PIPE_SIZE;
+		p->len -= n;
+		done += n;
+	}
+	pthread_cond_broadcast(&p->wait);
+	f->f_inode->i_atime = uvfs_now();
+	return (ssize_t)done;
+}
+
+static ssize_t pipe_write(struct file *f, const void *buf, size_t count, off_t *pos)
+{
+	struct pipe *p = f->f_inode->i_pipe;
+	size_t done = 0;
+
+	(void)pos;
+	if (!count)
+		return 0;
+	while (done < count) {
+		size_t room;
+
+		if (!p->readers)
+			return done ? (ssize_t)done : -EPIPE;
+		room = UVFS_PIPE_SIZE - p->len;
+		/* Writes of up to PIPE_BUF bytes are atomic: wait for room for all. */
+		if (!room || (count <= UVFS_PIPE_BUF && room < count)) {
+			if (f->f_flags & O_NONBLOCK)
+				return done ? (ssize_t)done : -EAGAIN;
+			uvfs_cond_wait(pipe_fs(f), &p->wait);
+			continue;
+		}
+		while (room && done < count) {
+			size_t tail = (p->head + p->len) % UVFS_PIPE_SIZE;
+			size_t n = UVFS_PIPE_SIZE - tail;
+
+			if (n > room)
+				n = room;
+			if (n > count - done)
+				n = count - done;
+			memcpy(p->buf + tail, (const char *)buf + done, n);
+			p->len += n;
+			room -= n;
+			done += n;
+		}
+		pthread_cond_broadcast(&p->wait);
+	}
+	f->f_inode->i_mtime = f->f_inode->i_ctime = uvfs_now();
+	return (ssize_t)done;
+}
+
+const struct file_operations pipe_fops = {
+	.open = fifo_open,
+	.release = fifo_release,
+	.read = pipe_read,
+	.write = pipe_write,
+};

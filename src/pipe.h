@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pipe.h - the buffer behind a fifo (fs/pipe.c): 64 KiB, blocking as Linux blocks,
+ * waiting with ns_lock released.
+ */
+#ifndef UVFS_PIPE_H
+#define UVFS_PIPE_H
+
+#include "inode.h"
+
+#define UVFS_PIPE_SIZE 65536
+#define UVFS_PIPE_BUF 4096
+
+struct pipe {
+	char *buf;             /* ring of UVFS_PIPE_SIZE bytes */
+	size_t head, len;      /* ns_lock */
+	unsigned int readers;  /* ns_lock: open descriptions reading */
+	unsigned int writers;  /* ns_lock */
+	unsigned long r_counter, w_counter; /* ns_lock: opens so far, for fifo_open */
+	pthread_cond_t wait;   /* signalled on every change */
+};
+
+extern const struct file_operations pipe_fops;
+void pipe_free(struct pipe *p);
+
+#endif /* UVFS_PIPE_H */

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * stat.c - fstatat, fstat, readlinkat (fs/stat.c).
+ *
+ * Locking: every entry point takes ns_lock through task_enter() for its whole run.
+ */
+#include "inode.h"
+#include "namei.h"
+#include "task.h"
+
+#ifndef AT_STATX_SYNC_TYPE
+#define AT_STATX_SYNC_TYPE 0x6000
+#endif
+
+int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *name, struct stat *st,
+		 int flags)
+{
+	struct path path;
+	unsigned int lf = 0;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	if (!(flags & AT_SYMLINK_NOFOLLOW))
+		lf |= LOOKUP_FOLLOW;
+	if (flags & AT_EMPTY_PATH)
+		lf |= LOOKUP_EMPTY;
+	task_enter(task);
+	err = filename_lookup(task, dirfd, name, lf, &path);
+	if (!err) {
+		inode_fillattr(path.dentry->d_inode, st);
+		path_put(&path);
+	}
+	task_leave(task);
+	return err;
+}
+
+int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st)
+{
+	struct file *f;
+	int err = 0;
+
+	task_enter(task);
+	f = fdget(task, fd);
+	if (f)
+		inode_fillattr(f->f_inode, st);
+	else
+		err = -EBADF;
+	task_leave(task);
+	return err;
+}
+
+ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, char *buf,
+			size_t bufsiz)
+{
+	struct path path;
+	const char *body;
+	ssize_t ret;
+
+	if ((ssize_t)bufsiz <= 0 || bufsiz > INT32_MAX)
+		return -EINVAL;
+	task_enter(task);
+	/* do_readlinkat() always walks with LOOKUP_EMPTY. */
+	ret = filename_lookup(task, dirfd, name, LOOKUP_EMPTY, &path);
+	if (ret)
+		goto out;
+	body = d_get_link(path.dentry);
+	if (!body) {
+		ret = name[0] ? -EINVAL : -ENOENT;
+	} else {
+		size_t len = strlen(body);
+
+		if (len > bufsiz)
+			len = bufsiz;
+		memcpy(buf, body, len);
+		inode_touch_atime(path.dentry->d_inode);
+		ret = (ssize_t)len;
+	}
+	path_put(&path);
+out:
+	task_leave(task);
+	return ret;
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * super.c - superblocks: one per mounted filesystem instance.
+ *
+ * Locking: superblock fields are immutable after fill_super but s_next_ino,
+ * s_inodes and s_count, which uvfs.ns_lock protects.
+ */
+#include <sys/sysmacros.h>
+
+#include "dcache.h"
+#include "inode.h"
+
+
+struct super_block *sb_new(struct uvfs *fs, const char *type)
+{
+	struct super_block *sb = uvfs_zalloc(sizeof(*sb));
+
+	if (!sb)
+		return NULL;
+	sb->s_fs = fs;
+	sb->s_type = type;
+	/* Anonymous block devices are major 0, like tmpfs's (get_anon_bdev). */
+	sb->s_dev = makedev(0, fs->next_dev++);
+	sb->s_next_ino = 1;
+	sb->s_count = 1;
+	CDS_INIT_LIST_HEAD(&sb->s_inodes);
+	return sb;
+}
+
+void sb_put(struct super_block *sb)
+{
+	if (--sb->s_count > 0)
+		return;
+	if (sb->s_root) {
+		d_release_tree(sb->s_root);
+		sb->s_root = NULL;
+	}
+	sb_evict_all(sb);
+	if (sb->s_op && sb->s_op->put_super)
+		sb->s_op->put_super(sb);
+	free(sb);
+}

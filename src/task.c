@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * task.c - tasks: creation, fork, exit, credentials (kernel/fork.c, fs/fs_struct.c).
+ *
+ * Locking: task fields and uvfs.tasks are protected by uvfs.ns_lock.  A task holds
+ * references on its root and cwd paths, and through its descriptor table on files.
+ */
+#include "dcache.h"
+#include "inode.h"
+#include "task.h"
+
+uid_t current_uid(const struct inode *any)
+{
+	const struct uvfs_task *t = any->i_sb->s_fs->current;
+
+	return t ? t->uid : 0;
+}
+
+gid_t current_gid(const struct inode *any)
+{
+	const struct uvfs_task *t = any->i_sb->s_fs->current;
+
+	return t ? t->gid : 0;
+}
+
+static int alloc_pid(struct uvfs *fs)
+{
+	/* Pids count up from 1 and are not reused while the instance lives, which is
+	 * what a fresh pid namespace shows for the first 4 million forks. */
+	return fs->next_pid++;
+}
+
+static struct uvfs_task *task_alloc(struct uvfs *fs)
+{
+	struct uvfs_task *t = uvfs_zalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->fs = fs;
+	t->pid = alloc_pid(fs);
+	CDS_INIT_LIST_HEAD(&t->t_list);
+	atomic_fetch_add(&uvfs_live.tasks, 1);
+	return t;
+}
+
+struct uvfs_task *uvfs_task_new(struct uvfs *fs)
+{
+	struct uvfs_task *t;
+
+	uvfs_lock(fs);
+	t = task_alloc(fs);
+	if (t) {
+		t->umask = 022;
+		t->root.mnt = t->pwd.mnt = fs->root_mnt;
+		t->root.dentry = t->pwd.dentry = fs->root_mnt->mnt_root;
+		path_get(&t->root);
+		path_get(&t->pwd);
+		fdtable_init(&t->files, fs->max_files);
+		cds_list_add_tail(&t->t_list, &fs->tasks);
+	}
+	uvfs_unlock(fs);
+	return t;
+}
+
+struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
+{
+	struct uvfs *fs = parent->fs;
+	struct uvfs_task *t;
+
+	uvfs_lock(fs);
+	t = task_alloc(fs);
+	if (t && fdtable_copy(&t->files, &parent->files)) {
+		atomic_fetch_sub(&uvfs_live.tasks, 1);
+		free(t);
+		t = NULL;
+	}
+	if (t) {
+		t->uid = parent->uid;
+		t->gid = parent->gid;
+		t->umask = parent->umask;
+		t->root = parent->root;
+		t->pwd = parent->pwd;
+		path_get(&t->root);
+		path_get(&t->pwd);
+		cds_list_add_tail(&t->t_list, &fs->tasks);
+	}
+	uvfs_unlock(fs);
+	return t;
+}
+
+/* Release everything a task holds; ns_lock held. */
+void task_release(struct uvfs_task *t);
+void task_release(struct uvfs_task *t)
+{
+	fdtable_release(&t->files);
+	path_put(&t->pwd);
+	path_put(&t->root);
+	cds_list_del(&t->t_list);
+	atomic_fetch_sub(&uvfs_live.tasks, 1);
+	free(t);
+}
+
+void uvfs_task_exit(struct uvfs_task *task)
+{
+	struct uvfs *fs;
+
+	if (!task)
+		return;
+	fs = task->fs;
+	uvfs_lock(fs);
+	task_release(task);
+	uvfs_unlock(fs);
+}
+
+int uvfs_task_pid(const struct uvfs_task *task)
+{
+	return task->pid;
+}
+
+int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid)
+{
+	uvfs_lock(task->fs);
+	task->uid = uid;
+	task->gid = gid;
+	uvfs_unlock(task->fs);
+	return 0;
+}
+
+mode_t uvfs_umask(struct uvfs_task *task, mode_t mask)
+{
+	mode_t old;
+
+	uvfs_lock(task->fs);
+	old = task->umask;
+	task->umask = mask & 0777;
+	uvfs_unlock(task->fs);
+	return old;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * task.h - tasks (processes): credentials, umask, root, cwd and descriptors.
+ *
+ * Every field is protected by uvfs.ns_lock unless it says otherwise.
+ */
+#ifndef UVFS_TASK_H
+#define UVFS_TASK_H
+
+#include "file.h"
+
+struct uvfs_task {
+	struct uvfs *fs;              /* immutable */
+	int pid;                      /* immutable */
+	uid_t uid;
+	gid_t gid;
+	mode_t umask;
+	struct path root;             /* holds references */
+	struct path pwd;              /* holds references */
+	struct fdtable files;
+	struct cds_list_head t_list;  /* in uvfs.tasks */
+};
+
+/* Every system call runs between these: ns_lock held, fs->current the caller. */
+static inline struct uvfs *task_enter(struct uvfs_task *task)
+{
+	struct uvfs *fs = task->fs;
+
+	uvfs_lock(fs);
+	fs->current = task;
+	return fs;
+}
+
+static inline void task_leave(struct uvfs_task *task)
+{
+	task->fs->current = NULL;
+	uvfs_unlock(task->fs);
+}
+
+#endif /* UVFS_TASK_H */

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * uvfs.c - the instance: creation, teardown, allocation helpers.
+ *
+ * Locking: see internal.h; uvfs_new runs before anyone else can see the instance,
+ * uvfs_free after everyone is done with it (the caller's promise).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "abi.h"
+#include "dcache.h"
+#include "inode.h"
+#include "mount.h"
+#include "task.h"
+
+struct uvfs_live uvfs_live;
+_Thread_local long uvfs_fail_countdown = -1;
+static _Thread_local char last_error[256];
+
+const char *uvfs_last_error(void)
+{
+	return last_error;
+}
+
+static void set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+static bool fail_now(void)
+{
+	if (uvfs_fail_countdown < 0)
+		return false;
+	return uvfs_fail_countdown-- == 0;
+}
+
+void *uvfs_malloc(size_t size)
+{
+	return fail_now() ? NULL : malloc(size);
+}
+
+void *uvfs_zalloc(size_t size)
+{
+	return fail_now() ? NULL : calloc(1, size);
+}
+
+void *uvfs_realloc(void *p, size_t size)
+{
+	return fail_now() ? NULL : realloc(p, size);
+}
+
+const char *uvfs_abi_name(const struct uvfs *fs)
+{
+	return fs->abi->name;
+}
+
+struct uvfs *uvfs_new(const struct uvfs_config *cfg)
+{
+	static const struct uvfs_config defaults;
+	const struct uvfs_abi *abi;
+	struct super_block *sb;
+	struct uvfs *fs;
+	int err;
+
+	last_error[0] = 0;
+	if (!cfg)
+		cfg = &defaults;
+	abi = abi_lookup(cfg->abi ? cfg->abi : "linux");
+	if (!abi) {
+		set_error("uvfs_new: unknown personality '%s' (known: linux, linux-4.17, "
+			  "linux-3.18, linux-3.17, linux-3.15, linux-3.14)", cfg->abi);
+		errno = EINVAL;
+		return NULL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cfg->reserved); i++) {
+		if (cfg->reserved[i]) {
+			set_error("uvfs_new: reserved[%zu] must be zero", i);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	fs = uvfs_zalloc(sizeof(*fs));
+	if (!fs)
+		goto enomem;
+	pthread_mutex_init(&fs->ns_lock, NULL);
+	fs->abi = abi;
+	fs->max_files = cfg->max_files ? cfg->max_files : 1024;
+	fs->next_pid = 1;
+	fs->next_mnt_id = 1;
+	fs->next_dev = 30;
+	CDS_INIT_LIST_HEAD(&fs->mounts);
+	CDS_INIT_LIST_HEAD(&fs->tasks);
+	if (dcache_init(fs))
+		goto free_fs;
+
+	uvfs_lock(fs);
+	sb = sb_new(fs, "tmpfs");
+	if (!sb)
+		goto unlock;
+	err = memfs_fill_super(sb, cfg->max_inodes, cfg->max_bytes);
+	if (err)
+		goto put_sb;
+	fs->root_mnt = mnt_attach(fs, sb, NULL, NULL);
+	if (!fs->root_mnt)
+		goto put_sb;
+	uvfs_unlock(fs);
+	atomic_fetch_add(&uvfs_live.instances, 1);
+	return fs;
+
+put_sb:
+	sb_put(sb);
+unlock:
+	uvfs_unlock(fs);
+	dcache_exit(fs);
+	urcu_bp_barrier();
+free_fs:
+	pthread_mutex_destroy(&fs->ns_lock);
+	free(fs);
+enomem:
+	set_error("uvfs_new: out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+void task_release(struct uvfs_task *t);
+
+void uvfs_free(struct uvfs *fs)
+{
+	if (!fs)
+		return;
+	uvfs_lock(fs);
+	while (!cds_list_empty(&fs->tasks))
+		task_release(cds_list_first_entry(&fs->tasks, struct uvfs_task, t_list));
+	mnt_release_all(fs);
+	uvfs_unlock(fs);
+	/* Names and dentries are freed by RCU callbacks that still charge this
+	 * instance's counters: wait for all of them before it goes. */
+	urcu_bp_barrier();
+	assert(atomic_load(&fs->stats.dentries) == 0);
+	assert(atomic_load(&fs->stats.names) == 0);
+	dcache_exit(fs);
+	pthread_mutex_destroy(&fs->ns_lock);
+	free(fs);
+	atomic_fetch_sub(&uvfs_live.instances, 1);
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * backend_host.c - the sysscript backend that asks the running kernel: real system
+ * calls, in a private mount namespace on a fresh tmpfs, chrooted into it.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sysscript.h"
+
+#define R(x) ({ long _r = (long)(x); _r < 0 ? -errno : _r; })
+
+static int h_openat(void *c, int d, const char *p, int f, mode_t m) { return (int)R(syscall(SYS_openat, d, p, f, m)); }
+static int h_close(void *c, int fd) { return (int)R(close(fd)); }
+static ssize_t h_read(void *c, int fd, void *b, size_t n) { return R(read(fd, b, n)); }
+static ssize_t h_write(void *c, int fd, const void *b, size_t n) { return R(write(fd, b, n)); }
+static ssize_t h_pread(void *c, int fd, void *b, size_t n, off_t o) { return R(pread(fd, b, n, o)); }
+static ssize_t h_pwrite(void *c, int fd, const void *b, size_t n, off_t o) { return R(pwrite(fd, b, n, o)); }
+static off_t h_lseek(void *c, int fd, off_t o, int w) { return R(lseek(fd, o, w)); }
+static int h_ftruncate(void *c, int fd, off_t l) { return (int)R(ftruncate(fd, l)); }
+static int h_truncate(void *c, const char *p, off_t l) { return (int)R(truncate(p, l)); }
+static int h_fsync(void *c, int fd) { return (int)R(fsync(fd)); }
+static int h_renameat2(void *c, int od, const char *op, int nd, const char *np, unsigned f)
+{ return (int)R(syscall(SYS_renameat2, od, op, nd, np, f)); }
+static int h_unlinkat(void *c, int d, const char *p, int f) { return (int)R(unlinkat(d, p, f)); }
+static int h_mkdirat(void *c, int d, const char *p, mode_t m) { return (int)R(mkdirat(d, p, m)); }
+static int h_mknodat(void *c, int d, const char *p, mode_t m, dev_t dv) { return (int)R(syscall(SYS_mknodat, d, p, m, dv)); }
+static int h_symlinkat(void *c, const char *t, int d, const char *p) { return (int)R(symlinkat(t, d, p)); }
+static ssize_t h_readlinkat(void *c, int d, const char *p, char *b, size_t n) { return R(syscall(SYS_readlinkat, d, p, b, n)); }
+static int h_linkat(void *c, int od, const char *op, int nd, const char *np, int f)
+{ return (int)R(syscall(SYS_linkat, od, op, nd, np, f)); }
+static int h_fstatat(void *c, int d, const char *p, struct stat *st, int f) { return (int)R(syscall(SYS_newfstatat, d, p, st, f)); }
+static int h_fstat(void *c, int fd, struct stat *st) { return (int)R(fstat(fd, st)); }
+static ssize_t h_getdents64(void *c, int fd, void *b, size_t n) { return R(syscall(SYS_getdents64, fd, b, n)); }
+static int h_getcwd(void *c, char *b, size_t n) { return (int)R(syscall(SYS_getcwd, b, n)); }
+static int h_chdir(void *c, const char *p) { return (int)R(chdir(p)); }
+static int h_fchdir(void *c, int fd) { return (int)R(fchdir(fd)); }
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+static int h_fchmodat(void *c, int d, const char *p, mode_t m, int f) { return (int)R(syscall(SYS_fchmodat2, d, p, m, f)); }
+static int h_fchownat(void *c, int d, const char *p, uid_t u, gid_t g, int f) { return (int)R(syscall(SYS_fchownat, d, p, u, g, f)); }
+static int h_utimensat(void *c, int d, const char *p, const struct timespec t[2], int f)
+{ return (int)R(syscall(SYS_utimensat, d, p, t, f)); }
+static int h_dup(void *c, int fd) { return (int)R(dup(fd)); }
+static int h_dup3(void *c, int fd, int nfd, int f) { return (int)R(syscall(SYS_dup3, fd, nfd, f)); }
+static int h_fcntl(void *c, int fd, int cmd, long a) { return (int)R(syscall(SYS_fcntl, fd, cmd, a)); }
+static int h_mount(void *c, const char *type, const char *target)
+{ return (int)R(mount("none", target, "tmpfs", 0, NULL)); }
+
+static struct sys_backend host_backend = {
+	.name = "host",
+	.openat = h_openat, .close = h_close, .read = h_read, .write = h_write,
+	.pread = h_pread, .pwrite = h_pwrite, .lseek = h_lseek, .ftruncate = h_ftruncate,
+	.truncate = h_truncate, .fsync = h_fsync, .renameat2 = h_renameat2,
+	.unlinkat = h_unlinkat, .mkdirat = h_mkdirat, .mknodat = h_mknodat,
+	.symlinkat = h_symlinkat, .readlinkat = h_readlinkat, .linkat = h_linkat,
+	.fstatat = h_fstatat, .fstat = h_fstat, .getdents64 = h_getdents64,
+	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
+	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
+	.fcntl = h_fcntl, .mount = h_mount,
+};
+
+#define RESULT_FD 1023
+
+/* In the child: a private namespace, a fresh tmpfs as root, fds from 0. */
+static int enter_sandbox(bool with_proc)
+{
+	struct rlimit rl = { 1024, 1024 };
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -1;
+	if (mount("none", "/tmp", "tmpfs", 0, NULL))
+		return -1;
+	if (with_proc && (mkdir("/tmp/proc", 0555) || mount("proc", "/tmp/proc", "proc", 0, NULL)))
+		return -1;
+	if (chroot("/tmp") || chdir("/"))
+		return -1;
+	umask(022);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	for (int fd = 0; fd < RESULT_FD; fd++)
+		close(fd);
+	return 0;
+}
+
+char *sysscript_host_run(const char *script, bool with_proc, bool dump)
+{
+	int pfd[2];
+	pid_t pid;
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	int status;
+
+	if (geteuid() != 0) {
+		errno = EPERM;
+		return NULL;
+	}
+	if (pipe(pfd))
+		return NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (pid == 0) {
+		struct sysscript s;
+		FILE *f;
+
+		if (dup2(pfd[1], RESULT_FD) < 0)
+			_exit(2);
+		if (enter_sandbox(with_proc)) {
+			dprintf(RESULT_FD, "host sandbox: %s\n", strerror(errno));
+			_exit(3);
+		}
+		f = fdopen(RESULT_FD, "w");
+		sysscript_init(&s, &host_backend, f);
+		sysscript_run(&s, script);
+		if (dump) {
+			static const char *const skip[] = { "proc", NULL };
+
+			fputs("--- tree\n", f);
+			fflush(f);
+			sysscript_dump_tree(&s, "/", skip);
+		}
+		fclose(f);
+		_exit(0);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 4096 + 1 > cap) {
+			char *o2;
+
+			cap = (len + 4096 + 1) * 2;
+			o2 = realloc(out, cap);
+			if (!o2)
+				break;
+			out = o2;
+		}
+		n = read(pfd[0], out + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	if (out)
+		out[len] = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(out);
+		errno = ECHILD;
+		return NULL;
+	}
+	return out;
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * backend_uvfs.c - the sysscript backend that calls libuvfs.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysscript.h"
+#include "uvfs/uvfs.h"
+
+struct uvfs_ctx {
+	struct uvfs *fs;
+	struct uvfs_task *task;
+};
+
+#define T(c) (((struct uvfs_ctx *)(c))->task)
+
+static int u_openat(void *c, int d, const char *p, int f, mode_t m) { return uvfs_openat(T(c), d, p, f, m); }
+static int u_close(void *c, int fd) { return uvfs_close(T(c), fd); }
+static ssize_t u_read(void *c, int fd, void *b, size_t n) { return uvfs_read(T(c), fd, b, n); }
+static ssize_t u_write(void *c, int fd, const void *b, size_t n) { return uvfs_write(T(c), fd, b, n); }
+static ssize_t u_pread(void *c, int fd, void *b, size_t n, off_t o) { return uvfs_pread(T(c), fd, b, n, o); }
+static ssize_t u_pwrite(void *c, int fd, const void *b, size_t n, off_t o) { return uvfs_pwrite(T(c), fd, b, n, o); }
+static off_t u_lseek(void *c, int fd, off_t o, int w) { return uvfs_lseek(T(c), fd, o, w); }
+static int u_ftruncate(void *c, int fd, off_t l) { return uvfs_ftruncate(T(c), fd, l); }
+static int u_truncate(void *c, const char *p, off_t l) { return uvfs_truncate(T(c), p, l); }
+static int u_fsync(void *c, int fd) { return uvfs_fsync(T(c), fd); }
+static int u_renameat2(void *c, int od, const char *op, int nd, const char *np, unsigned f)
+{ return uvfs_renameat2(T(c), od, op, nd, np, f); }
+static int u_unlinkat(void *c, int d, const char *p, int f) { return uvfs_unlinkat(T(c), d, p, f); }
+static int u_mkdirat(void *c, int d, const char *p, mode_t m) { return uvfs_mkdirat(T(c), d, p, m); }
+static int u_mknodat(void *c, int d, const char *p, mode_t m, dev_t dv) { return uvfs_mknodat(T(c), d, p, m, dv); }
+static int u_symlinkat(void *c, const char *t, int d, const char *p) { return uvfs_symlinkat(T(c), t, d, p); }
+static ssize_t u_readlinkat(void *c, int d, const char *p, char *b, size_t n) { return uvfs_readlinkat(T(c), d, p, b, n); }
+static int u_linkat(void *c, int od, const char *op, int nd, const char *np, int f)
+{ return uvfs_linkat(T(c), od, op, nd, np, f); }
+static int u_fstatat(void *c, int d, const char *p, struct stat *st, int f) { return uvfs_fstatat(T(c), d, p, st, f); }
+static int u_fstat(void *c, int fd, struct stat *st) { return uvfs_fstat(T(c), fd, st); }
+static ssize_t u_getdents64(void *c, int fd, void *b, size_t n) { return uvfs_getdents64(T(c), fd, b, n); }
+static int u_getcwd(void *c, char *b, size_t n) { return uvfs_getcwd(T(c), b, n); }
+static int u_chdir(void *c, const char *p) { return uvfs_chdir(T(c), p); }
+static int u_fchdir(void *c, int fd) { return uvfs_fchdir(T(c), fd); }
+static int u_fchmodat(void *c, int d, const char *p, mode_t m, int f) { return uvfs_fchmodat(T(c), d, p, m, f); }
+static int u_fchownat(void *c, int d, const char *p, uid_t u, gid_t g, int f) { return uvfs_fchownat(T(c), d, p, u, g, f); }
+static int u_utimensat(void *c, int d, const char *p, const struct timespec t[2], int f)
+{ return uvfs_utimensat(T(c), d, p, t, f); }
+static int u_dup(void *c, int fd) { return uvfs_dup(T(c), fd); }
+static int u_dup3(void *c, int fd, int nfd, int f) { return uvfs_dup3(T(c), fd, nfd, f); }
+static int u_fcntl(void *c, int fd, int cmd, long a) { return uvfs_fcntl(T(c), fd, cmd, a); }
+static int u_mount(void *c, const char *type, const char *target) { return uvfs_mount(T(c), type, target, 0, 0, 0); }
+
+static const struct sys_backend uvfs_backend = {
+	.name = "uvfs",
+	.openat = u_openat, .close = u_close, .read = u_read, .write = u_write,
+	.pread = u_pread, .pwrite = u_pwrite, .lseek = u_lseek, .ftruncate = u_ftruncate,
+	.truncate = u_truncate, .fsync = u_fsync, .renameat2 = u_renameat2,
+	.unlinkat = u_unlinkat, .mkdirat = u_mkdirat, .mknodat = u_mknodat,
+	.symlinkat = u_symlinkat, .readlinkat = u_readlinkat, .linkat = u_linkat,
+	.fstatat = u_fstatat, .fstat = u_fstat, .getdents64 = u_getdents64,
+	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
+	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
+	.fcntl = u_fcntl, .mount = u_mount,
+};
+
+struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg)
+{
+	struct sys_backend *b = malloc(sizeof(*b));
+	struct uvfs_ctx *c = calloc(1, sizeof(*c));
+
+	if (!b || !c)
+		goto fail;
+	*b = uvfs_backend;
+	b->ctx = c;
+	c->fs = uvfs_new(cfg);
+	if (!c->fs)
+		goto fail;
+	c->task = uvfs_task_new(c->fs);
+	if (!c->task) {
+		uvfs_free(c->fs);
+		goto fail;
+	}
+	return b;
+fail:
+	free(b);
+	free(c);
+	return NULL;
+}
+
+struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b)
+{
+	return T(b->ctx);
+}
+
+void sys_backend_uvfs_free(struct sys_backend *b)
+{
+	struct uvfs_ctx *c;
+
+	if (!b)
+		return;
+	c = b->ctx;
+	uvfs_free(c->fs);
+	free(c);
+	free(b);
+}
+
+char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)
+{
+	struct uvfs_config cfg = { .abi = abi };
+	struct sys_backend *b = sys_backend_uvfs(&cfg);
+	struct sysscript s;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!b)
+		return NULL;
+	f = open_memstream(&out, &len);
+	sysscript_init(&s, b, f);
+	sysscript_run(&s, script);
+	if (dump) {
+		static const char *const skip[] = { "proc", NULL };
+
+		fputs("--- tree\n", f);
+		sysscript_dump_tree(&s, "/", skip);
+	}
+	fclose(f);
+	sys_backend_uvfs_free(b);
+	return out;
+}

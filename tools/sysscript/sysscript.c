@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sysscript.c - the script interpreter: parsing, calling a backend, printing results.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sysscript.h"
+#include "uvfs/uvfs.h"
+
+#define MAX_ARGS 8
+
+struct sym {
+	const char *name;
+	long value;
+};
+
+static const struct sym syms[] = {
+#define S(x) { #x, (long)(x) }
+	S(AT_FDCWD), S(AT_SYMLINK_NOFOLLOW), S(AT_SYMLINK_FOLLOW), S(AT_REMOVEDIR),
+	S(AT_EMPTY_PATH), S(AT_NO_AUTOMOUNT),
+	S(O_RDONLY), S(O_WRONLY), S(O_RDWR), S(O_CREAT), S(O_EXCL), S(O_TRUNC), S(O_APPEND),
+	S(O_DIRECTORY), S(O_NOFOLLOW), S(O_PATH), S(O_TMPFILE), S(O_CLOEXEC), S(O_NONBLOCK),
+	S(O_NOCTTY), S(O_NOATIME), { "O_LARGEFILE", 0100000 }, S(O_SYNC), S(O_DSYNC), S(O_ACCMODE),
+	S(O_DIRECT), S(O_ASYNC),
+	S(RENAME_NOREPLACE), S(RENAME_EXCHANGE), S(RENAME_WHITEOUT),
+	S(S_IFREG), S(S_IFDIR), S(S_IFLNK), S(S_IFIFO), S(S_IFSOCK), S(S_IFCHR), S(S_IFBLK),
+	S(S_ISUID), S(S_ISGID), S(S_ISVTX),
+	S(F_DUPFD), S(F_DUPFD_CLOEXEC), S(F_GETFD), S(F_SETFD), S(F_GETFL), S(F_SETFL),
+	S(FD_CLOEXEC), S(SEEK_SET), S(SEEK_CUR), S(SEEK_END), S(SEEK_DATA), S(SEEK_HOLE),
+	S(UTIME_NOW), S(UTIME_OMIT),
+#undef S
+	{ "NULL", 0 },
+};
+
+/* Flags printed by name for F_GETFL results. */
+static const struct sym oflags[] = {
+	{ "O_WRONLY", O_WRONLY }, { "O_RDWR", O_RDWR }, { "O_APPEND", O_APPEND },
+	{ "O_NONBLOCK", O_NONBLOCK }, { "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_ASYNC", O_ASYNC },
+	{ "O_DIRECT", O_DIRECT }, { "O_LARGEFILE", 0100000 },
+	{ "O_DIRECTORY", O_DIRECTORY }, { "O_NOFOLLOW", O_NOFOLLOW },
+	{ "O_NOATIME", O_NOATIME }, { "O_CLOEXEC", O_CLOEXEC },
+	{ "O_PATH", O_PATH }, { "__O_TMPFILE", 020000000 },
+};
+
+char *sysscript_expand(const char *text)
+{
+	size_t cap = strlen(text) + 1, len = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	for (const char *p = text; *p; p++) {
+		char c = *p;
+		size_t reps = 1;
+
+		if (c == '{' && p[1] && p[2] == '*') {
+			char *end;
+			unsigned long n = strtoul(p + 3, &end, 10);
+
+			if (*end == '}') {
+				c = p[1];
+				reps = n;
+				p = end;
+			}
+		} else if (c == '\\' && p[1]) {
+			p++;
+			switch (*p) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case '0': c = '\0'; break;
+			default: c = *p; break;
+			}
+		}
+		if (len + reps + 1 > cap) {
+			char *n2;
+
+			cap = (len + reps + 1) * 2;
+			n2 = realloc(out, cap);
+			if (!n2) {
+				free(out);
+				return NULL;
+			}
+			out = n2;
+		}
+		memset(out + len, c, reps);
+		len += reps;
+	}
+	out[len] = 0;
+	return out;
+}
+
+/* Split a line into at most MAX_ARGS + 1 words (the name first), unquoting. */
+static int split(const char *line, char **words, int max)
+{
+	int n = 0;
+	const char *p = line;
+
+	while (*p) {
+		char buf[8192];
+		size_t len = 0;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			break;
+		if (n == max)
+			return -1;
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1] && len + 2 < sizeof(buf)) {
+					buf[len++] = *p++;
+				}
+				if (len + 1 < sizeof(buf))
+					buf[len++] = *p;
+			}
+			if (*p != '"')
+				return -1;
+			p++;
+		} else {
+			while (*p && !isspace((unsigned char)*p) && len + 1 < sizeof(buf))
+				buf[len++] = *p++;
+		}
+		buf[len] = 0;
+		words[n] = sysscript_expand(buf);
+		if (!words[n])
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static bool parse_num(const char *w, long *v)
+{
+	long total = 0;
+	char *copy = strdup(w), *save = NULL;
+	bool ok = true;
+
+	for (char *t = strtok_r(copy, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
+		char *end;
+		long x = strtol(t, &end, 0);
+		size_t i;
+
+		if (*t && !*end) {
+			total |= x;
+			continue;
+		}
+		for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+			if (!strcmp(syms[i].name, t))
+				break;
+		if (i == sizeof(syms) / sizeof(syms[0])) {
+			ok = false;
+			break;
+		}
+		total |= syms[i].value;
+	}
+	free(copy);
+	*v = total;
+	return ok;
+}
+
+static void print_errno(FILE *out, long r)
+{
+	int e = (int)-r;
+	const char *name = strerrorname_np(e);
+
+	fprintf(out, "= -1 %s (%s)", name ? name : "E?", strerrordesc_np(e));
+}
+
+static int ino_id(struct sysscript *s, dev_t dev, ino_t ino)
+{
+	int d;
+
+	for (d = 0; d < 64 && s->devs[d] && s->devs[d] != dev; d++)
+		;
+	if (d < 64 && !s->devs[d])
+		s->devs[d] = dev;
+	for (int i = 0; i < s->nino; i++)
+		if (s->inos[i] == ino && s->ndev[i] == d)
+			return i + 1;
+	if (s->nino < 4096) {
+		s->inos[s->nino] = ino;
+		s->ndev[s->nino] = d;
+		return ++s->nino;
+	}
+	return 0;
+}
+
+static const char *type_name(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFREG: return "reg";
+	case S_IFDIR: return "dir";
+	case S_IFLNK: return "lnk";
+	case S_IFIFO: return "fifo";
+	case S_IFSOCK: return "sock";
+	case S_IFCHR: return "chr";
+	case S_IFBLK: return "blk";
+	}
+	return "?";
+}
+
+static void print_stat(struct sysscript *s, const struct stat *st)
+{
+	fprintf(s->out, " {%s %04o nlink=%lu size=%lld blocks=%lld uid=%u gid=%u ino=#%d",
+		type_name(st->st_mode), (unsigned)(st->st_mode & 07777),
+		(unsigned long)st->st_nlink, (long long)st->st_size, (long long)st->st_blocks,
+		st->st_uid, st->st_gid, ino_id(s, st->st_dev, st->st_ino));
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		fprintf(s->out, " rdev=%u:%u", major(st->st_rdev), minor(st->st_rdev));
+	fputc('}', s->out);
+}
+
+static void print_bytes(FILE *out, const char *buf, size_t n)
+{
+	fputs(" \"", out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (isprint(c))
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+	fputc('"', out);
+}
+
+/* The result of F_GETFL, symbolically. */
+static void print_oflags(FILE *out, long v)
+{
+	bool first = true;
+
+	fputs(" (", out);
+	if (!(v & O_ACCMODE)) {
+		fputs("O_RDONLY", out);
+		first = false;
+	}
+	for (size_t i = 0; i < sizeof(oflags) / sizeof(oflags[0]); i++) {
+		long f = oflags[i].value;
+
+		if ((v & f) == f && f) {
+			fprintf(out, "%s%s", first ? "" : "|", oflags[i].name);
+			first = false;
+			v &= ~f;
+		}
+	}
+	if (v & ~(long)O_ACCMODE)
+		fprintf(out, "|0x%lx", v & ~(long)O_ACCMODE);
+	fputc(')', out);
+}
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static void print_dents(struct sysscript *s, const char *buf, long n)
+{
+	fputs(" [", s->out);
+	for (long off = 0; off < n;) {
+		const struct linux_dirent64 *d = (const void *)(buf + off);
+
+		fprintf(s->out, "%s%s", off ? " " : "", d->d_name);
+		off += d->d_reclen;
+	}
+	fputc(']', s->out);
+}
+
+void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
+{
+	memset(s, 0, sizeof(*s));
+	s->b = b;
+	s->out = out;
+}
+
+/* Parse "sec:nsec,sec:nsec" or NULL. */
+static const struct timespec *parse_times(const char *w, struct timespec t[2])
+{
+	char *copy, *a, *m;
+	long v;
+
+	if (!strcmp(w, "NULL"))
+		return NULL;
+	copy = strdup(w);
+	a = strtok(copy, ",");
+	m = strtok(NULL, ",");
+	for (int i = 0; i < 2; i++) {
+		char *part = i ? m : a, *colon = part ? strchr(part, ':') : NULL;
+
+		t[i].tv_sec = 0;
+		t[i].tv_nsec = 0;
+		if (!part)
+			continue;
+		if (colon) {
+			*colon = 0;
+			t[i].tv_sec = strtol(part, NULL, 0);
+			part = colon + 1;
+		}
+		if (parse_num(part, &v))
+			t[i].tv_nsec = v;
+	}
+	free(copy);
+	return t;
+}
+
+long sysscript_line(struct sysscript *s, const char *line)
+{
+	struct sys_backend *b = s->b;
+	void *c = b->ctx;
+	char *w[MAX_ARGS + 1] = { 0 };
+	long a[MAX_ARGS] = { 0 };
+	bool num[MAX_ARGS] = { 0 };
+	int n = split(line, w, MAX_ARGS + 1);
+	long r = 0;
+	char *buf = NULL;
+	struct stat st;
+	struct timespec ts[2];
+	int kind = 0; /* 1 stat, 2 bytes, 3 dents, 4 getfl */
+	const char *cmd;
+
+	if (n <= 0) {
+		if (n < 0)
+			fprintf(s->out, "syntax: %s\n", line);
+		return n < 0 ? -EINVAL : 0;
+	}
+	cmd = w[0];
+	for (int i = 1; i < n; i++)
+		num[i - 1] = parse_num(w[i], &a[i - 1]);
+#define NEED(k) do { if (n != (k) + 1) goto syntax; } while (0)
+#define STR(i) (w[(i) + 1])
+	if (!strcmp(cmd, "openat")) {
+		if (n == 4)
+			a[3] = 0;
+		else
+			NEED(4);
+		r = b->openat(c, (int)a[0], STR(1), (int)a[2], (mode_t)a[3]);
+	} else if (!strcmp(cmd, "close")) {
+		NEED(1);
+		r = b->close(c, (int)a[0]);
+	} else if (!strcmp(cmd, "read") || !strcmp(cmd, "pread")) {
+		bool p = cmd[0] == 'p';
+
+		NEED(p ? 3 : 2);
+		buf = malloc((size_t)a[1] + 1);
+		r = p ? b->pread(c, (int)a[0], buf, (size_t)a[1], a[2])
+		      : b->read(c, (int)a[0], buf, (size_t)a[1]);
+		kind = 2;
+	} else if (!strcmp(cmd, "write") || !strcmp(cmd, "pwrite")) {
+		bool p = cmd[0] == 'p';
+
+		NEED(p ? 3 : 2);
+		r = p ? b->pwrite(c, (int)a[0], STR(1), strlen(STR(1)), a[2])
+		      : b->write(c, (int)a[0], STR(1), strlen(STR(1)));
+	} else if (!strcmp(cmd, "lseek")) {
+		NEED(3);
+		r = b->lseek(c, (int)a[0], a[1], (int)a[2]);
+	} else if (!strcmp(cmd, "ftruncate")) {
+		NEED(2);
+		r = b->ftruncate(c, (int)a[0], a[1]);
+	} else if (!strcmp(cmd, "truncate")) {
+		NEED(2);
+		r = b->truncate(c, STR(0), a[1]);
+	} else if (!strcmp(cmd, "fsync")) {
+		NEED(1);
+		r = b->fsync(c, (int)a[0]);
+	} else if (!strcmp(cmd, "renameat2")) {
+		NEED(5);
+		r = b->renameat2(c, (int)a[0], STR(1), (int)a[2], STR(3), (unsigned)a[4]);
+	} else if (!strcmp(cmd, "unlinkat")) {
+		NEED(3);
+		r = b->unlinkat(c, (int)a[0], STR(1), (int)a[2]);
+	} else if (!strcmp(cmd, "mkdirat")) {
+		NEED(3);
+		r = b->mkdirat(c, (int)a[0], STR(1), (mode_t)a[2]);
+	} else if (!strcmp(cmd, "mknodat")) {
+		NEED(4);
+		r = b->mknodat(c, (int)a[0], STR(1), (mode_t)a[2], (dev_t)a[3]);
+	} else if (!strcmp(cmd, "symlinkat")) {
+		NEED(3);
+		r = b->symlinkat(c, STR(0), (int)a[1], STR(2));
+	} else if (!strcmp(cmd, "readlinkat")) {
+		NEED(3);
+		buf = malloc((size_t)a[2] + 1);
+		r = b->readlinkat(c, (int)a[0], STR(1), buf, (size_t)a[2]);
+		kind = 2;
+	} else if (!strcmp(cmd, "linkat")) {
+		NEED(5);
+		r = b->linkat(c, (int)a[0], STR(1), (int)a[2], STR(3), (int)a[4]);
+	} else if (!strcmp(cmd, "fstatat")) {
+		NEED(3);
+		r = b->fstatat(c, (int)a[0], STR(1), &st, (int)a[2]);
+		kind = 1;
+	} else if (!strcmp(cmd, "fstat")) {
+		NEED(1);
+		r = b->fstat(c, (int)a[0], &st);
+		kind = 1;
+	} else if (!strcmp(cmd, "getdents64")) {
+		NEED(2);
+		buf = malloc((size_t)a[1] + 1);
+		r = b->getdents64(c, (int)a[0], buf, (size_t)a[1]);
+		kind = 3;
+	} else if (!strcmp(cmd, "getcwd")) {
+		NEED(1);
+		buf = malloc((size_t)a[0] + 1);
+		r = b->getcwd(c, buf, (size_t)a[0]);
+		kind = 5;
+	} else if (!strcmp(cmd, "chdir")) {
+		NEED(1);
+		r = b->chdir(c, STR(0));
+	} else if (!strcmp(cmd, "fchdir")) {
+		NEED(1);
+		r = b->fchdir(c, (int)a[0]);
+	} else if (!strcmp(cmd, "fchmodat")) {
+		NEED(4);
+		r = b->fchmodat(c, (int)a[0], STR(1), (mode_t)a[2], (int)a[3]);
+	} else if (!strcmp(cmd, "fchownat")) {
+		NEED(5);
+		r = b->fchownat(c, (int)a[0], STR(1), (uid_t)a[2], (gid_t)a[3], (int)a[4]);
+	} else if (!strcmp(cmd, "utimensat")) {
+		NEED(4);
+		r = b->utimensat(c, (int)a[0], strcmp(STR(1), "NULL") ? STR(1) : NULL,
+				 parse_times(STR(2), ts), (int)a[3]);
+	} else if (!strcmp(cmd, "dup")) {
+		NEED(1);
+		r = b->dup(c, (int)a[0]);
+	} else if (!strcmp(cmd, "dup3")) {
+		NEED(3);
+		r = b->dup3(c, (int)a[0], (int)a[1], (int)a[2]);
+	} else if (!strcmp(cmd, "fcntl")) {
+		if (n == 3)
+			a[2] = 0;
+		else
+			NEED(3);
+		r = b->fcntl(c, (int)a[0], (int)a[1], a[2]);
+		if (a[1] == F_GETFL)
+			kind = 4;
+	} else if (!strcmp(cmd, "mount")) {
+		NEED(2);
+		r = b->mount(c, STR(0), STR(1));
+	} else {
+		goto syntax;
+	}
+	(void)num;
+	/* Echo the line without its comment, then the result. */
+	{
+		const char *end = line + strlen(line);
+		const char *hash = strchr(line, '#');
+
+		if (hash)
+			end = hash;
+		while (end > line && isspace((unsigned char)end[-1]))
+			end--;
+		while (isspace((unsigned char)*line))
+			line++;
+		fprintf(s->out, "%.*s ", (int)(end - line), line);
+	}
+	if (r < 0) {
+		print_errno(s->out, r);
+		s->failures++;
+	} else {
+		fprintf(s->out, "= %ld", r);
+		if (kind == 1)
+			print_stat(s, &st);
+		else if (kind == 2)
+			print_bytes(s->out, buf, (size_t)r);
+		else if (kind == 3)
+			print_dents(s, buf, r);
+		else if (kind == 4)
+			print_oflags(s->out, r);
+		else if (kind == 5)
+			print_bytes(s->out, buf, r > 0 ? (size_t)r - 1 : 0);
+	}
+	fputc('\n', s->out);
+	goto out;
+syntax:
+	fprintf(s->out, "syntax: %s\n", line);
+	r = -EINVAL;
+out:
+	free(buf);
+	for (int i = 0; i < n; i++)
+		free(w[i]);
+	return r;
+#undef NEED
+#undef STR
+}
+
+void sysscript_run(struct sysscript *s, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, len);
+		long r = sysscript_line(s, line);
+
+		free(line);
+		if (r < 0 && s->stop_on_error)
+			break;
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void dump_dir(struct sysscript *s, const char *path, const char *const *skip)
+{
+	struct sys_backend *b = s->b;
+	char buf[65536];
+	char *names[4096];
+	int n = 0;
+	int fd = b->openat(b->ctx, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+	long got;
+
+	if (fd < 0) {
+		fprintf(s->out, "%s: cannot open: %s\n", path, strerrorname_np(-fd));
+		return;
+	}
+	while ((got = b->getdents64(b->ctx, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < got;) {
+			const struct linux_dirent64 *d = (const void *)(buf + off);
+
+			off += d->d_reclen;
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			if (n < 4096)
+				names[n++] = strdup(d->d_name);
+		}
+	}
+	b->close(b->ctx, fd);
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	for (int i = 0; i < n; i++) {
+		char child[8192];
+		struct stat st;
+		bool skipped = false;
+
+		for (const char *const *k = skip; k && *k; k++)
+			if (!strcmp(path, "/") && !strcmp(*k, names[i]))
+				skipped = true;
+		snprintf(child, sizeof(child), "%s%s%s", path,
+			 path[strlen(path) - 1] == '/' ? "" : "/", names[i]);
+		if (skipped || b->fstatat(b->ctx, AT_FDCWD, child, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			free(names[i]);
+			continue;
+		}
+		fprintf(s->out, "%s", child);
+		print_stat(s, &st);
+		if (S_ISLNK(st.st_mode)) {
+			char body[4096];
+			long r = b->readlinkat(b->ctx, AT_FDCWD, child, body, sizeof(body));
+
+			if (r >= 0) {
+				fputs(" ->", s->out);
+				print_bytes(s->out, body, (size_t)r);
+			}
+		} else if (S_ISREG(st.st_mode) && st.st_size <= 256) {
+			int f = b->openat(b->ctx, AT_FDCWD, child, O_RDONLY, 0);
+
+			if (f >= 0) {
+				char data[257];
+				long r = b->read(b->ctx, f, data, sizeof(data));
+
+				if (r >= 0)
+					print_bytes(s->out, data, (size_t)r);
+				b->close(b->ctx, f);
+			}
+		}
+		fputc('\n', s->out);
+		if (S_ISDIR(st.st_mode))
+			dump_dir(s, child, skip);
+		free(names[i]);
+	}
+}
+
+void sysscript_dump_tree(struct sysscript *s, const char *path, const char *const *skip)
+{
+	struct stat st;
+
+	if (s->b->fstatat(s->b->ctx, AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		fprintf(s->out, "%s", path);
+		print_stat(s, &st);
+		fputc('\n', s->out);
+	}
+	dump_dir(s, path, skip);
+}

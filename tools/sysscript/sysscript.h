@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sysscript.h - run one text script of system calls against a backend (uvfs or the
+ * host kernel) and print every result in a form that compares across the two.
+ *
+ * This is the oracle's engine: the differential tests, the shell's `sys` command and
+ * the random tester all speak this language.  A script is one call per line:
+ *
+ *     mkdirat AT_FDCWD d 0755
+ *     openat AT_FDCWD "d/{a*48}" O_CREAT|O_WRONLY 0644
+ *     renameat2 AT_FDCWD d/x AT_FDCWD d/y RENAME_EXCHANGE
+ *
+ * Arguments are numbers (decimal, 0octal, 0xhex), symbolic constants joined by '|'
+ * (O_*, AT_*, RENAME_*, S_IF*, F_*, SEEK_*, ...), or strings, bare or in double
+ * quotes with C escapes; "{c*N}" inside a string stands for N copies of c.  '#'
+ * starts a comment.  Each line prints as itself followed by " = result":
+ *     = 0
+ *     = -1 ENOENT (No such file or directory)
+ * with extra detail for calls that return data (stat fields, link bodies, listings).
+ * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
+ * systems with different numbering agree.
+ */
+#ifndef UVFS_SYSSCRIPT_H
+#define UVFS_SYSSCRIPT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct sys_backend {
+	const char *name;
+	void *ctx;
+	int (*openat)(void *ctx, int dfd, const char *path, int flags, mode_t mode);
+	int (*close)(void *ctx, int fd);
+	ssize_t (*read)(void *ctx, int fd, void *buf, size_t n);
+	ssize_t (*write)(void *ctx, int fd, const void *buf, size_t n);
+	ssize_t (*pread)(void *ctx, int fd, void *buf, size_t n, off_t off);
+	ssize_t (*pwrite)(void *ctx, int fd, const void *buf, size_t n, off_t off);
+	off_t (*lseek)(void *ctx, int fd, off_t off, int whence);
+	int (*ftruncate)(void *ctx, int fd, off_t len);
+	int (*truncate)(void *ctx, const char *path, off_t len);
+	int (*fsync)(void *ctx, int fd);
+	int (*renameat2)(void *ctx, int od, const char *op, int nd, const char *np, unsigned fl);
+	int (*unlinkat)(void *ctx, int dfd, const char *path, int flags);
+	int (*mkdirat)(void *ctx, int dfd, const char *path, mode_t mode);
+	int (*mknodat)(void *ctx, int dfd, const char *path, mode_t mode, dev_t dev);
+	int (*symlinkat)(void *ctx, const char *target, int dfd, const char *path);
+	ssize_t (*readlinkat)(void *ctx, int dfd, const char *path, char *buf, size_t n);
+	int (*linkat)(void *ctx, int od, const char *op, int nd, const char *np, int flags);
+	int (*fstatat)(void *ctx, int dfd, const char *path, struct stat *st, int flags);
+	int (*fstat)(void *ctx, int fd, struct stat *st);
+	ssize_t (*getdents64)(void *ctx, int fd, void *buf, size_t n);
+	int (*getcwd)(void *ctx, char *buf, size_t n);
+	int (*chdir)(void *ctx, const char *path);
+	int (*fchdir)(void *ctx, int fd);
+	int (*fchmodat)(void *ctx, int dfd, const char *path, mode_t mode, int flags);
+	int (*fchownat)(void *ctx, int dfd, const char *path, uid_t u, gid_t g, int flags);
+	int (*utimensat)(void *ctx, int dfd, const char *path, const struct timespec t[2],
+			 int flags);
+	int (*dup)(void *ctx, int fd);
+	int (*dup3)(void *ctx, int fd, int newfd, int flags);
+	int (*fcntl)(void *ctx, int fd, int cmd, long arg);
+	int (*mount)(void *ctx, const char *type, const char *target);
+};
+
+/* State of one script run: the inode identity map. */
+struct sysscript {
+	struct sys_backend *b;
+	FILE *out;
+	dev_t devs[64];
+	ino_t inos[4096];
+	int ndev[4096];
+	int nino;
+	int failures;      /* calls that returned an error */
+	bool stop_on_error;
+};
+
+void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out);
+/* Run one line; returns the call's result (>= 0 or -errno), or -EINVAL after
+ * printing "syntax: ..." for a line it cannot parse.  Blank lines return 0. */
+long sysscript_line(struct sysscript *s, const char *line);
+/* Run every line of text. */
+void sysscript_run(struct sysscript *s, const char *text);
+/* Print the whole tree below path (sorted, with type, mode, nlink, size, identity,
+ * link bodies and file contents), skipping the names in skip (NULL-terminated). */
+void sysscript_dump_tree(struct sysscript *s, const char *path, const char *const *skip);
+
+/* "{c*N}" expansion and escapes: a malloc'd string, or NULL. */
+char *sysscript_expand(const char *text);
+
+/* Backends. */
+struct uvfs_config;
+struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg);
+void sys_backend_uvfs_free(struct sys_backend *b);
+/* The uvfs task behind a uvfs backend (for introspection in tests). */
+struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b);
+
+/*
+ * Run script on the host kernel: in a child process with a private mount namespace,
+ * on a fresh tmpfs (with /proc mounted when with_proc), chrooted into it, umask 022,
+ * RLIMIT_NOFILE 1024, descriptors 0-2 closed so numbering starts at 0 as in uvfs.
+ * The output (the same format as sysscript_run, then the tree dump when dump) is
+ * returned malloc'd.  NULL with errno: EPERM when not root.
+ */
+char *sysscript_host_run(const char *script, bool with_proc, bool dump);
+/* The same on uvfs, with the personality abi (NULL: linux). */
+char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);
+
+#endif /* UVFS_SYSSCRIPT_H */
