@@ -149,7 +149,6 @@ mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
  *            non-directory
  *   EISDIR   a directory opened for writing, or with O_TRUNC
  *   ENXIO    a character or block device (uvfs has no drivers); a socket
- *   ENOENT   O_TMPFILE: the directory was removed
  *   EMFILE   no free descriptor below the task's limit
  *   ENOMEM
  */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -71,7 +72,9 @@ static struct sys_backend host_backend = {
 	.fcntl = h_fcntl, .mount = h_mount,
 };
 
-#define RESULT_FD 1023
+/* The child writes its output into memory shared with the parent, so that no
+ * descriptor of its own can collide with the script's (dup3 onto 1023...). */
+#define OUTPUT_MAX (64u << 20)
 
 /* In the child: a private namespace, a fresh tmpfs as root, fds from 0. */
 static int enter_sandbox(bool with_proc)
@@ -89,78 +92,62 @@ static int enter_sandbox(bool with_proc)
 	umask(022);
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		return -1;
-	for (int fd = 0; fd < RESULT_FD; fd++)
+	for (int fd = 0; fd < 1024; fd++)
 		close(fd);
 	return 0;
 }
 
 char *sysscript_host_run(const char *script, bool with_proc, bool dump)
 {
-	int pfd[2];
+	char *shared, *out;
 	pid_t pid;
-	char *out = NULL;
-	size_t len = 0, cap = 0;
 	int status;
 
 	if (geteuid() != 0) {
 		errno = EPERM;
 		return NULL;
 	}
-	if (pipe(pfd))
+	shared = mmap(NULL, OUTPUT_MAX, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
 		return NULL;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		munmap(shared, OUTPUT_MAX);
 		return NULL;
+	}
 	if (pid == 0) {
 		struct sysscript s;
-		FILE *f;
+		FILE *f = fmemopen(shared, OUTPUT_MAX - 1, "w");
 
-		if (dup2(pfd[1], RESULT_FD) < 0)
+		if (!f)
 			_exit(2);
+		setvbuf(f, NULL, _IONBF, 0); /* fmemopen's buffer would need an fd-free flush */
 		if (enter_sandbox(with_proc)) {
-			dprintf(RESULT_FD, "host sandbox: %s\n", strerror(errno));
+			fprintf(f, "host sandbox: %s\n", strerror(errno));
+			fclose(f);
 			_exit(3);
 		}
-		f = fdopen(RESULT_FD, "w");
 		sysscript_init(&s, &host_backend, f);
 		sysscript_run(&s, script);
 		if (dump) {
 			static const char *const skip[] = { "proc", NULL };
 
 			fputs("--- tree\n", f);
-			fflush(f);
 			sysscript_dump_tree(&s, "/", skip);
 		}
 		fclose(f);
 		_exit(0);
 	}
-	close(pfd[1]);
-	for (;;) {
-		ssize_t n;
-
-		if (len + 4096 + 1 > cap) {
-			char *o2;
-
-			cap = (len + 4096 + 1) * 2;
-			o2 = realloc(out, cap);
-			if (!o2)
-				break;
-			out = o2;
-		}
-		n = read(pfd[0], out + len, cap - len - 1);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(pfd[0]);
 	waitpid(pid, &status, 0);
-	if (out)
-		out[len] = 0;
+	shared[OUTPUT_MAX - 1] = 0;
+	out = strdup(shared);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "host run failed (status %d): %s", status, shared);
 		free(out);
+		out = NULL;
 		errno = ECHILD;
-		return NULL;
 	}
+	munmap(shared, OUTPUT_MAX);
 	return out;
 }
