@@ -56,8 +56,8 @@ static int h_utimensat(void *c, int d, const char *p, const struct timespec t[2]
 static int h_dup(void *c, int fd) { return (int)R(dup(fd)); }
 static int h_dup3(void *c, int fd, int nfd, int f) { return (int)R(syscall(SYS_dup3, fd, nfd, f)); }
 static int h_fcntl(void *c, int fd, int cmd, long a) { return (int)R(syscall(SYS_fcntl, fd, cmd, a)); }
-static int h_mount(void *c, const char *type, const char *target)
-{ return (int)R(mount("none", target, "tmpfs", 0, NULL)); }
+static int h_mount(void *c, const char *type, const char *target, const char *opts)
+{ return (int)R(mount("none", target, type, 0, *opts ? opts : NULL)); }
 
 static struct sys_backend host_backend = {
 	.name = "host",

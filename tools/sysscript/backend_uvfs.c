@@ -49,7 +49,20 @@ static int u_utimensat(void *c, int d, const char *p, const struct timespec t[2]
 static int u_dup(void *c, int fd) { return uvfs_dup(T(c), fd); }
 static int u_dup3(void *c, int fd, int nfd, int f) { return uvfs_dup3(T(c), fd, nfd, f); }
 static int u_fcntl(void *c, int fd, int cmd, long a) { return uvfs_fcntl(T(c), fd, cmd, a); }
-static int u_mount(void *c, const char *type, const char *target) { return uvfs_mount(T(c), type, target, 0, 0, 0); }
+static int u_mount(void *c, const char *type, const char *target, const char *opts)
+{
+	unsigned long long inodes = 0, bytes = 0;
+	char *copy = strdup(opts), *save = NULL;
+
+	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(o, "nr_inodes=", 10))
+			inodes = strtoull(o + 10, NULL, 0);
+		else if (!strncmp(o, "size=", 5))
+			bytes = strtoull(o + 5, NULL, 0);
+	}
+	free(copy);
+	return uvfs_mount(T(c), type, target, 0, inodes, bytes);
+}
 
 static const struct sys_backend uvfs_backend = {
 	.name = "uvfs",

@@ -447,8 +447,9 @@ long sysscript_line(struct sysscript *s, const char *line)
 		if (a[1] == F_GETFL)
 			kind = 4;
 	} else if (!strcmp(cmd, "mount")) {
-		NEED(2);
-		r = b->mount(c, STR(0), STR(1));
+		if (n != 3)
+			NEED(3);
+		r = b->mount(c, STR(0), STR(1), n == 4 ? STR(2) : "");
 	} else {
 		goto syntax;
 	}

@@ -62,7 +62,8 @@ struct sys_backend {
 	int (*dup)(void *ctx, int fd);
 	int (*dup3)(void *ctx, int fd, int newfd, int flags);
 	int (*fcntl)(void *ctx, int fd, int cmd, long arg);
-	int (*mount)(void *ctx, const char *type, const char *target);
+	/* options: "" or tmpfs's "nr_inodes=N,size=BYTES" */
+	int (*mount)(void *ctx, const char *type, const char *target, const char *options);
 };
 
 /* State of one script run: the inode identity map. */
