@@ -94,5 +94,13 @@ int main(void)
 		fprintf(stderr, "no scripts found under %s\n", TESTS_DIR);
 		return 1;
 	}
-	return _cmocka_run_group_tests("diff_scripts", tests, n, NULL, NULL);
+	{
+		int failed = _cmocka_run_group_tests("diff_scripts", tests, n, NULL, NULL);
+
+		for (size_t i = 0; i < n; i++)
+			free(paths[i]);
+		free(paths);
+		free(tests);
+		return failed;
+	}
 }

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The two commands of the README, and a few more.  Meson does the building.
+#   make demo        install what is missing (as root), build, run the demonstration
+#   make check       build and run every test
+#   make check-asan  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-clang build with clang (-Werror) and run the suite
+
+BUILD ?= build
+PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-dev \
+           libfuse3-dev fuse3 libedit-dev util-linux diffutils
+MESON_OPTS ?=
+
+.PHONY: all demo check check-asan check-clang deps clean
+
+all: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing packages (run as root, or install them): $$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+demo: deps all
+	./$(BUILD)/examples/uvfs-demo
+
+check: deps all
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2; \
+	  rc=$$?; python3 tests/summarize.py $(BUILD)/meson-logs/testlog.json; exit $$rc
+
+check-asan:
+	$(MAKE) check BUILD=build-asan MESON_OPTS="-Db_sanitize=address,undefined -Db_lundef=false"
+
+check-clang:
+	CC=clang $(MAKE) check BUILD=build-clang
+
+clean:
+	rm -rf build build-asan build-clang
