@@ -10,13 +10,15 @@
 #include "inode.h"
 #include "task.h"
 
-struct file *file_open(const struct path *path, unsigned int flags, unsigned int mode)
+struct file *alloc_empty_file(void)
 {
-	struct file *f = uvfs_zalloc(sizeof(*f));
+	return uvfs_zalloc(sizeof(struct file));
+}
+
+void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode)
+{
 	struct inode *inode = path->dentry->d_inode;
 
-	if (!f)
-		return NULL;
 	f->f_count = 1;
 	f->f_path = *path;
 	path_get(&f->f_path);
@@ -26,7 +28,17 @@ struct file *file_open(const struct path *path, unsigned int flags, unsigned int
 	f->f_op = inode->i_fop;
 	atomic_fetch_add(&inode->i_sb->s_fs->stats.files, 1);
 	atomic_fetch_add(&uvfs_live.files, 1);
-	return f;
+}
+
+void file_deinit(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+
+	atomic_fetch_sub(&inode->i_sb->s_fs->stats.files, 1);
+	atomic_fetch_sub(&uvfs_live.files, 1);
+	path_put(&f->f_path);
+	iput(inode);
+	memset(f, 0, sizeof(*f));
 }
 
 void fput(struct file *f)
@@ -38,12 +50,9 @@ void fput(struct file *f)
 		return;
 	if (!(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
-	atomic_fetch_sub(&inode->i_sb->s_fs->stats.files, 1);
-	atomic_fetch_sub(&uvfs_live.files, 1);
-	/* Drop the dentry first: an unlinked file's dentry dies here and takes its
-	 * inode reference with it; ours is the last, freeing the data (__fput). */
-	path_put(&f->f_path);
-	iput(inode);
+	/* file_deinit drops the dentry first: an unlinked file's dentry dies there and
+	 * takes its inode reference with it; ours is the last, freeing the data. */
+	file_deinit(f);
 	free(f);
 }
 

@@ -27,8 +27,14 @@ struct file {
 	const struct file_operations *f_op; /* immutable */
 };
 
-/* file_open - a new open file description on path (references taken). */
-struct file *file_open(const struct path *path, unsigned int flags, unsigned int mode);
+/* alloc_empty_file - the memory of a file, allocated before an open changes anything
+ * (path_openat allocates it first, so that creating a file cannot be followed by an
+ * ENOMEM).  file_init makes it an open file description on path (references taken);
+ * an uninitialised one goes back with free(). */
+struct file *alloc_empty_file(void);
+void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode);
+/* Undo file_init for a file whose open failed: references dropped, memory kept. */
+void file_deinit(struct file *f);
 static inline struct file *get_file(struct file *f)
 {
 	f->f_count++;

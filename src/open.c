@@ -97,28 +97,23 @@ static int may_open(const struct inode *inode, int acc_mode)
  * for a socket inode (sock_no_open).  A deliberate difference for real devices such
  * as 1:3 (/dev/null), pinned by tests/test_syscalls.c.
  */
-static struct file *vfs_open(const struct path *path, const struct open_flags *op)
+static int vfs_open(struct file *f, const struct path *path, const struct open_flags *op)
 {
 	struct inode *inode = path->dentry->d_inode;
-	struct file *f;
 	int err;
 
 	if (!(op->fmode & FMODE_PATH) &&
 	    (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode) || S_ISSOCK(inode->i_mode)))
-		return ERR_PTR(-ENXIO);
-	f = file_open(path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
-	if (!f)
-		return ERR_PTR(-ENOMEM);
+		return -ENXIO;
+	file_init(f, path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
 	if (!(op->fmode & FMODE_PATH) && f->f_op && f->f_op->open) {
 		err = f->f_op->open(inode, f);
 		if (err) {
-			/* Not opened: release must not run. */
-			f->f_mode |= FMODE_PATH;
-			fput(f);
-			return ERR_PTR(err);
+			file_deinit(f); /* not opened: no release */
+			return err;
 		}
 	}
-	return f;
+	return 0;
 }
 
 /* lookup_open() for a final component: returns the dentry (referenced, maybe still
@@ -197,58 +192,49 @@ static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 }
 
 /* do_open(): the checks after the lookup, then the open itself. */
-static struct file *do_open(struct nameidata *nd, const struct open_flags *op,
-			    bool created)
+static int do_open(struct nameidata *nd, const struct open_flags *op, bool created,
+		   struct file *f)
 {
 	struct inode *inode = nd->path.dentry->d_inode;
 	int acc_mode = op->acc_mode;
 	bool truncate = false;
-	struct file *f;
 	int err;
 
 	if (op->open_flag & O_CREAT) {
 		if ((op->open_flag & O_EXCL) && !created)
-			return ERR_PTR(-EEXIST);
+			return -EEXIST;
 		if (S_ISDIR(inode->i_mode))
-			return ERR_PTR(-EISDIR);
+			return -EISDIR;
 	}
 	if ((nd->flags & LOOKUP_DIRECTORY) && !S_ISDIR(inode->i_mode))
-		return ERR_PTR(-ENOTDIR);
+		return -ENOTDIR;
 	if (created)
 		acc_mode = 0;
 	else if (S_ISREG(inode->i_mode) && (op->open_flag & O_TRUNC))
 		truncate = true;
 	err = may_open(inode, acc_mode);
-	if (err)
-		return ERR_PTR(err);
-	f = vfs_open(&nd->path, op);
-	if (IS_ERR(f))
-		return f;
-	if (truncate) {
-		/* handle_truncate(): ATTR_MTIME|ATTR_CTIME, so times change even at 0. */
+	if (!err)
+		err = vfs_open(f, &nd->path, op);
+	/* handle_truncate(): ATTR_MTIME|ATTR_CTIME, so times change even at 0.
+	 * Shrinking frees memory and cannot fail. */
+	if (!err && truncate)
 		err = do_truncate(inode, 0, true);
-		if (err) {
-			fput(f);
-			return ERR_PTR(err);
-		}
-	}
-	return f;
+	return err;
 }
 
 /* do_tmpfile() / vfs_tmpfile() */
-static struct file *do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
-			       const struct open_flags *op)
+static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
+		      const struct open_flags *op, struct file *f)
 {
+	static const struct qstr slash = QSTR_INIT("/", 1);
 	struct path dir;
 	struct inode *dir_inode;
 	struct dentry *d;
-	struct file *f;
-	static const struct qstr slash = QSTR_INIT("/", 1);
 	int err;
 
 	err = filename_lookup(task, dfd, name, op->lookup | LOOKUP_DIRECTORY, &dir);
 	if (err)
-		return ERR_PTR(err);
+		return err;
 	dir_inode = dir.dentry->d_inode;
 	/* No IS_DEADDIR check: Linux 6.18 creates an O_TMPFILE in a removed
 	 * directory (tests/diff/remove.sys asks the kernel). */
@@ -266,49 +252,47 @@ static struct file *do_tmpfile(struct uvfs_task *task, int dfd, const char *name
 	if (!err) {
 		struct path p = { .mnt = dir.mnt, .dentry = d };
 
-		f = vfs_open(&p, op);
-		if (IS_ERR(f))
-			err = (int)PTR_ERR(f);
-		else if (!(op->open_flag & O_EXCL))
+		err = vfs_open(f, &p, op);
+		if (!err && !(op->open_flag & O_EXCL))
 			d->d_inode->i_state |= I_LINKABLE;
 	}
 	dput(d);
 out:
 	path_put(&dir);
-	return err ? ERR_PTR(err) : f;
+	return err;
 }
 
-static struct file *path_openat(struct uvfs_task *task, int dfd, const char *name,
-				const struct open_flags *op)
+static int path_openat(struct uvfs_task *task, int dfd, const char *name,
+		       const struct open_flags *op, struct file *f)
 {
 	struct nameidata nd;
 	struct path path;
-	struct file *f;
 	bool created = false;
 	int err;
 
 	if (op->open_flag & KERNEL_O_TMPFILE)
-		return do_tmpfile(task, dfd, name, op);
+		return do_tmpfile(task, dfd, name, op, f);
 	if (op->open_flag & O_PATH) {
 		err = filename_lookup(task, dfd, name, op->lookup, &path);
 		if (err)
-			return ERR_PTR(err);
-		f = vfs_open(&path, op);
+			return err;
+		err = vfs_open(f, &path, op);
 		path_put(&path);
-		return f;
+		return err;
 	}
 	err = path_parentat(&nd, task, dfd, name, op->lookup);
 	if (err)
-		return ERR_PTR(err);
+		return err;
 	/* The trailing-symlink loop of path_openat(). */
 	while ((err = open_last_lookups(&nd, op, &created)) > 0) {
 		err = nd_follow_link(&nd);
 		if (err)
 			break;
 	}
-	f = err ? ERR_PTR(err) : do_open(&nd, op, created);
+	if (!err)
+		err = do_open(&nd, op, created, f);
 	nd_done(&nd);
-	return f;
+	return err;
 }
 
 int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
@@ -322,13 +306,20 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 	if (err)
 		return err;
 	task_enter(task);
-	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT. */
+	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT; then
+	 * alloc_empty_file(), before anything is created. */
 	fd = fd_alloc(&task->files, 0);
 	if (fd < 0)
 		goto out;
-	f = path_openat(task, dirfd, path, &op);
-	if (IS_ERR(f)) {
-		fd = (int)PTR_ERR(f);
+	f = alloc_empty_file();
+	if (!f) {
+		fd = -ENOMEM;
+		goto out;
+	}
+	err = path_openat(task, dirfd, path, &op, f);
+	if (err) {
+		free(f);
+		fd = err;
 		goto out;
 	}
 	fd_install(&task->files, (unsigned int)fd, f, flags & O_CLOEXEC);

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_core.c - what the kernel cannot be asked directly: the instance API, memory
+ * accounting (sparse files, unlinked files freed at last close), every allocation
+ * failure leaving the tree as it was, concurrency, and the deliberate differences.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include <cmocka.h>
+
+#include "internal.h"
+#include "introspect.h"
+#include "sysscript.h"
+#include "uvfs/uvfs.h"
+
+static void test_new_rejects_unknown_abi(void **state)
+{
+	struct uvfs_config cfg = { .abi = "linux-2.6" };
+	struct uvfs_config bad = { .reserved = { [3] = 1 } };
+
+	(void)state;
+	errno = 0;
+	assert_null(uvfs_new(&cfg));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(uvfs_last_error(), "unknown personality 'linux-2.6'"));
+	errno = 0;
+	assert_null(uvfs_new(&bad));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(uvfs_last_error(), "reserved"));
+}
+
+static void test_new_defaults(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct stat st;
+	char cwd[8];
+
+	(void)state;
+	assert_string_equal(uvfs_abi_name(fs), "linux");
+	assert_int_equal(uvfs_task_pid(t), 1);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/", &st, 0), 0);
+	/* a fresh tmpfs root: 1777, ino 1, nlink 2, size 2 * BOGO_DIRENT_SIZE */
+	assert_int_equal(st.st_mode, S_IFDIR | 01777);
+	assert_int_equal(st.st_ino, 1);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(st.st_size, 40);
+	assert_int_equal(uvfs_getcwd(t, cwd, sizeof(cwd)), 2);
+	assert_string_equal(cwd, "/");
+	uvfs_free(fs);
+}
+
+static void test_fork_shares_open_files(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *p = uvfs_task_new(fs), *c;
+	char buf[8] = { 0 };
+	int fd;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(p, AT_FDCWD, "/d", 0755), 0);
+	assert_int_equal(uvfs_chdir(p, "/d"), 0);
+	fd = uvfs_openat(p, AT_FDCWD, "f", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(fd, 0);
+	assert_int_equal(uvfs_umask(p, 077), 022);
+	c = uvfs_task_fork(p);
+	assert_non_null(c);
+	assert_int_equal(uvfs_task_pid(c), 2);
+	/* the same open file description: one offset */
+	assert_int_equal(uvfs_write(c, fd, "abc", 3), 3);
+	assert_int_equal(uvfs_lseek(p, fd, 0, SEEK_CUR), 3);
+	assert_int_equal(uvfs_pread(p, fd, buf, sizeof(buf), 0), 3);
+	assert_string_equal(buf, "abc");
+	/* cwd and umask copied */
+	assert_int_equal(uvfs_getcwd(c, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "/d");
+	assert_int_equal(uvfs_umask(c, 022), 077);
+	/* descriptors are per task */
+	assert_int_equal(uvfs_close(c, fd), 0);
+	assert_int_equal(uvfs_close(c, fd), -EBADF);
+	assert_int_equal(uvfs_fsync(p, fd), 0);
+	uvfs_task_exit(c);
+	assert_int_equal(uvfs_close(p, fd), 0);
+	uvfs_free(fs);
+}
+
+static void test_sparse_file(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct uvfs_cache_stats s;
+	struct stat st;
+	char buf[16];
+	int fd = uvfs_openat(t, AT_FDCWD, "/sparse", O_CREAT | O_RDWR, 0644);
+
+	(void)state;
+	assert_int_equal(uvfs_pwrite(t, fd, "x", 1, 1L << 30), 1);
+	uvfs_get_stats(fs, &s);
+	assert_int_equal(s.data_bytes, 4096); /* one page, not a gigabyte */
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_size, (1L << 30) + 1);
+	assert_int_equal(st.st_blocks, 8);
+	memset(buf, 'z', sizeof(buf));
+	assert_int_equal(uvfs_pread(t, fd, buf, sizeof(buf), 12345678), sizeof(buf));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0);
+	/* 2^62: a tree of height 9 */
+	assert_int_equal(uvfs_pwrite(t, fd, "y", 1, 1L << 62), 1);
+	uvfs_get_stats(fs, &s);
+	assert_int_equal(s.data_bytes, 8192);
+	assert_int_equal(uvfs_ftruncate(t, fd, 0), 0);
+	uvfs_get_stats(fs, &s);
+	assert_int_equal(s.data_bytes, 0);
+	uvfs_free(fs);
+}
+
+static void test_unlinked_file_freed_at_last_close(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct uvfs_cache_stats s0, s;
+	char big[10000];
+	int fd, fd2;
+
+	(void)state;
+	uvfs_get_stats(fs, &s0);
+	memset(big, 'q', sizeof(big));
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(uvfs_write(t, fd, big, sizeof(big)), sizeof(big));
+	fd2 = uvfs_dup(t, fd);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/f", 0), 0);
+	uvfs_get_stats(fs, &s);
+	assert_int_equal(s.data_bytes, 3 * 4096);
+	assert_int_equal(s.inodes, s0.inodes + 1);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	uvfs_get_stats(fs, &s);
+	assert_int_equal(s.data_bytes, 3 * 4096); /* fd2 still holds it */
+	assert_int_equal(uvfs_close(t, fd2), 0);
+	uvfs_get_stats(fs, &s);
+	assert_int_equal(s.data_bytes, 0);
+	assert_int_equal(s.inodes, s0.inodes);
+	assert_int_equal(s.dentries, s0.dentries);
+	uvfs_free(fs);
+}
+
+/*
+ * Deliberate difference: uvfs has no device drivers, so opening any character or
+ * block device gives ENXIO, which Linux gives only for numbers no driver claims
+ * (Linux opens 1:3 as /dev/null).  docs/SEMANTICS.md lists this.
+ */
+static void test_devices_have_no_drivers(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/null", S_IFCHR | 0666, makedev(1, 3)), 0);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/null", O_RDWR, 0), -ENXIO);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/null", O_PATH, 0), 0);
+	assert_int_equal(uvfs_fstat(t, 0, &st), 0);
+	assert_int_equal(st.st_rdev, makedev(1, 3));
+	uvfs_free(fs);
+}
+
+/* A blocking fifo open waits for its peer, from another thread, as on Linux. */
+struct fifo_arg {
+	struct uvfs_task *t;
+	int fd;
+};
+
+static void *fifo_writer(void *p)
+{
+	struct fifo_arg *a = p;
+
+	a->fd = uvfs_openat(a->t, AT_FDCWD, "/fifo", O_WRONLY, 0);
+	if (a->fd >= 0)
+		uvfs_write(a->t, a->fd, "ping", 4);
+	return NULL;
+}
+
+static void test_fifo_blocking_open(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *r = uvfs_task_new(fs);
+	struct fifo_arg a = { uvfs_task_new(fs), -1 };
+	pthread_t th;
+	char buf[8] = { 0 };
+	int fd;
+
+	(void)state;
+	assert_int_equal(uvfs_mknodat(r, AT_FDCWD, "/fifo", S_IFIFO | 0600, 0), 0);
+	assert_int_equal(pthread_create(&th, NULL, fifo_writer, &a), 0);
+	fd = uvfs_openat(r, AT_FDCWD, "/fifo", O_RDONLY, 0); /* waits for the writer */
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_read(r, fd, buf, 4), 4); /* waits for the data */
+	assert_string_equal(buf, "ping");
+	pthread_join(th, NULL);
+	assert_int_equal(uvfs_close(a.t, a.fd), 0);
+	assert_int_equal(uvfs_read(r, fd, buf, 4), 0); /* no writer left: EOF */
+	uvfs_free(fs);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Allocation failures: every operation, failed at each of its allocations in turn,
+ * returns -ENOMEM and leaves the tree exactly as it was.
+ */
+
+static const char *const enomem_setup =
+	"mkdirat AT_FDCWD /d 0755\n"
+	"mkdirat AT_FDCWD /d/e 0755\n"
+	"openat AT_FDCWD /d/f O_CREAT|O_WRONLY 0644\n"
+	"write 0 hello\n"
+	"close 0\n"
+	"openat AT_FDCWD \"/d/{L*60}\" O_CREAT|O_WRONLY 0644\n"
+	"close 0\n"
+	"symlinkat /d/f AT_FDCWD /d/s\n"
+	"mknodat AT_FDCWD /fifo S_IFIFO|0644 0\n";
+
+/* Each operation, and whether it allocates at all: a rename over cached names must
+ * not (copy_name shares external names), nor may removals. */
+static const struct {
+	const char *op;
+	bool allocates;
+} enomem_ops[] = {
+	{ "mkdirat AT_FDCWD /d/new 0755", true },
+	{ "mkdirat AT_FDCWD \"/d/{n*50}\" 0755", true },
+	{ "openat AT_FDCWD /d/g O_CREAT|O_RDWR 0644", true },
+	{ "openat AT_FDCWD \"/d/{g*70}\" O_CREAT|O_RDWR 0644", true },
+	{ "openat AT_FDCWD /d/s O_RDONLY", true },
+	{ "openat AT_FDCWD /d O_TMPFILE|O_RDWR 0600", true },
+	{ "openat AT_FDCWD /fifo O_RDWR", true },
+	{ "symlinkat \"{t*300}\" AT_FDCWD /d/s2", true },
+	{ "linkat AT_FDCWD /d/f AT_FDCWD \"/d/{h*45}\" 0", true },
+	{ "mknodat AT_FDCWD /d/node S_IFIFO|0644 0", true },
+	{ "renameat2 AT_FDCWD \"/d/{L*60}\" AT_FDCWD /d/f 0", false },
+	{ "renameat2 AT_FDCWD /d/f AT_FDCWD \"/d/{L*60}\" 0", false },
+	{ "renameat2 AT_FDCWD /d/f AT_FDCWD \"/d/{L*60}\" RENAME_EXCHANGE", false },
+	{ "renameat2 AT_FDCWD /d/f AT_FDCWD /d/e/f2 RENAME_WHITEOUT", true },
+	{ "unlinkat AT_FDCWD /d/f 0", false },
+	{ "unlinkat AT_FDCWD /d/e AT_REMOVEDIR", false },
+	{ "fstatat AT_FDCWD /d/s 0", true },
+	{ "getcwd 100", true },
+	{ "mount tmpfs /d/e", true },
+	{ "dup3 1 700 0", true },
+	{ "truncate /d/f 100000", false },
+};
+
+static char *run_on(struct sys_backend *b, const char *script, bool dump)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct sysscript s;
+
+	sysscript_init(&s, b, f);
+	sysscript_run(&s, script);
+	if (dump)
+		sysscript_dump_tree(&s, "/", NULL);
+	fclose(f);
+	return out;
+}
+
+static void test_enomem_leaves_tree_unchanged(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(enomem_ops) / sizeof(enomem_ops[0]); i++) {
+		bool succeeded = false;
+		int failures = 0;
+
+		for (long k = 0; k < 64 && !succeeded; k++) {
+			struct sys_backend *b = sys_backend_uvfs(NULL);
+			struct uvfs_task *t = sys_backend_uvfs_task(b);
+			char *before, *after, *res;
+			int keep = uvfs_openat(t, AT_FDCWD, "/", O_RDONLY, 0); /* fd 0 */
+
+			assert_int_equal(keep, 0);
+			assert_int_equal(uvfs_dup(t, 0), 1);
+			free(run_on(b, enomem_setup, false));
+			before = run_on(b, "", true);
+			uvfs_fail_countdown = k;
+			res = run_on(b, enomem_ops[i].op, false);
+			uvfs_fail_countdown = -1;
+			after = run_on(b, "", true);
+			if (strstr(res, "ENOMEM")) {
+				failures++;
+				if (strcmp(before, after))
+					fail_msg("%s failing at allocation %ld changed the tree:\n"
+						 "before:\n%s\nafter:\n%s", enomem_ops[i].op, k, before, after);
+			} else {
+				succeeded = true;
+				if (strstr(res, "= -1"))
+					fail_msg("%s: %s", enomem_ops[i].op, res);
+			}
+			free(before);
+			free(after);
+			free(res);
+			sys_backend_uvfs_free(b);
+		}
+		if (!succeeded)
+			fail_msg("%s never succeeded", enomem_ops[i].op);
+		print_message("%-60s failed at %d allocation(s)\n", enomem_ops[i].op, failures);
+		if (enomem_ops[i].allocates)
+			assert_true(failures > 0);
+		else
+			assert_int_equal(failures, 0);
+	}
+}
+
+/* ---------------------------------------------------------------------------------
+ * Concurrency: threads creating, renaming (over each other, across directories,
+ * exchanging) and unlinking in shared directories; afterwards the tree must be
+ * consistent (tmpfs link counts and sizes) and free of leaks.
+ */
+
+#define THREADS 4
+#define ROUNDS 3000
+
+struct worker {
+	struct uvfs_task *t;
+	unsigned int seed;
+};
+
+static void *worker(void *p)
+{
+	struct worker *w = p;
+	char a[128], b[128];
+
+	for (int i = 0; i < ROUNDS; i++) {
+		unsigned r = (unsigned)rand_r(&w->seed);
+		int da = r % 3, db = (r >> 2) % 3, na = (r >> 4) % 8, nb = (r >> 7) % 8;
+		const char *pad = (r >> 10) & 1 ? "-a-long-name-that-is-stored-externally-xxxx" : "";
+
+		snprintf(a, sizeof(a), "/d%d/n%d%s", da, na, pad);
+		snprintf(b, sizeof(b), "/d%d/n%d%s", db, nb, (r >> 11) & 1 ? pad : "");
+		switch ((r >> 12) % 7) {
+		case 0: {
+			int fd = uvfs_openat(w->t, AT_FDCWD, a, O_CREAT | O_RDWR, 0644);
+
+			if (fd >= 0) {
+				uvfs_write(w->t, fd, "data", 4);
+				uvfs_close(w->t, fd);
+			}
+			break;
+		}
+		case 1: uvfs_renameat2(w->t, AT_FDCWD, a, AT_FDCWD, b, 0); break;
+		case 2: uvfs_renameat2(w->t, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE); break;
+		case 3: uvfs_unlinkat(w->t, AT_FDCWD, a, 0); break;
+		case 4: uvfs_mkdirat(w->t, AT_FDCWD, a, 0755); break;
+		case 5: uvfs_unlinkat(w->t, AT_FDCWD, a, AT_REMOVEDIR); break;
+		default: {
+			struct stat st;
+
+			uvfs_fstatat(w->t, AT_FDCWD, a, &st, 0);
+			break;
+		}
+		}
+	}
+	return NULL;
+}
+
+struct check {
+	long dirs, entries;
+};
+
+static int count_dir(struct uvfs_task *t, const char *path, struct check *c)
+{
+	char buf[16384];
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+	long n, subdirs = 0, entries = 0;
+	struct stat st;
+
+	assert_true(fd >= 0);
+	while ((n = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			unsigned short reclen;
+			unsigned char type;
+			const char *name = buf + off + 19;
+			char child[512];
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			type = (unsigned char)buf[off + 18];
+			off += reclen;
+			if (!strcmp(name, ".") || !strcmp(name, ".."))
+				continue;
+			entries++;
+			snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "", name);
+			if (type == 4) { /* DT_DIR */
+				subdirs++;
+				count_dir(t, child, c);
+			}
+		}
+	}
+	assert_int_equal(n, 0);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	/* tmpfs: nlink = 2 + subdirectories, size = 20 * (entries + 2) */
+	assert_int_equal(st.st_nlink, 2 + subdirs);
+	assert_int_equal(st.st_size, 20 * (entries + 2));
+	uvfs_close(t, fd);
+	c->dirs++;
+	c->entries += entries;
+	return 0;
+}
+
+static void test_threads_keep_tree_consistent(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct worker w[THREADS];
+	pthread_t th[THREADS];
+	struct check c = { 0 };
+	struct uvfs_cache_stats s;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		char d[8];
+
+		snprintf(d, sizeof(d), "/d%d", i);
+		assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, d, 0755), 0);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		w[i].t = uvfs_task_fork(t);
+		w[i].seed = 1234u + (unsigned)i;
+		assert_int_equal(pthread_create(&th[i], NULL, worker, &w[i]), 0);
+	}
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+	count_dir(t, "/", &c);
+	uvfs_get_stats(fs, &s);
+	/* no descriptors left open: every dentry is a live name (+ the root) */
+	assert_int_equal(s.files, 0);
+	assert_int_equal(s.dentries, c.entries + 1);
+	assert_int_equal(s.inodes, c.entries + 1);
+	assert_true(s.renames > 0);
+	uvfs_free(fs);
+}
+
+static void test_no_leaks(void **state)
+{
+	struct uvfs_live_counts c;
+
+	(void)state;
+	uvfs_live_counts(&c);
+	assert_int_equal(c.dentries, 0);
+	assert_int_equal(c.names, 0);
+	assert_int_equal(c.inodes, 0);
+	assert_int_equal(c.files, 0);
+	assert_int_equal(c.tasks, 0);
+	assert_int_equal(c.instances, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_new_rejects_unknown_abi),
+		cmocka_unit_test(test_new_defaults),
+		cmocka_unit_test(test_fork_shares_open_files),
+		cmocka_unit_test(test_sparse_file),
+		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
+		cmocka_unit_test(test_devices_have_no_drivers),
+		cmocka_unit_test(test_fifo_blocking_open),
+		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
+		cmocka_unit_test(test_threads_keep_tree_consistent),
+		cmocka_unit_test(test_no_leaks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
