@@ -9,19 +9,14 @@
 #include "namei.h"
 #include "task.h"
 
-int do_truncate(struct inode *inode, off_t size, bool set_times)
+int do_truncate(struct inode *inode, off_t size)
 {
-	int err;
+	int err = 0;
 
 	if (size > UVFS_MAX_FILESIZE)
 		return -EFBIG;
-	if (size == inode->i_size) {
-		/* shmem_setattr: no size change, times only if the caller asked. */
-		if (set_times)
-			inode->i_mtime = inode->i_ctime = uvfs_now();
-		return 0;
-	}
-	err = inode->i_op->setsize(inode, size);
+	if (size != inode->i_size)
+		err = inode->i_op->setsize(inode, size);
 	if (!err)
 		inode->i_mtime = inode->i_ctime = uvfs_now();
 	return err;
@@ -41,7 +36,7 @@ int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
 	else if (!S_ISREG(f->f_inode->i_mode) || !(f->f_mode & FMODE_WRITE))
 		err = -EINVAL;
 	else
-		err = do_truncate(f->f_inode, length, true);
+		err = do_truncate(f->f_inode, length);
 	task_leave(task);
 	return err;
 }
@@ -64,7 +59,7 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 	else if (!S_ISREG(inode->i_mode))
 		err = -EINVAL;
 	else
-		err = do_truncate(inode, length, false);
+		err = do_truncate(inode, length);
 	path_put(&path);
 out:
 	task_leave(task);

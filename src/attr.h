@@ -8,8 +8,8 @@
 
 #include "inode.h"
 
-/* do_truncate(): set a regular file's size.  set_times is ATTR_MTIME|ATTR_CTIME
- * (ftruncate, O_TRUNC): times change even when the size does not. */
-int do_truncate(struct inode *inode, off_t size, bool set_times);
+/* do_truncate(): set a regular file's size; mtime and ctime change even when the
+ * size does not (truncate, ftruncate and O_TRUNC alike, as 6.18 shows). */
+int do_truncate(struct inode *inode, off_t size);
 
 #endif /* UVFS_ATTR_H */

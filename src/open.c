@@ -215,10 +215,10 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 	err = may_open(inode, acc_mode);
 	if (!err)
 		err = vfs_open(f, &nd->path, op);
-	/* handle_truncate(): ATTR_MTIME|ATTR_CTIME, so times change even at 0.
-	 * Shrinking frees memory and cannot fail. */
+	/* handle_truncate(): times change even at size 0.  Shrinking frees memory
+	 * and cannot fail. */
 	if (!err && truncate)
-		err = do_truncate(inode, 0, true);
+		err = do_truncate(inode, 0);
 	return err;
 }
 

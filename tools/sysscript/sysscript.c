@@ -278,6 +278,30 @@ static void print_dents(struct sysscript *s, const char *buf, long n)
 	fputc(']', s->out);
 }
 
+static void print_times(struct sysscript *s, const char *path, const struct stat *st)
+{
+	const struct timespec now[3] = { st->st_atim, st->st_mtim, st->st_ctim };
+	static const char *const names[3] = { "atime", "mtime", "ctime" };
+	struct times_seen *t = NULL;
+
+	for (int i = 0; i < s->nseen; i++)
+		if (!strcmp(s->seen[i].path, path))
+			t = &s->seen[i];
+	if (!t && s->nseen < 64) {
+		t = &s->seen[s->nseen++];
+		t->path = strdup(path);
+		fputs(" first", s->out);
+		memcpy(t->t, now, sizeof(now));
+		return;
+	}
+	for (int i = 0; t && i < 3; i++) {
+		bool same = t->t[i].tv_sec == now[i].tv_sec && t->t[i].tv_nsec == now[i].tv_nsec;
+
+		fprintf(s->out, " %s=%s", names[i], same ? "same" : "changed");
+		t->t[i] = now[i];
+	}
+}
+
 void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
 {
 	memset(s, 0, sizeof(*s));
@@ -446,6 +470,10 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->fcntl(c, (int)a[0], (int)a[1], a[2]);
 		if (a[1] == F_GETFL)
 			kind = 4;
+	} else if (!strcmp(cmd, "times")) {
+		NEED(1);
+		r = b->fstatat(c, AT_FDCWD, STR(0), &st, AT_SYMLINK_NOFOLLOW);
+		kind = 6;
 	} else if (!strcmp(cmd, "mount")) {
 		if (n != 3)
 			NEED(3);
@@ -482,6 +510,8 @@ long sysscript_line(struct sysscript *s, const char *line)
 			print_oflags(s->out, r);
 		else if (kind == 5)
 			print_bytes(s->out, buf, r > 0 ? (size_t)r - 1 : 0);
+		else if (kind == 6)
+			print_times(s, w[1], &st);
 	}
 	fputc('\n', s->out);
 	goto out;

@@ -17,6 +17,8 @@
  *     = 0
  *     = -1 ENOENT (No such file or directory)
  * with extra detail for calls that return data (stat fields, link bodies, listings).
+ * "times PATH" prints, for atime, mtime and ctime, whether each changed since the
+ * previous "times" of the same path (times themselves never compare across systems).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
  * systems with different numbering agree.
  */
@@ -75,6 +77,12 @@ struct sysscript {
 	int ndev[4096];
 	int nino;
 	int failures;      /* calls that returned an error */
+	/* "times PATH": the last atime/mtime/ctime seen for each path */
+	struct times_seen {
+		char *path;
+		struct timespec t[3];
+	} seen[64];
+	int nseen;
 	bool stop_on_error;
 };
 
