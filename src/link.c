@@ -203,8 +203,7 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 	case LAST_NORM:
 		break;
 	}
-	nd.last.hash = d_name_hash(nd.path.dentry, nd.last.name, nd.last.len);
-	d = lookup_one(nd.path.dentry, &nd.last);
+	d = nd_lookup_last(&nd);
 	if (IS_ERR(d)) {
 		err = (int)PTR_ERR(d);
 		goto out;
@@ -234,8 +233,7 @@ static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
 		err = -EISDIR;
 		goto out;
 	}
-	nd.last.hash = d_name_hash(nd.path.dentry, nd.last.name, nd.last.len);
-	d = lookup_one(nd.path.dentry, &nd.last);
+	d = nd_lookup_last(&nd);
 	if (IS_ERR(d)) {
 		err = (int)PTR_ERR(d);
 		goto out;

@@ -179,66 +179,66 @@ static const char *nd_hold_link(struct nameidata *nd, const char *body)
 	return copy;
 }
 
-/* Start walking a symlink's body: count it, jump to the root if it is absolute. */
-static int nd_enter_link(struct nameidata *nd, const char *body)
-{
-	if (nd->total_link_count >= MAXSYMLINKS)
-		return -ELOOP;
-	nd->total_link_count++;
-	body = nd_hold_link(nd, body);
-	if (IS_ERR(body))
-		return (int)PTR_ERR(body);
-	if (!*body)
-		return -ENOENT;
-	if (*body == '/')
-		nd_jump(nd, &nd->root);
-	return link_path_walk(nd, body);
-}
-
 static int walk_middle_last(struct nameidata *nd);
 
-/*
- * walk_component() for a component that is not the last: look it up, cross mounts,
- * and follow a symlink all the way.  ENOENT for a negative dentry.
- */
-static int walk_component(struct nameidata *nd, const unsigned char *comp, size_t len,
-			  enum last_type type)
+/* Hash q in nd->path and look it up there (dcache, then the filesystem). */
+static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
 {
-	struct uvfs *fs = nd->task->fs;
-	struct qstr q = { .len = (uint32_t)len, .name = comp };
-	struct dentry *d;
-	struct path next;
-	const char *body;
-	int err;
+	q->hash = d_name_hash(nd->path.dentry, q->name, q->len);
+	return lookup_one(nd->path.dentry, q);
+}
 
-	if (type == LAST_DOT)
-		return 0;
-	if (type == LAST_DOTDOT)
-		return follow_dotdot(nd);
-	q.hash = d_name_hash(nd->path.dentry, comp, len);
-	d = lookup_one(nd->path.dentry, &q);
+struct dentry *nd_lookup_last(struct nameidata *nd)
+{
+	return lookup_in(nd, &nd->last);
+}
+
+int step_into(struct nameidata *nd, struct dentry *d, bool follow)
+{
+	struct path next = { .mnt = nd->path.mnt, .dentry = d };
+	const char *body;
+
 	if (IS_ERR(d))
 		return (int)PTR_ERR(d);
 	if (d_is_negative(d)) {
 		dput(d);
 		return -ENOENT;
 	}
-	next.mnt = nd->path.mnt;
 	next.mnt->mnt_count++;
-	next.dentry = d;
-	follow_mounts(fs, &next);
-	body = d_get_link(next.dentry);
-	if (!body) {
-		path_put(&nd->path);
-		nd->path = next;
-		return 0;
+	follow_mounts(nd->task->fs, &next);
+	body = follow ? d_get_link(next.dentry) : NULL;
+	if (body) {
+		int ret = nd_pending_link(nd, body);
+
+		path_put(&next);
+		return ret;
 	}
-	/* Symlinks in the middle of a path are always followed. */
-	err = nd_enter_link(nd, body);
-	path_put(&next);
-	if (err)
-		return err;
-	return walk_middle_last(nd);
+	path_put(&nd->path);
+	nd->path = next;
+	return 0;
+}
+
+/*
+ * walk_component() for a component that is not the last: look it up, cross mounts,
+ * and follow a symlink all the way (symlinks in the middle are always followed).
+ */
+static int walk_component(struct nameidata *nd, const unsigned char *comp, size_t len,
+			  enum last_type type)
+{
+	struct qstr q = { .len = (uint32_t)len, .name = comp };
+	int err;
+
+	if (type == LAST_DOT)
+		return 0;
+	if (type == LAST_DOTDOT)
+		return follow_dotdot(nd);
+	err = step_into(nd, lookup_in(nd, &q), true);
+	if (err > 0) {
+		err = nd_follow_link(nd);
+		if (!err)
+			err = walk_middle_last(nd);
+	}
+	return err;
 }
 
 /* The last component of a symlink body met in the middle of a path: it must be
@@ -318,11 +318,6 @@ int nd_pending_link(struct nameidata *nd, const char *body)
 
 int lookup_last(struct nameidata *nd)
 {
-	struct uvfs *fs = nd->task->fs;
-	struct dentry *d;
-	struct path next;
-	const char *body;
-
 	switch (nd->last_type) {
 	case LAST_ROOT:
 	case LAST_DOT:
@@ -334,28 +329,7 @@ int lookup_last(struct nameidata *nd)
 	}
 	if (nd->last_slash)
 		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-	nd->last.hash = d_name_hash(nd->path.dentry, nd->last.name, nd->last.len);
-	d = lookup_one(nd->path.dentry, &nd->last);
-	if (IS_ERR(d))
-		return (int)PTR_ERR(d);
-	if (d_is_negative(d)) {
-		dput(d);
-		return -ENOENT;
-	}
-	next.mnt = nd->path.mnt;
-	next.mnt->mnt_count++;
-	next.dentry = d;
-	follow_mounts(fs, &next);
-	body = (nd->flags & LOOKUP_FOLLOW) ? d_get_link(next.dentry) : NULL;
-	if (body) {
-		int ret = nd_pending_link(nd, body);
-
-		path_put(&next);
-		return ret;
-	}
-	path_put(&nd->path);
-	nd->path = next;
-	return 0;
+	return step_into(nd, nd_lookup_last(nd), nd->flags & LOOKUP_FOLLOW);
 }
 
 int nd_follow_link(struct nameidata *nd)
@@ -414,8 +388,7 @@ struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int
 		err = -EEXIST;
 		goto fail;
 	}
-	nd->last.hash = d_name_hash(nd->path.dentry, nd->last.name, nd->last.len);
-	d = lookup_one(nd->path.dentry, &nd->last);
+	d = nd_lookup_last(nd);
 	if (IS_ERR(d)) {
 		err = (int)PTR_ERR(d);
 		goto fail;

@@ -53,6 +53,14 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
  * A negative final dentry is -ENOENT.
  */
 int lookup_last(struct nameidata *nd);
+/* The dentry of nd->last in nd->path (referenced, maybe negative), or ERR_PTR. */
+struct dentry *nd_lookup_last(struct nameidata *nd);
+/*
+ * step_into - nd->path moves onto d (found in it, referenced; ERR_PTR passes through),
+ * crossing mounts: 0.  A negative d is -ENOENT.  A symlink, when follow, is kept for
+ * nd_follow_link() and 1 returned with nd->path unchanged.
+ */
+int step_into(struct nameidata *nd, struct dentry *d, bool follow);
 /* A final symlink with this body is to be followed: keep a copy for
  * nd_follow_link(); returns 1 (or -ENOMEM). */
 int nd_pending_link(struct nameidata *nd, const char *body);

@@ -129,8 +129,7 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 
 	if (dir->d_flags & DCACHE_DIR_DEAD)
 		return ERR_PTR(-ENOENT);
-	nd->last.hash = d_name_hash(dir, nd->last.name, nd->last.len);
-	d = lookup_one(dir, &nd->last);
+	d = nd_lookup_last(nd);
 	if (IS_ERR(d) || d->d_inode || !(op->open_flag & O_CREAT))
 		return d;
 	err = dir_inode->i_op->create(dir_inode, d, op->mode & ~task->umask, 0,
@@ -148,10 +147,7 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 			     bool *created)
 {
-	struct uvfs *fs = nd->task->fs;
 	struct dentry *d;
-	struct path next;
-	const char *body;
 
 	if (nd->last_type != LAST_NORM)
 		return lookup_last(nd); /* ".", "..", "/" */
@@ -162,33 +158,8 @@ static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 		return -EISDIR;
 	}
 	d = lookup_open(nd, op, created);
-	if (IS_ERR(d))
-		return (int)PTR_ERR(d);
-	if (d_is_negative(d)) {
-		dput(d);
-		return -ENOENT;
-	}
-	next.mnt = nd->path.mnt;
-	next.mnt->mnt_count++;
-	next.dentry = d;
-	if (*created) {
-		path_put(&nd->path);
-		nd->path = next;
-		return 0;
-	}
-	/* step_into(WALK_TRAILING) */
-	follow_mounts(fs, &next);
-	body = (nd->flags & LOOKUP_FOLLOW) ? d_get_link(next.dentry) : NULL;
-	if (body) {
-		/* Follow: the walk goes on from the symlink's directory. */
-		int ret = nd_pending_link(nd, body);
-
-		path_put(&next);
-		return ret;
-	}
-	path_put(&nd->path);
-	nd->path = next;
-	return 0;
+	/* step_into(WALK_TRAILING): a file just created is no symlink */
+	return step_into(nd, d, !*created && (nd->flags & LOOKUP_FOLLOW));
 }
 
 /* do_open(): the checks after the lookup, then the open itself. */

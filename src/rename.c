@@ -38,12 +38,6 @@ static struct dentry *rename_trap(struct dentry *p1, struct dentry *p2)
 	return d_ancestor(p1, p2);
 }
 
-static struct dentry *rename_lookup(struct nameidata *nd)
-{
-	nd->last.hash = d_name_hash(nd->path.dentry, nd->last.name, nd->last.len);
-	return lookup_one(nd->path.dentry, &nd->last);
-}
-
 /* vfs_rename() */
 static int vfs_rename(struct dentry *old_dir, struct dentry *old, struct dentry *new_dir,
 		      struct dentry *new, unsigned int flags)
@@ -116,7 +110,7 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 		goto put_nds;
 	}
 	trap = rename_trap(nnd.path.dentry, ond.path.dentry);
-	old = rename_lookup(&ond);
+	old = nd_lookup_last(&ond);
 	if (IS_ERR(old)) {
 		err = (int)PTR_ERR(old);
 		goto put_nds;
@@ -125,7 +119,7 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 		err = -ENOENT;
 		goto put_old;
 	}
-	new = rename_lookup(&nnd);
+	new = nd_lookup_last(&nnd);
 	if (IS_ERR(new)) {
 		err = (int)PTR_ERR(new);
 		goto put_old;

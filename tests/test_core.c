@@ -265,6 +265,7 @@ static char *run_on(struct sys_backend *b, const char *script, bool dump)
 	sysscript_run(&s, script);
 	if (dump)
 		sysscript_dump_tree(&s, "/", NULL);
+	sysscript_done(&s);
 	fclose(f);
 	return out;
 }

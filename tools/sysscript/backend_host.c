@@ -136,6 +136,7 @@ char *sysscript_host_run(const char *script, bool with_proc, bool dump)
 			fputs("--- tree\n", f);
 			sysscript_dump_tree(&s, "/", skip);
 		}
+		sysscript_done(&s);
 		fclose(f);
 		_exit(0);
 	}

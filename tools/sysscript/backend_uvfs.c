@@ -138,6 +138,7 @@ char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)
 		fputs("--- tree\n", f);
 		sysscript_dump_tree(&s, "/", skip);
 	}
+	sysscript_done(&s);
 	fclose(f);
 	sys_backend_uvfs_free(b);
 	return out;

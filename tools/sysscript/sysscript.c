@@ -309,6 +309,13 @@ void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
 	s->out = out;
 }
 
+void sysscript_done(struct sysscript *s)
+{
+	for (int i = 0; i < s->nseen; i++)
+		free(s->seen[i].path);
+	s->nseen = 0;
+}
+
 /* Parse "sec:nsec,sec:nsec" or NULL. */
 static const struct timespec *parse_times(const char *w, struct timespec t[2])
 {

@@ -87,6 +87,8 @@ struct sysscript {
 };
 
 void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out);
+/* Free what a run kept (it does not close the output). */
+void sysscript_done(struct sysscript *s);
 /* Run one line; returns the call's result (>= 0 or -errno), or -EINVAL after
  * printing "syntax: ..." for a line it cannot parse.  Blank lines return 0. */
 long sysscript_line(struct sysscript *s, const char *line);
