@@ -214,9 +214,10 @@ int uvfs_fsync(struct uvfs_task *task, int fd);
  *   ENOTDIR  old is not a directory and old (or, unless EXCHANGE, new) has a trailing slash
  *   EINVAL   old is an ancestor of new
  *   ENOTEMPTY new is an ancestor of old (EINVAL with EXCHANGE)
+ *   ENOENT   a parent directory was removed
  *   (old and new are the same inode: success, nothing changes)
- *   ENOTDIR  old is a directory and new is not (EXCHANGE: the other way round too)
- *   EISDIR   old is not a directory and new is
+ *   ENOTDIR  old is a directory and new is not (not with EXCHANGE: types may differ)
+ *   EISDIR   old is not a directory and new is (likewise)
  *   EBUSY    old or new is a mountpoint
  *   ENOTEMPTY new is a non-empty directory (plain rename)
  *   ENOSPC   WHITEOUT beyond the inode limit;  ENOMEM
@@ -240,12 +241,16 @@ int uvfs_unlinkat(struct uvfs_task *task, int dirfd, const char *path, int flags
  * uvfs_mkdirat, uvfs_mknodat, uvfs_symlinkat - create a name.  Shared errors, in order:
  *   path walk errors of the parent
  *   EEXIST   the last component is ".", ".." or "/"
- *   ENOENT   (mknodat, symlinkat) a trailing slash on the new name
- *   EEXIST   the name exists (a dangling symlink included)
+ *   ENAMETOOLONG the last component is longer than NAME_MAX
+ *   EEXIST   the name exists (a dangling symlink included: never followed)
+ *   ENOENT   (mknodat, symlinkat) a trailing slash on a new name: "you asked for a
+ *            directory"
  *   ENOENT   the parent directory was removed
- *   ENOSPC   the inode limit;  ENOMEM
+ *   ENOSPC   the inode limit (symlinkat: also the byte limit for bodies of 128
+ *            bytes or more);  ENOMEM
  * uvfs_mknodat: EINVAL for a mode that is not S_IFREG (or 0), S_IFIFO, S_IFCHR, S_IFBLK,
- * S_IFSOCK or a directory (EPERM for S_IFDIR), checked before the walk.
+ * S_IFSOCK or a directory (EPERM for S_IFDIR), checked before the walk.  A device
+ * number is kept only for S_IFCHR and S_IFBLK.
  * uvfs_symlinkat: ENOENT for an empty target, ENAMETOOLONG for a target of PATH_MAX
  * bytes or more, both before the walk.
  */
@@ -270,8 +275,8 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *path, cha
  *   EINVAL   other flags
  *   path walk errors of the old name (followed only with AT_SYMLINK_FOLLOW or a
  *            trailing slash; empty with AT_EMPTY_PATH means olddirfd itself)
- *   path walk errors of the new parent;  EEXIST new is ".", "..", "/";  ENOENT trailing
- *   slash on new;  EEXIST new exists
+ *   the errors of creating new, as uvfs_mknodat: EEXIST for ".", "..", "/" or an
+ *            existing name, ENOENT for a trailing slash or a removed directory
  *   EXDEV    different mounts
  *   EPERM    old is a directory
  *   ENOENT   old has no links left and is not an O_TMPFILE file opened without O_EXCL
