@@ -101,3 +101,83 @@ out:
 	free(page);
 	return err;
 }
+
+/* do_proc_readlink(): d_path into a PATH_MAX page, copied without NUL, truncated. */
+static ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
+			     size_t bufsiz)
+{
+	char *page = uvfs_malloc(UVFS_PATH_MAX);
+	char *p;
+	ssize_t len;
+
+	if (!page)
+		return -ENOMEM;
+	p = d_path(path, root, page, UVFS_PATH_MAX);
+	if (IS_ERR(p)) {
+		len = PTR_ERR(p);
+	} else {
+		len = (ssize_t)strlen(p);
+		if ((size_t)len > bufsiz)
+			len = (ssize_t)bufsiz;
+		memcpy(buf, p, (size_t)len);
+	}
+	free(page);
+	return len;
+}
+
+enum which_link { LINK_FD, LINK_EXE, LINK_CWD, LINK_ROOT };
+
+static ssize_t readlink_task(struct uvfs_task *task, enum which_link which, int fd,
+			     char *buf, size_t bufsiz)
+{
+	const struct path *path = NULL;
+	ssize_t ret;
+
+	if ((ssize_t)bufsiz <= 0)
+		return -EINVAL;
+	task_enter(task);
+	switch (which) {
+	case LINK_FD: {
+		struct file *f = fdget(task, fd);
+
+		path = f ? &f->f_path : NULL;
+		ret = -EBADF;
+		break;
+	}
+	case LINK_EXE:
+		path = task->exe.dentry ? &task->exe : NULL;
+		ret = -ENOENT;
+		break;
+	case LINK_CWD:
+		path = &task->pwd;
+		break;
+	case LINK_ROOT:
+		path = &task->root;
+		break;
+	}
+	/* The reader's root: the task reads its own links here. */
+	if (path)
+		ret = readlink_path(path, &task->root, buf, bufsiz);
+	task_leave(task);
+	return ret;
+}
+
+ssize_t uvfs_readlink_fd(struct uvfs_task *task, int fd, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_FD, fd, buf, bufsiz);
+}
+
+ssize_t uvfs_readlink_exe(struct uvfs_task *task, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_EXE, -1, buf, bufsiz);
+}
+
+ssize_t uvfs_readlink_cwd(struct uvfs_task *task, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_CWD, -1, buf, bufsiz);
+}
+
+ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_ROOT, -1, buf, bufsiz);
+}

@@ -82,6 +82,10 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 		t->pwd = parent->pwd;
 		path_get(&t->root);
 		path_get(&t->pwd);
+		if (parent->exe.dentry) {
+			t->exe = parent->exe;
+			path_get(&t->exe);
+		}
 		cds_list_add_tail(&t->t_list, &fs->tasks);
 	}
 	uvfs_unlock(fs);
@@ -93,6 +97,7 @@ void task_release(struct uvfs_task *t);
 void task_release(struct uvfs_task *t)
 {
 	fdtable_release(&t->files);
+	path_put(&t->exe);
 	path_put(&t->pwd);
 	path_put(&t->root);
 	cds_list_del(&t->t_list);

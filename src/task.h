@@ -17,6 +17,7 @@ struct uvfs_task {
 	mode_t umask;
 	struct path root;             /* holds references */
 	struct path pwd;              /* holds references */
+	struct path exe;              /* the executable (mm->exe_file); NULL dentry if none */
 	struct fdtable files;
 	struct cds_list_head t_list;  /* in uvfs.tasks */
 };

@@ -36,7 +36,7 @@ static void print_diff(const char *name, const char *host, const char *uvfs)
 
 int diffcheck(const char *name, const char *script, bool dump)
 {
-	char *host = sysscript_host_run(script, false, dump);
+	char *host = sysscript_host_run(script, sysscript_wants_proc(script), dump);
 	char *uvfs;
 	int ret;
 

@@ -343,6 +343,33 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
  * EINVAL for unknown commands. */
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
 
+/*
+ * uvfs_chroot - the task's root becomes path (a directory); the cwd stays where it is,
+ * as chroot(2) leaves it.  Path walk errors (symlinks followed), ENOTDIR.
+ */
+int uvfs_chroot(struct uvfs_task *task, const char *path);
+
+/*
+ * uvfs_task_exec - what execve(2) does to the namespace; no program runs.  Resolves
+ * path (symlinks followed), pins the file as the task's executable (/proc/PID/exe),
+ * and closes the O_CLOEXEC descriptors.  Errors, in order: path walk errors,
+ * EACCES (not a regular file, or no execute bit for anyone), then nothing changes.
+ */
+int uvfs_task_exec(struct uvfs_task *task, const char *path);
+
+/*
+ * uvfs_readlink_fd - what readlink("/proc/self/fd/N") of the task reads: the path of
+ * the open file as the task sees it from its root (d_path), with " (deleted)" for a
+ * name that was unlinked or renamed over.  Like readlink, no NUL and silent
+ * truncation to bufsiz.  EBADF; ENAMETOOLONG beyond PATH_MAX.
+ * uvfs_readlink_exe / _cwd / _root: the same for /proc/self/exe (ENOENT without an
+ * executable), /proc/self/cwd and /proc/self/root.
+ */
+ssize_t uvfs_readlink_fd(struct uvfs_task *task, int fd, char *buf, size_t bufsiz);
+ssize_t uvfs_readlink_exe(struct uvfs_task *task, char *buf, size_t bufsiz);
+ssize_t uvfs_readlink_cwd(struct uvfs_task *task, char *buf, size_t bufsiz);
+ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
+
 /* ---------------------------------------------------------------------------------
  * Mounts
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * backend_host.c - the sysscript backend that asks the running kernel: real system
- * calls, in a private mount namespace on a fresh tmpfs, chrooted into it.
+ * calls, in a private mount namespace whose root is a fresh tmpfs.
  */
 
 #include <errno.h>
@@ -59,6 +59,19 @@ static int h_fcntl(void *c, int fd, int cmd, long a) { return (int)R(syscall(SYS
 static int h_mount(void *c, const char *type, const char *target, const char *opts)
 { return (int)R(mount("none", target, type, 0, *opts ? opts : NULL)); }
 
+#define PROC_FD 1023
+static int h_chroot(void *c, const char *p) { return (int)R(chroot(p)); }
+static ssize_t h_readlink_proc(void *c, const char *which, int fd, char *b, size_t n)
+{
+	char path[64];
+
+	if (!strcmp(which, "fd"))
+		snprintf(path, sizeof(path), "self/fd/%d", fd);
+	else
+		snprintf(path, sizeof(path), "self/%s", which);
+	return R(readlinkat(PROC_FD, path, b, n));
+}
+
 static struct sys_backend host_backend = {
 	.name = "host",
 	.openat = h_openat, .close = h_close, .read = h_read, .write = h_write,
@@ -69,7 +82,7 @@ static struct sys_backend host_backend = {
 	.fstatat = h_fstatat, .fstat = h_fstat, .getdents64 = h_getdents64,
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
-	.fcntl = h_fcntl, .mount = h_mount,
+	.fcntl = h_fcntl, .mount = h_mount, .chroot = h_chroot, .readlink_proc = h_readlink_proc,
 };
 
 /* The child writes its output into memory shared with the parent, so that no
@@ -87,13 +100,26 @@ static int enter_sandbox(bool with_proc)
 		return -1;
 	if (with_proc && (mkdir("/tmp/proc", 0555) || mount("proc", "/tmp/proc", "proc", 0, NULL)))
 		return -1;
-	if (chroot("/tmp") || chdir("/"))
+	/* pivot_root(".", ".") then detach the old root: the tmpfs becomes the root of
+	 * the namespace, not a chroot inside it, so that paths outside a later chroot
+	 * print from it as they do in uvfs (pivot_root(2), "new_root and put_old may
+	 * be the same directory"). */
+	if (chdir("/tmp") || syscall(SYS_pivot_root, ".", ".") || umount2(".", MNT_DETACH) ||
+	    chdir("/"))
 		return -1;
 	umask(022);
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		return -1;
 	for (int fd = 0; fd < 1024; fd++)
 		close(fd);
+	/* /proc stays reachable through PROC_FD even if the script chroots. */
+	if (with_proc) {
+		int pfd = open("/proc", O_RDONLY | O_DIRECTORY);
+
+		if (pfd < 0 || dup2(pfd, PROC_FD) != PROC_FD)
+			return -1;
+		close(pfd);
+	}
 	return 0;
 }
 

@@ -64,6 +64,16 @@ static int u_mount(void *c, const char *type, const char *target, const char *op
 	return uvfs_mount(T(c), type, target, 0, inodes, bytes);
 }
 
+static int u_chroot(void *c, const char *p) { return uvfs_chroot(T(c), p); }
+static ssize_t u_readlink_proc(void *c, const char *which, int fd, char *b, size_t n)
+{
+	if (!strcmp(which, "fd"))
+		return uvfs_readlink_fd(T(c), fd, b, n);
+	if (!strcmp(which, "cwd"))
+		return uvfs_readlink_cwd(T(c), b, n);
+	return uvfs_readlink_root(T(c), b, n);
+}
+
 static const struct sys_backend uvfs_backend = {
 	.name = "uvfs",
 	.openat = u_openat, .close = u_close, .read = u_read, .write = u_write,
@@ -74,7 +84,7 @@ static const struct sys_backend uvfs_backend = {
 	.fstatat = u_fstatat, .fstat = u_fstat, .getdents64 = u_getdents64,
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
-	.fcntl = u_fcntl, .mount = u_mount,
+	.fcntl = u_fcntl, .mount = u_mount, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
 };
 
 struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg)
@@ -129,6 +139,9 @@ char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)
 
 	if (!b)
 		return NULL;
+	/* The host has /proc mounted for such scripts: mirror its directory. */
+	if (sysscript_wants_proc(script))
+		uvfs_mkdirat(sys_backend_uvfs_task(b), AT_FDCWD, "/proc", 0555);
 	f = open_memstream(&out, &len);
 	sysscript_init(&s, b, f);
 	sysscript_run(&s, script);

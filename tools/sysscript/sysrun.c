@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (host || compare) {
-		b = sysscript_host_run(script, false, dump);
+		b = sysscript_host_run(script, sysscript_wants_proc(script), dump);
 		if (!b) {
 			fprintf(stderr, "sysrun: host run failed: %s\n", strerror(errno));
 			return 2;

@@ -309,6 +309,11 @@ void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
 	s->out = out;
 }
 
+bool sysscript_wants_proc(const char *script)
+{
+	return strstr(script, "fdpath") || strstr(script, "cwdpath") || strstr(script, "rootpath");
+}
+
 void sysscript_done(struct sysscript *s)
 {
 	for (int i = 0; i < s->nseen; i++)
@@ -477,6 +482,17 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->fcntl(c, (int)a[0], (int)a[1], a[2]);
 		if (a[1] == F_GETFL)
 			kind = 4;
+	} else if (!strcmp(cmd, "chroot")) {
+		NEED(1);
+		r = b->chroot(c, STR(0));
+	} else if (!strcmp(cmd, "fdpath") || !strcmp(cmd, "cwdpath") || !strcmp(cmd, "rootpath")) {
+		bool fd = cmd[0] == 'f';
+
+		NEED(fd ? 1 : 0);
+		buf = malloc(4096);
+		r = b->readlink_proc(c, fd ? "fd" : cmd[0] == 'c' ? "cwd" : "root", (int)a[0],
+				     buf, 4096);
+		kind = 2;
 	} else if (!strcmp(cmd, "times")) {
 		NEED(1);
 		r = b->fstatat(c, AT_FDCWD, STR(0), &st, AT_SYMLINK_NOFOLLOW);

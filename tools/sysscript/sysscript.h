@@ -17,6 +17,11 @@
  *     = 0
  *     = -1 ENOENT (No such file or directory)
  * with extra detail for calls that return data (stat fields, link bodies, listings).
+ * "fdpath N", "cwdpath", "rootpath" read /proc/self/fd/N, /proc/self/cwd and
+ * /proc/self/root; a script using them runs on a host with /proc mounted (and, to
+ * keep the trees alike, uvfs gets an empty /proc directory first); such a script
+ * must leave descriptor 1023 alone (the host keeps /proc open there, so that
+ * chroot cannot hide it).
  * "times PATH" prints, for atime, mtime and ctime, whether each changed since the
  * previous "times" of the same path (times themselves never compare across systems).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
@@ -64,6 +69,9 @@ struct sys_backend {
 	int (*dup)(void *ctx, int fd);
 	int (*dup3)(void *ctx, int fd, int newfd, int flags);
 	int (*fcntl)(void *ctx, int fd, int cmd, long arg);
+	int (*chroot)(void *ctx, const char *path);
+	/* readlink of /proc/self/fd/N, /proc/self/cwd ("cwd", fd ignored), "root" */
+	ssize_t (*readlink_proc)(void *ctx, const char *which, int fd, char *buf, size_t n);
 	/* options: "" or tmpfs's "nr_inodes=N,size=BYTES" */
 	int (*mount)(void *ctx, const char *type, const char *target, const char *options);
 };
@@ -109,8 +117,8 @@ void sys_backend_uvfs_free(struct sys_backend *b);
 struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b);
 
 /*
- * Run script on the host kernel: in a child process with a private mount namespace,
- * on a fresh tmpfs (with /proc mounted when with_proc), chrooted into it, umask 022,
+ * Run script on the host kernel: in a child process with a private mount namespace
+ * whose root is a fresh tmpfs (pivot_root; /proc mounted when with_proc), umask 022,
  * RLIMIT_NOFILE 1024, descriptors 0-2 closed so numbering starts at 0 as in uvfs.
  * The output (the same format as sysscript_run, then the tree dump when dump) is
  * returned malloc'd.  NULL with errno: EPERM when not root.
@@ -118,5 +126,7 @@ struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b);
 char *sysscript_host_run(const char *script, bool with_proc, bool dump);
 /* The same on uvfs, with the personality abi (NULL: linux). */
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);
+/* Does the script read /proc (fdpath, cwdpath, rootpath)? */
+bool sysscript_wants_proc(const char *script);
 
 #endif /* UVFS_SYSSCRIPT_H */

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * exec.c - chroot and the namespace half of execve (fs/open.c: chroot, fs/exec.c:
+ * do_open_execat, set_mm_exe_file, do_close_on_exec).
+ *
+ * Locking: both calls run under ns_lock (task_enter).
+ */
+#include "inode.h"
+#include "namei.h"
+#include "task.h"
+
+int uvfs_chroot(struct uvfs_task *task, const char *name)
+{
+	struct path path;
+	int err;
+
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	if (!err) {
+		struct path old = task->root;
+
+		task->root = path;
+		path_put(&old);
+	}
+	task_leave(task);
+	return err;
+}
+
+int uvfs_task_exec(struct uvfs_task *task, const char *name)
+{
+	struct path path;
+	struct inode *inode;
+	int err;
+
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW, &path);
+	if (err)
+		goto out;
+	inode = path.dentry->d_inode;
+	/* do_open_execat(): only regular files; may_open(MAY_EXEC) wants an x bit
+	 * somewhere, even for root (generic_permission). */
+	if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111)) {
+		err = -EACCES;
+		path_put(&path);
+		goto out;
+	}
+	path_put(&task->exe);
+	task->exe = path;
+	/* do_close_on_exec() */
+	for (unsigned int fd = 0; fd < task->files.size; fd++)
+		if (task->files.fd[fd] && task->files.cloexec[fd])
+			fd_close(&task->files, (int)fd);
+out:
+	task_leave(task);
+	return err;
+}
