@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include "internal.h"
 #include "introspect.h"
 #include "sysscript.h"
@@ -446,16 +448,8 @@ static void test_threads_keep_tree_consistent(void **state)
 
 static void test_no_leaks(void **state)
 {
-	struct uvfs_live_counts c;
-
 	(void)state;
-	uvfs_live_counts(&c);
-	assert_int_equal(c.dentries, 0);
-	assert_int_equal(c.names, 0);
-	assert_int_equal(c.inodes, 0);
-	assert_int_equal(c.files, 0);
-	assert_int_equal(c.tasks, 0);
-	assert_int_equal(c.instances, 0);
+	assert_no_live_objects();
 }
 
 int main(void)

@@ -15,33 +15,16 @@
 #include <cmocka.h>
 
 #include "diffcheck.h"
+#include "sysscript.h"
 
 #ifndef TESTS_DIR
 #error TESTS_DIR must name the tests source directory
 #endif
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(m);
-	fclose(f);
-	return buf;
-}
-
 static void run_script(void **state)
 {
 	const char *path = *state;
-	char *script = slurp(path);
+	char *script = sysscript_read_file(path);
 	int r;
 
 	assert_non_null(script);

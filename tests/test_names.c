@@ -25,6 +25,8 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include "introspect.h"
 #include "uvfs/uvfs.h"
 
@@ -229,16 +231,8 @@ static void test_article_table(void **state)
 /* After uvfs_free, nothing the instances allocated is left. */
 static void test_no_leaks(void **state)
 {
-	struct uvfs_live_counts c;
-
 	(void)state;
-	uvfs_live_counts(&c);
-	assert_int_equal(c.dentries, 0);
-	assert_int_equal(c.names, 0);
-	assert_int_equal(c.inodes, 0);
-	assert_int_equal(c.files, 0);
-	assert_int_equal(c.tasks, 0);
-	assert_int_equal(c.instances, 0);
+	assert_no_live_objects();
 }
 
 int main(void)

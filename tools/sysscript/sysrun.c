@@ -12,25 +12,6 @@
 
 #include "sysscript.h"
 
-static char *slurp(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(m);
-	if (f != stdin)
-		fclose(f);
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	const char *abi = NULL;
@@ -52,7 +33,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (i != argc - 1 || !(script = slurp(argv[i]))) {
+	if (i != argc - 1 || !(script = sysscript_read_file(argv[i]))) {
 		fprintf(stderr, "sysrun: cannot read script\n");
 		return 2;
 	}

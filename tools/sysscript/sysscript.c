@@ -50,6 +50,25 @@ static const struct sym oflags[] = {
 	{ "O_PATH", O_PATH }, { "__O_TMPFILE", 020000000 },
 };
 
+char *sysscript_read_file(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int c;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
 char *sysscript_expand(const char *text)
 {
 	size_t cap = strlen(text) + 1, len = 0;

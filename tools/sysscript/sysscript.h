@@ -106,6 +106,9 @@ void sysscript_run(struct sysscript *s, const char *text);
  * link bodies and file contents), skipping the names in skip (NULL-terminated). */
 void sysscript_dump_tree(struct sysscript *s, const char *path, const char *const *skip);
 
+/* The whole of a file ("-": standard input), malloc'd and NUL-terminated, or NULL. */
+char *sysscript_read_file(const char *path);
+
 /* "{c*N}" expansion and escapes: a malloc'd string, or NULL. */
 char *sysscript_expand(const char *text);
 
