@@ -102,8 +102,7 @@ out:
 	return err;
 }
 
-/* do_proc_readlink(): d_path into a PATH_MAX page, copied without NUL, truncated. */
-static ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
+ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
 			     size_t bufsiz)
 {
 	char *page = uvfs_malloc(UVFS_PATH_MAX);

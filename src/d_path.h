@@ -29,4 +29,9 @@ int prepend_path(const struct path *path, const struct path *root, struct prepen
  */
 char *d_path(const struct path *path, const struct path *root, char *buf, int buflen);
 
+/* do_proc_readlink(): d_path into a PATH_MAX page, copied to buf without NUL and
+ * truncated to bufsiz; returns the length or -ENAMETOOLONG/-ENOMEM. */
+ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
+		      size_t bufsiz);
+
 #endif /* UVFS_D_PATH_H */

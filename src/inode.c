@@ -59,7 +59,8 @@ void iput(struct inode *inode)
 	/* tmpfs (generic_delete_inode): an inode without links goes at last iput.
 	 * One with links is kept alive by its dentry, so never gets here but at
 	 * unmount, when the superblock frees it. */
-	if (inode->i_nlink == 0)
+	if (inode->i_nlink == 0 ||
+	    (inode->i_sb->s_op->drop_inode && inode->i_sb->s_op->drop_inode(inode)))
 		destroy_inode(inode);
 }
 

@@ -18,6 +18,7 @@ struct file;
 struct inode;
 struct qstr;
 struct super_block;
+struct path;
 
 #define UVFS_PAGE_SIZE 4096
 #define UVFS_PAGE_SHIFT 12
@@ -49,8 +50,11 @@ struct inode_operations {
 	/* O_TMPFILE: a new inode with no name, attached to the (unhashed) dentry. */
 	int (*tmpfile)(struct inode *dir, struct dentry *dentry, mode_t mode,
 		       uid_t uid, gid_t gid);
-	/* Symlink body (NUL-terminated), valid while the inode is referenced. */
+	/* Symlink body (NUL-terminated), valid until the next call under ns_lock. */
 	const char *(*get_link)(struct inode *inode);
+	/* A magic link (/proc/PID/fd/N, cwd, root, exe): the object itself, referenced
+	 * into *out, instead of a body to resolve (the kernel's proc_get_link). */
+	int (*get_magic)(struct dentry *dentry, struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
 };
@@ -76,6 +80,8 @@ struct super_operations {
 	void (*put_super)(struct super_block *sb);
 	/* st_blocks for stat. */
 	blkcnt_t (*blocks)(const struct inode *inode);
+	/* Free the inode at its last iput even with links (procfs: made on demand). */
+	bool (*drop_inode)(const struct inode *inode);
 };
 
 struct inode {
@@ -149,6 +155,7 @@ void sb_put(struct super_block *sb);
 /* Free every inode the superblock still has (unmount). */
 void sb_evict_all(struct super_block *sb);
 int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes);
+int procfs_fill_super(struct super_block *sb);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);

@@ -75,7 +75,9 @@ int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 	/* Only devices keep their number. */
 	if (!S_ISCHR(mode) && !S_ISBLK(mode))
 		dev = 0;
-	err = dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask), dev,
+	/* vfs_mknod(): no ->mknod is EPERM */
+	err = !dir->i_op->create ? -EPERM :
+	      dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask), dev,
 				task->uid, task->gid);
 	dput(d);
 	nd_done(&nd);
@@ -101,7 +103,7 @@ int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
 		goto out;
 	}
 	dir = nd.path.dentry->d_inode;
-	err = dir->i_op->symlink(dir, d, target, task->uid, task->gid);
+	err = !dir->i_op->symlink ? -EPERM : dir->i_op->symlink(dir, d, target, task->uid, task->gid);
 	dput(d);
 	nd_done(&nd);
 out:
@@ -210,6 +212,8 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 	}
 	dir = nd.path.dentry->d_inode;
 	err = may_delete(nd.path.dentry, d, true);
+	if (!err && !dir->i_op->rmdir)
+		err = -EPERM;
 	if (!err && is_mountpoint(d))
 		err = -EBUSY;
 	if (!err)
@@ -245,6 +249,8 @@ static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
 		err = S_ISDIR(d->d_inode->i_mode) ? -EISDIR : -ENOTDIR;
 	else
 		err = may_delete(nd.path.dentry, d, false);
+	if (!err && !dir->i_op->unlink)
+		err = -EPERM;
 	if (!err && is_mountpoint(d))
 		err = -EBUSY;
 	if (!err)

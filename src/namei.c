@@ -19,6 +19,7 @@
  *    mountpoint first; there is no lexical simplification ("missing/.." is ENOENT);
  *  - a trailing slash makes the last component LOOKUP_FOLLOW|LOOKUP_DIRECTORY.
  */
+#include "d_path.h"
 #include "inode.h"
 #include "namei.h"
 #include "task.h"
@@ -193,6 +194,26 @@ struct dentry *nd_lookup_last(struct nameidata *nd)
 	return lookup_in(nd, &nd->last);
 }
 
+/*
+ * nd_jump_link(): a magic link is not resolved by name; the walk jumps to the object
+ * it stands for (deleted or not, inside the root or not).  It counts as a symlink.
+ */
+static int nd_jump_link(struct nameidata *nd, struct dentry *link)
+{
+	struct path target;
+	int err;
+
+	if (nd->total_link_count >= MAXSYMLINKS)
+		return -ELOOP;
+	nd->total_link_count++;
+	err = link->d_inode->i_op->get_magic(link, &target);
+	if (err)
+		return err;
+	path_put(&nd->path);
+	nd->path = target;
+	return 0;
+}
+
 int step_into(struct nameidata *nd, struct dentry *d, bool follow)
 {
 	struct path next = { .mnt = nd->path.mnt, .dentry = d };
@@ -206,6 +227,12 @@ int step_into(struct nameidata *nd, struct dentry *d, bool follow)
 	}
 	next.mnt->mnt_count++;
 	follow_mounts(nd->task->fs, &next);
+	if (follow && next.dentry->d_inode->i_op->get_magic) {
+		int err = nd_jump_link(nd, next.dentry);
+
+		path_put(&next);
+		return err;
+	}
 	body = follow ? d_get_link(next.dentry) : NULL;
 	if (body) {
 		int ret = nd_pending_link(nd, body);
@@ -414,4 +441,32 @@ fail_dput:
 fail:
 	nd_done(nd);
 	return ERR_PTR(err);
+}
+
+ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
+		     size_t bufsiz)
+{
+	const struct inode_operations *iop = dentry->d_inode->i_op;
+	const char *body;
+	size_t len;
+
+	if (iop->get_magic) {
+		/* proc_pid_readlink(): d_path of the target from the reader's root */
+		struct path target;
+		int err = iop->get_magic(dentry, &target);
+
+		if (err)
+			return err;
+		len = (size_t)readlink_path(&target, &reader->root, buf, bufsiz);
+		path_put(&target);
+		return (ssize_t)len;
+	}
+	body = d_get_link(dentry);
+	if (!body)
+		return -EINVAL;
+	len = strlen(body);
+	if (len > bufsiz)
+		len = bufsiz;
+	memcpy(buf, body, len);
+	return (ssize_t)len;
 }

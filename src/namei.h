@@ -95,6 +95,11 @@ int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir
 /* Cross any mounts stacked on path (follow_mount). */
 void follow_mounts(struct uvfs *fs, struct path *path);
 
+/* readlink of a symlink or a magic link as reader sees it: the bytes copied (no
+ * NUL, truncated to bufsiz), -EINVAL if dentry is neither, other -errno. */
+ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
+		     size_t bufsiz);
+
 /* The symlink body of dentry's inode; NULL if it is not a symlink. */
 const char *d_get_link(const struct dentry *dentry);
 

@@ -94,7 +94,7 @@ int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 
 	if (flags)
 		return -EINVAL;
-	if (!fstype || (strcmp(fstype, "memfs") && strcmp(fstype, "tmpfs")))
+	if (!fstype || (strcmp(fstype, "memfs") && strcmp(fstype, "tmpfs") && strcmp(fstype, "proc")))
 		return -ENODEV;
 	task_enter(task);
 	err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp);
@@ -109,10 +109,17 @@ int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 		goto put;
 	}
 	err = -ENOMEM;
-	sb = sb_new(fs, "tmpfs");
-	if (!sb)
-		goto put;
-	err = memfs_fill_super(sb, max_inodes, max_bytes);
+	if (!strcmp(fstype, "proc")) {
+		sb = sb_new(fs, "proc");
+		if (!sb)
+			goto put;
+		err = procfs_fill_super(sb);
+	} else {
+		sb = sb_new(fs, "tmpfs");
+		if (!sb)
+			goto put;
+		err = memfs_fill_super(sb, max_inodes, max_bytes);
+	}
 	if (!err && !mnt_attach(fs, sb, mp.mnt, mp.dentry))
 		err = -ENOMEM;
 	if (err)

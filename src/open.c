@@ -132,6 +132,10 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 	d = nd_lookup_last(nd);
 	if (IS_ERR(d) || d->d_inode || !(op->open_flag & O_CREAT))
 		return d;
+	if (!dir_inode->i_op->create) {
+		dput(d);
+		return ERR_PTR(-EACCES); /* lookup_open(): no ->create */
+	}
 	err = dir_inode->i_op->create(dir_inode, d, op->mode & ~task->umask, 0,
 				      task->uid, task->gid);
 	if (err) {

@@ -54,7 +54,6 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, cha
 			size_t bufsiz)
 {
 	struct path path;
-	const char *body;
 	ssize_t ret;
 
 	if ((ssize_t)bufsiz <= 0 || bufsiz > INT32_MAX)
@@ -64,18 +63,11 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, cha
 	ret = filename_lookup(task, dirfd, name, LOOKUP_EMPTY, &path);
 	if (ret)
 		goto out;
-	body = d_get_link(path.dentry);
-	if (!body) {
-		ret = name[0] ? -EINVAL : -ENOENT;
-	} else {
-		size_t len = strlen(body);
-
-		if (len > bufsiz)
-			len = bufsiz;
-		memcpy(buf, body, len);
+	ret = vfs_readlink(task, path.dentry, buf, bufsiz);
+	if (ret == -EINVAL && !name[0])
+		ret = -ENOENT;
+	else if (ret >= 0)
 		inode_touch_atime(path.dentry->d_inode);
-		ret = (ssize_t)len;
-	}
 	path_put(&path);
 out:
 	task_leave(task);

@@ -59,6 +59,38 @@ const char *uvfs_abi_name(const struct uvfs *fs)
 	return fs->abi->name;
 }
 
+/* /proc: a directory in the root (mode 0555, as on a fresh system) with a procfs on it. */
+static int mount_proc(struct uvfs *fs)
+{
+	static const struct qstr name = QSTR_INIT("proc", 4);
+	struct dentry *root = fs->root_mnt->mnt_root, *d;
+	struct inode *dir = root->d_inode;
+	struct super_block *sb;
+	struct qstr q = name;
+	int err;
+
+	q.hash = d_name_hash(root, q.name, q.len);
+	d = d_alloc(root, &q);
+	if (!d)
+		return -ENOMEM;
+	d_rehash(d);
+	err = dir->i_op->mkdir(dir, d, 0555, 0, 0);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	sb = sb_new(fs, "proc");
+	if (!sb)
+		goto out;
+	err = procfs_fill_super(sb);
+	if (!err && !mnt_attach(fs, sb, fs->root_mnt, d))
+		err = -ENOMEM;
+	if (err)
+		sb_put(sb);
+out:
+	dput(d);
+	return err;
+}
+
 struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 {
 	static const struct uvfs_config defaults;
@@ -108,10 +140,15 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->root_mnt = mnt_attach(fs, sb, NULL, NULL);
 	if (!fs->root_mnt)
 		goto put_sb;
+	if (!(cfg->flags & UVFS_NO_PROC) && mount_proc(fs))
+		goto unwind;
 	uvfs_unlock(fs);
 	atomic_fetch_add(&uvfs_live.instances, 1);
 	return fs;
 
+unwind:
+	mnt_release_all(fs);
+	goto unlock;
 put_sb:
 	sb_put(sb);
 unlock:

@@ -50,11 +50,15 @@ static void test_new_defaults(void **state)
 	assert_string_equal(uvfs_abi_name(fs), "linux");
 	assert_int_equal(uvfs_task_pid(t), 1);
 	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/", &st, 0), 0);
-	/* a fresh tmpfs root: 1777, ino 1, nlink 2, size 2 * BOGO_DIRENT_SIZE */
+	/* a fresh tmpfs root: 1777, ino 1, holding /proc: nlink 3, size 3 * 20 */
 	assert_int_equal(st.st_mode, S_IFDIR | 01777);
 	assert_int_equal(st.st_ino, 1);
-	assert_int_equal(st.st_nlink, 2);
-	assert_int_equal(st.st_size, 40);
+	assert_int_equal(st.st_nlink, 3);
+	assert_int_equal(st.st_size, 60);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_mode, S_IFDIR | 0555); /* procfs's root */
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/..", &st, 0), 0);
+	assert_int_equal(st.st_ino, 1);
 	assert_int_equal(uvfs_getcwd(t, cwd, sizeof(cwd)), 2);
 	assert_string_equal(cwd, "/");
 	uvfs_free(fs);
@@ -263,10 +267,12 @@ static char *run_on(struct sys_backend *b, const char *script, bool dump)
 	FILE *f = open_memstream(&out, &len);
 	struct sysscript s;
 
+	static const char *const skip[] = { "proc", NULL };
+
 	sysscript_init(&s, b, f);
 	sysscript_run(&s, script);
 	if (dump)
-		sysscript_dump_tree(&s, "/", NULL);
+		sysscript_dump_tree(&s, "/", skip);
 	sysscript_done(&s);
 	fclose(f);
 	return out;
@@ -415,7 +421,8 @@ static int count_dir(struct uvfs_task *t, const char *path, struct check *c)
 
 static void test_threads_keep_tree_consistent(void **state)
 {
-	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_config cfg = { .flags = UVFS_NO_PROC };
+	struct uvfs *fs = uvfs_new(&cfg);
 	struct uvfs_task *t = uvfs_task_new(fs);
 	struct worker w[THREADS];
 	pthread_t th[THREADS];

@@ -70,6 +70,8 @@ extern "C" {
 struct uvfs;      /* one instance: a mount namespace with its filesystems and tasks */
 struct uvfs_task; /* a process: credentials, umask, root, cwd, descriptor table */
 
+#define UVFS_NO_PROC 0x1u
+
 struct uvfs_config {
 	/*
 	 * Personality: "linux" (default, 6.8 and later), "linux-4.17", "linux-3.18",
@@ -82,13 +84,17 @@ struct uvfs_config {
 	uint64_t max_bytes;
 	/* RLIMIT_NOFILE of every task; 0 means 1024 (the usual soft limit). */
 	unsigned int max_files;
+	/* UVFS_NO_PROC: do not create /proc nor mount procfs on it. */
+	unsigned int flags;
 	/* Reserved for later members; must be zero. */
 	uint64_t reserved[6];
 };
 
 /*
- * uvfs_new - create an instance: an empty in-memory root filesystem (mode 01777 like
- * a fresh tmpfs, ino 1) mounted at "/".  cfg == NULL means all defaults.
+ * uvfs_new - create an instance: an in-memory root filesystem (mode 01777 like a
+ * fresh tmpfs, ino 1) mounted at "/", holding one directory, /proc (0555, ino 2),
+ * with procfs mounted on it unless cfg->flags has UVFS_NO_PROC, in which case the
+ * root is empty.  cfg == NULL means all defaults.
  * Returns NULL with errno set: EINVAL (unknown personality or non-zero reserved field;
  * uvfs_last_error() says which), ENOMEM.
  */
@@ -376,7 +382,8 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
 
 /*
  * uvfs_mount - mount a new, empty in-memory filesystem ("memfs", or "tmpfs" as an
- * alias) on a directory.  flags must be 0.  max_inodes/max_bytes as in uvfs_config.
+ * alias), or a procfs ("proc"), on a directory.  flags must be 0.
+ * max_inodes/max_bytes as in uvfs_config (ignored for proc).
  *   EINVAL   flags; ENODEV unknown type; path walk errors; ENOTDIR not a directory;
  *   ENOENT   the directory was removed.
  */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sysscript.h"
@@ -65,13 +66,18 @@ static int u_mount(void *c, const char *type, const char *target, const char *op
 }
 
 static int u_chroot(void *c, const char *p) { return uvfs_chroot(T(c), p); }
+
+/* Through uvfs's own procfs, held open at 1023 as the host backend does. */
+#define PROC_FD 1023
 static ssize_t u_readlink_proc(void *c, const char *which, int fd, char *b, size_t n)
 {
+	char path[64];
+
 	if (!strcmp(which, "fd"))
-		return uvfs_readlink_fd(T(c), fd, b, n);
-	if (!strcmp(which, "cwd"))
-		return uvfs_readlink_cwd(T(c), b, n);
-	return uvfs_readlink_root(T(c), b, n);
+		snprintf(path, sizeof(path), "self/fd/%d", fd);
+	else
+		snprintf(path, sizeof(path), "self/%s", which);
+	return uvfs_readlinkat(T(c), PROC_FD, path, b, n);
 }
 
 static const struct sys_backend uvfs_backend = {
@@ -130,7 +136,9 @@ void sys_backend_uvfs_free(struct sys_backend *b)
 
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)
 {
-	struct uvfs_config cfg = { .abi = abi };
+	bool proc = sysscript_wants_proc(script);
+	/* Mirror the host: /proc only for scripts that read it. */
+	struct uvfs_config cfg = { .abi = abi, .flags = proc ? 0 : UVFS_NO_PROC };
 	struct sys_backend *b = sys_backend_uvfs(&cfg);
 	struct sysscript s;
 	char *out = NULL;
@@ -139,9 +147,15 @@ char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)
 
 	if (!b)
 		return NULL;
-	/* The host has /proc mounted for such scripts: mirror its directory. */
-	if (sysscript_wants_proc(script))
-		uvfs_mkdirat(sys_backend_uvfs_task(b), AT_FDCWD, "/proc", 0555);
+	if (proc) {
+		struct uvfs_task *t = sys_backend_uvfs_task(b);
+		int fd = uvfs_openat(t, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY, 0);
+
+		if (fd < 0 || uvfs_dup3(t, fd, PROC_FD, 0) != PROC_FD || uvfs_close(t, fd)) {
+			sys_backend_uvfs_free(b);
+			return NULL;
+		}
+	}
 	f = open_memstream(&out, &len);
 	sysscript_init(&s, b, f);
 	sysscript_run(&s, script);

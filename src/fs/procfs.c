@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * procfs.c - the part of /proc that is about the namespace (fs/proc/base.c, fd.c,
+ * self.c):
+ *
+ *   /proc/self              symlink to the reader's pid
+ *   /proc/PID/              one directory per live task
+ *   /proc/PID/fd/N          magic link to the open file (lr-x------ / l-wx------ /
+ *                           lrwx------ by open mode, size 64)
+ *   /proc/PID/fdinfo/N      "pos: flags: mnt_id: ino:" as Linux prints them
+ *   /proc/PID/{cwd,root,exe} magic links
+ *
+ * A magic link's readlink is d_path() of its target from the *reader's* root; following
+ * it jumps to the object itself (namei.c: nd_jump_link), deleted or not.
+ *
+ * Nothing is stored: every dentry and inode is made at lookup from (type, pid, fd) and
+ * dropped at its last reference (SB_ALWAYS_DELETE, drop_inode), so a closed descriptor
+ * or an exited task simply stops being found.
+ *
+ * Locking: runs under uvfs.ns_lock like everything else; the reader is fs->current.
+ *
+ * Limitations: no other /proc files; no permission checks (ptrace_may_access).
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "../d_path.h"
+#include "../dcache.h"
+#include "../file.h"
+#include "../inode.h"
+#include "../task.h"
+
+enum proc_type {
+	PROC_ROOT, PROC_SELF, PROC_PID, PROC_FD_DIR, PROC_FDINFO_DIR,
+	PROC_FD, PROC_FDINFO, PROC_CWD, PROC_ROOTLINK, PROC_EXE,
+};
+
+struct proc_inode {
+	enum proc_type type;  /* immutable */
+	int pid;              /* immutable */
+	int fd;               /* immutable */
+};
+
+struct proc_sb {
+	char self[16];        /* ns_lock: the body of /proc/self for the current reader */
+};
+
+static const struct inode_operations proc_dir_iops, proc_link_iops, proc_self_iops,
+	proc_file_iops;
+static const struct file_operations proc_dir_fops, proc_fdinfo_fops;
+
+static inline struct proc_inode *PI(const struct inode *inode) { return inode->i_private; }
+
+static struct uvfs_task *find_task(struct uvfs *fs, int pid)
+{
+	struct uvfs_task *t;
+
+	cds_list_for_each_entry(t, &fs->tasks, t_list)
+		if (t->pid == pid)
+			return t;
+	return NULL;
+}
+
+/* Stable inode numbers, so that readdir and stat agree (Linux's are made up too). */
+static uint64_t proc_ino(enum proc_type type, int pid, int fd)
+{
+	if (type == PROC_ROOT)
+		return 1;
+	if (type == PROC_SELF)
+		return 2;
+	return ((uint64_t)pid << 24) | ((uint64_t)type << 20) | ((uint64_t)fd & 0xfffff);
+}
+
+static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int pid, int fd,
+				mode_t mode)
+{
+	struct proc_inode *pi = uvfs_zalloc(sizeof(*pi));
+	struct inode *inode;
+
+	if (!pi)
+		return NULL;
+	inode = new_inode(sb, mode);
+	if (!inode) {
+		free(pi);
+		return NULL;
+	}
+	pi->type = type;
+	pi->pid = pid;
+	pi->fd = fd;
+	inode->i_private = pi;
+	inode->i_ino = proc_ino(type, pid, fd);
+	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
+	switch (type) {
+	case PROC_ROOT: case PROC_PID: case PROC_FD_DIR: case PROC_FDINFO_DIR:
+		inode->i_op = &proc_dir_iops;
+		inode->i_fop = &proc_dir_fops;
+		break;
+	case PROC_SELF:
+		inode->i_op = &proc_self_iops;
+		break;
+	case PROC_FDINFO:
+		inode->i_op = &proc_file_iops;
+		inode->i_fop = &proc_fdinfo_fops;
+		break;
+	default:
+		inode->i_op = &proc_link_iops;
+		break;
+	}
+	return inode;
+}
+
+static void proc_evict_inode(struct inode *inode)
+{
+	free(inode->i_private);
+	inode->i_private = NULL;
+}
+
+static bool proc_drop_inode(const struct inode *inode)
+{
+	return true;
+}
+
+static void proc_put_super(struct super_block *sb)
+{
+	free(sb->s_fs_info);
+}
+
+static const struct super_operations proc_sops = {
+	.evict_inode = proc_evict_inode,
+	.put_super = proc_put_super,
+	.drop_inode = proc_drop_inode,
+};
+
+int procfs_fill_super(struct super_block *sb)
+{
+	struct inode *root;
+
+	sb->s_fs_info = uvfs_zalloc(sizeof(struct proc_sb));
+	if (!sb->s_fs_info)
+		return -ENOMEM;
+	sb->s_op = &proc_sops;
+	sb->s_flags = SB_ALWAYS_DELETE;
+	root = proc_inode(sb, PROC_ROOT, 0, 0, S_IFDIR | 0555);
+	if (!root)
+		return -ENOMEM;
+	sb->s_root = d_alloc_root(sb, root);
+	if (!sb->s_root) {
+		iput(root);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The entries of each directory
+ */
+
+struct proc_entry {
+	char name[24];
+	enum proc_type type;
+	int pid, fd;
+	mode_t mode;
+};
+
+/* The open mode of an fd link: r-x for reading, -wx for writing (tid_fd_update_inode). */
+static mode_t fd_link_mode(const struct file *f)
+{
+	mode_t m = S_IFLNK;
+
+	if (f->f_mode & FMODE_READ)
+		m |= S_IRUSR | S_IXUSR;
+	if (f->f_mode & FMODE_WRITE)
+		m |= S_IWUSR | S_IXUSR;
+	return m;
+}
+
+/* Fill e with the index-th entry of directory dir (no "." or ".."): false past the end. */
+static bool proc_entry_at(struct inode *dir, long index, struct proc_entry *e)
+{
+	struct uvfs *fs = dir->i_sb->s_fs;
+	const struct proc_inode *pi = PI(dir);
+	struct uvfs_task *t;
+	static const struct { const char *name; enum proc_type type; mode_t mode; } pid_dir[] = {
+		{ "fd", PROC_FD_DIR, S_IFDIR | 0500 },
+		{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0500 },
+		{ "cwd", PROC_CWD, S_IFLNK | 0777 },
+		{ "root", PROC_ROOTLINK, S_IFLNK | 0777 },
+		{ "exe", PROC_EXE, S_IFLNK | 0777 },
+	};
+
+	memset(e, 0, sizeof(*e));
+	switch (pi->type) {
+	case PROC_ROOT:
+		if (index == 0) {
+			strcpy(e->name, "self");
+			e->type = PROC_SELF;
+			e->mode = S_IFLNK | 0777;
+			return true;
+		}
+		cds_list_for_each_entry(t, &fs->tasks, t_list) {
+			if (--index == 0) {
+				snprintf(e->name, sizeof(e->name), "%d", t->pid);
+				e->type = PROC_PID;
+				e->pid = t->pid;
+				e->mode = S_IFDIR | 0555;
+				return true;
+			}
+		}
+		return false;
+	case PROC_PID:
+		if (index >= (long)ARRAY_SIZE(pid_dir))
+			return false;
+		strcpy(e->name, pid_dir[index].name);
+		e->type = pid_dir[index].type;
+		e->pid = pi->pid;
+		e->mode = pid_dir[index].mode;
+		return true;
+	case PROC_FD_DIR:
+	case PROC_FDINFO_DIR:
+		t = find_task(fs, pi->pid);
+		if (!t)
+			return false;
+		for (unsigned int fd = 0; fd < t->files.size; fd++) {
+			if (!t->files.fd[fd] || index-- > 0)
+				continue;
+			snprintf(e->name, sizeof(e->name), "%u", fd);
+			e->pid = pi->pid;
+			e->fd = (int)fd;
+			if (pi->type == PROC_FD_DIR) {
+				e->type = PROC_FD;
+				e->mode = fd_link_mode(t->files.fd[fd]);
+			} else {
+				e->type = PROC_FDINFO;
+				e->mode = S_IFREG | 0444;
+			}
+			return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
+static int proc_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct proc_entry e;
+	struct inode *inode;
+
+	for (long i = 0; proc_entry_at(dir, i, &e); i++) {
+		if (strlen(e.name) != dentry->d_name.len ||
+		    memcmp(e.name, dentry->d_name.name, dentry->d_name.len))
+			continue;
+		inode = proc_inode(dir->i_sb, e.type, e.pid, e.fd, e.mode);
+		if (!inode)
+			return -ENOMEM;
+		if (e.type == PROC_FD)
+			inode->i_size = 64;
+		if (e.type != PROC_SELF) {
+			struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
+
+			inode->i_uid = t ? t->uid : 0;
+			inode->i_gid = t ? t->gid : 0;
+		}
+		d_add(dentry, inode);
+		return 0;
+	}
+	/* proc_pident_lookup() & co. fail a miss outright rather than leave a negative
+	 * dentry, so creating anything here is ENOENT, not EPERM. */
+	return -ENOENT;
+}
+
+/* readdir: ".", "..", then the entries in order; f_pos counts them. */
+static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
+{
+	struct inode *dir = f->f_inode;
+	size_t used = 0;
+
+	if (f->f_pos < 0)
+		return 0;
+	for (;;) {
+		long pos = (long)f->f_pos;
+		struct proc_entry e;
+		const char *name;
+		uint64_t ino;
+		unsigned char type;
+		size_t len, reclen;
+		char *rec;
+
+		if (pos == 0) {
+			name = ".";
+			ino = dir->i_ino;
+			type = DT_DIR;
+		} else if (pos == 1) {
+			name = "..";
+			ino = f->f_path.dentry->d_parent->d_inode->i_ino;
+			type = DT_DIR;
+		} else if (proc_entry_at(dir, pos - 2, &e)) {
+			name = e.name;
+			ino = proc_ino(e.type, e.pid, e.fd);
+			type = inode_dtype(e.mode);
+		} else {
+			break;
+		}
+		len = strlen(name);
+		reclen = (19 + len + 1 + 7) & ~(size_t)7;
+		if (used + reclen > count)
+			return used ? (ssize_t)used : -EINVAL;
+		rec = (char *)buf + used;
+		memset(rec, 0, reclen);
+		memcpy(rec, &ino, 8);
+		{
+			int64_t next = pos + 1;
+			unsigned short rl = (unsigned short)reclen;
+
+			memcpy(rec + 8, &next, 8);
+			memcpy(rec + 16, &rl, 2);
+		}
+		rec[18] = (char)type;
+		memcpy(rec + 19, name, len);
+		used += reclen;
+		f->f_pos = pos + 1;
+	}
+	return (ssize_t)used;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Links
+ */
+
+static const char *proc_self_get_link(struct inode *inode)
+{
+	struct proc_sb *psb = inode->i_sb->s_fs_info;
+	struct uvfs_task *reader = inode->i_sb->s_fs->current;
+
+	/* proc_self_get_link(): the reader's own pid; no reader, no self. */
+	if (!reader)
+		return NULL;
+	snprintf(psb->self, sizeof(psb->self), "%d", reader->pid);
+	return psb->self;
+}
+
+/* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link */
+static int proc_get_magic(struct dentry *dentry, struct path *out)
+{
+	const struct proc_inode *pi = PI(dentry->d_inode);
+	struct uvfs_task *t = find_task(dentry->d_sb->s_fs, pi->pid);
+	const struct path *p = NULL;
+
+	if (!t)
+		return -ENOENT;
+	switch (pi->type) {
+	case PROC_FD: {
+		struct file *f = fdget(t, pi->fd);
+
+		p = f ? &f->f_path : NULL;
+		break;
+	}
+	case PROC_CWD:
+		p = &t->pwd;
+		break;
+	case PROC_ROOTLINK:
+		p = &t->root;
+		break;
+	case PROC_EXE:
+		p = t->exe.dentry ? &t->exe : NULL;
+		break;
+	default:
+		break;
+	}
+	if (!p)
+		return -ENOENT;
+	*out = *p;
+	path_get(out);
+	return 0;
+}
+
+/* seq_show() of fs/proc/fd.c */
+static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	const struct proc_inode *pi = PI(f->f_inode);
+	struct uvfs_task *t = find_task(f->f_inode->i_sb->s_fs, pi->pid);
+	struct file *target = t ? fdget(t, pi->fd) : NULL;
+	char text[160];
+	int len;
+
+	if (!target)
+		return -ENOENT;
+	len = snprintf(text, sizeof(text), "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%" PRIu64 "\n",
+		       (long long)target->f_pos,
+		       target->f_flags | (t->files.cloexec[pi->fd] ? O_CLOEXEC : 0),
+		       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
+	if (*pos >= len)
+		return 0;
+	if ((size_t)(len - *pos) < count)
+		count = (size_t)(len - *pos);
+	memcpy(buf, text + *pos, count);
+	*pos += (off_t)count;
+	return (ssize_t)count;
+}
+
+static const struct inode_operations proc_dir_iops = { .lookup = proc_lookup };
+static const struct inode_operations proc_link_iops = { .get_magic = proc_get_magic };
+static const struct inode_operations proc_self_iops = { .get_link = proc_self_get_link };
+static const struct inode_operations proc_file_iops = { 0 };
+static const struct file_operations proc_dir_fops = { .iterate = proc_iterate };
+static const struct file_operations proc_fdinfo_fops = { .read = proc_fdinfo_read };
