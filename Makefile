@@ -4,13 +4,14 @@
 #   make check       build and run every test
 #   make check-asan  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-clang build with clang (-Werror) and run the suite
+#   make docs        regenerate the scenario table in docs/SEMANTICS.md
 
 BUILD ?= build
 PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-dev \
            libfuse3-dev fuse3 libedit-dev util-linux diffutils
 MESON_OPTS ?=
 
-.PHONY: all demo check check-asan check-clang deps clean
+.PHONY: all demo check check-asan check-clang deps docs clean
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -43,6 +44,13 @@ check-asan:
 
 check-clang:
 	CC=clang $(MAKE) check BUILD=build-clang
+
+# Regenerate the generated parts of the docs (the scenario table of SEMANTICS.md).
+docs: all
+	./$(BUILD)/tests/test_scenarios --markdown > $(BUILD)/scenarios.md
+	python3 -c 'import sys; d=open("docs/SEMANTICS.md").read(); b="<!-- scenarios:begin -->\n"; \
+	  e="<!-- scenarios:end -->"; t=open(sys.argv[1]).read(); \
+	  open("docs/SEMANTICS.md","w").write(d[:d.index(b)+len(b)]+t+d[d.index(e):])' $(BUILD)/scenarios.md
 
 clean:
 	rm -rf build build-asan build-clang
