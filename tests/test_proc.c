@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_proc.c - exec, /proc listings and fdinfo: the parts the differential scripts
+ * cannot ask the kernel about (a host exec needs a real program; pids and mount ids
+ * differ between the two sides).  Formats and errnos are the kernel's: fdinfo as
+ * fs/proc/fd.c prints it (checked by hand on 6.18: "pos:\t3\nflags:\t02100002\n
+ * mnt_id:\t26\nino:\t..."), exec's EACCES for non-regular or non-executable files.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "uvfs/uvfs.h"
+
+static void link_str(struct uvfs_task *t, const char *path, char *out, size_t n)
+{
+	ssize_t r = uvfs_readlinkat(t, AT_FDCWD, path, out, n - 1);
+
+	if (r < 0)
+		snprintf(out, n, "%s", strerrorname_np((int)-r));
+	else
+		out[r] = 0;
+}
+
+static void test_exec(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	char s[256];
+	struct stat st;
+
+	(void)state;
+	uvfs_mkdirat(t, AT_FDCWD, "/bin", 0755);
+	uvfs_mknodat(t, AT_FDCWD, "/bin/prog", S_IFREG | 0755, 0);
+	uvfs_mknodat(t, AT_FDCWD, "/bin/data", S_IFREG | 0644, 0);
+	uvfs_mknodat(t, AT_FDCWD, "/bin/fifo", S_IFIFO | 0755, 0);
+	uvfs_symlinkat(t, "prog", AT_FDCWD, "/bin/alias");
+	uvfs_symlinkat(t, "loop", AT_FDCWD, "/bin/loop");
+	assert_int_equal(uvfs_task_exec(t, "/bin/missing"), -ENOENT);
+	assert_int_equal(uvfs_task_exec(t, "/bin/prog/x"), -ENOTDIR);
+	assert_int_equal(uvfs_task_exec(t, "/bin/loop"), -ELOOP);
+	assert_int_equal(uvfs_task_exec(t, "/bin"), -EACCES);
+	assert_int_equal(uvfs_task_exec(t, "/bin/fifo"), -EACCES);
+	assert_int_equal(uvfs_task_exec(t, "/bin/data"), -EACCES); /* no x bit, even root */
+	assert_int_equal(uvfs_readlink_exe(t, s, sizeof(s)), -ENOENT);
+	link_str(t, "/proc/self/exe", s, sizeof(s));
+	assert_string_equal(s, "ENOENT");
+
+	/* descriptors: O_CLOEXEC ones close, the others stay */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/bin/data", O_RDONLY, 0), 0);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/bin/data", O_RDONLY | O_CLOEXEC, 0), 1);
+	assert_int_equal(uvfs_fcntl(t, 0, F_DUPFD_CLOEXEC, 5), 5);
+	assert_int_equal(uvfs_task_exec(t, "/bin/alias"), 0);
+	assert_int_equal(uvfs_fcntl(t, 0, F_GETFD, 0), 0);
+	assert_int_equal(uvfs_fcntl(t, 1, F_GETFD, 0), -EBADF);
+	assert_int_equal(uvfs_fcntl(t, 5, F_GETFD, 0), -EBADF);
+	/* the executable is the symlink's target, pinned: it follows renames */
+	link_str(t, "/proc/self/exe", s, sizeof(s));
+	assert_string_equal(s, "/bin/prog");
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/self/exe", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_mode, S_IFLNK | 0777);
+	assert_int_equal(uvfs_renameat2(t, AT_FDCWD, "/bin/prog", AT_FDCWD, "/bin/moved", 0), 0);
+	link_str(t, "/proc/self/exe", s, sizeof(s));
+	assert_string_equal(s, "/bin/moved");
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/bin/moved", 0), 0);
+	link_str(t, "/proc/self/exe", s, sizeof(s));
+	assert_string_equal(s, "/bin/moved (deleted)");
+	/* following the magic link reaches the deleted program */
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/self/exe", &st, 0), 0);
+	assert_int_equal(st.st_nlink, 0);
+	assert_int_equal(st.st_mode, S_IFREG | 0755);
+	/* fork keeps the executable */
+	{
+		struct uvfs_task *c = uvfs_task_fork(t);
+
+		assert_int_equal(uvfs_readlink_exe(c, s, sizeof(s)), 20);
+		uvfs_task_exit(c);
+	}
+	uvfs_free(fs);
+}
+
+static void test_proc_listing(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t1 = uvfs_task_new(fs), *t2 = uvfs_task_fork(t1);
+	char buf[4096], names[512];
+	char s[64];
+	long n;
+	int fd;
+
+	(void)state;
+	link_str(t1, "/proc/self", s, sizeof(s));
+	assert_string_equal(s, "1");
+	link_str(t2, "/proc/self", s, sizeof(s));
+	assert_string_equal(s, "2");
+	link_str(t2, "/proc/self/root", s, sizeof(s));
+	assert_string_equal(s, "/");
+	fd = uvfs_openat(t1, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY, 0);
+	assert_true(fd >= 0);
+	names[0] = 0;
+	while ((n = uvfs_getdents64(t1, fd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n;) {
+			unsigned short reclen;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			strcat(names, buf + off + 19);
+			strcat(names, " ");
+			off += reclen;
+		}
+	assert_string_equal(names, ". .. self 1 2 ");
+	uvfs_task_exit(t2);
+	assert_int_equal(uvfs_lseek(t1, fd, 0, SEEK_SET), 0);
+	n = uvfs_getdents64(t1, fd, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(uvfs_openat(t1, AT_FDCWD, "/proc/2/fd", O_RDONLY, 0), -ENOENT);
+	uvfs_close(t1, fd);
+	uvfs_free(fs);
+}
+
+static void test_fdinfo(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	char want[128], got[128];
+	struct stat st;
+	int fd, info;
+	ssize_t n;
+
+	(void)state;
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	assert_int_equal(fd, 0);
+	assert_int_equal(uvfs_write(t, fd, "abc", 3), 3);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	info = uvfs_openat(t, AT_FDCWD, "/proc/self/fdinfo/0", O_RDONLY, 0);
+	assert_true(info > 0);
+	n = uvfs_read(t, info, got, sizeof(got) - 1);
+	assert_true(n > 0);
+	got[n] = 0;
+	/* the root memfs is mount 1 */
+	snprintf(want, sizeof(want), "pos:\t3\nflags:\t02100002\nmnt_id:\t1\nino:\t%lu\n",
+		 (unsigned long)st.st_ino);
+	assert_string_equal(got, want);
+	assert_int_equal(uvfs_read(t, info, got, sizeof(got)), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/self/fdinfo/0", &st, 0), 0);
+	assert_int_equal(st.st_mode, S_IFREG | 0444);
+	uvfs_free(fs);
+}
+
+static void test_no_leaks(void **state)
+{
+	(void)state;
+	assert_no_live_objects();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_proc_listing),
+		cmocka_unit_test(test_fdinfo),
+		cmocka_unit_test(test_no_leaks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
