@@ -94,7 +94,7 @@ static int enter_sandbox(bool with_proc)
 {
 	struct rlimit rl = { 1024, 1024 };
 
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return -1;
 	if (mount("none", "/tmp", "tmpfs", 0, NULL))
 		return -1;
@@ -123,7 +123,36 @@ static int enter_sandbox(bool with_proc)
 	return 0;
 }
 
+struct script_arg {
+	const char *script;
+	bool dump;
+};
+
+static void run_script_fn(struct sys_backend *b, FILE *f, void *p)
+{
+	const struct script_arg *a = p;
+	struct sysscript s;
+
+	sysscript_init(&s, b, f);
+	sysscript_run(&s, a->script);
+	if (a->dump) {
+		static const char *const skip[] = { "proc", NULL };
+
+		fputs("--- tree\n", f);
+		sysscript_dump_tree(&s, "/", skip);
+	}
+	sysscript_done(&s);
+}
+
 char *sysscript_host_run(const char *script, bool with_proc, bool dump)
+{
+	struct script_arg a = { script, dump };
+
+	return sysscript_host_call(with_proc, run_script_fn, &a);
+}
+
+char *sysscript_host_call(bool with_proc, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+			  void *arg)
 {
 	char *shared, *out;
 	pid_t pid;
@@ -143,26 +172,33 @@ char *sysscript_host_run(const char *script, bool with_proc, bool dump)
 		return NULL;
 	}
 	if (pid == 0) {
-		struct sysscript s;
 		FILE *f = fmemopen(shared, OUTPUT_MAX - 1, "w");
+		pid_t init;
 
 		if (!f)
 			_exit(2);
 		setvbuf(f, NULL, _IONBF, 0); /* fmemopen's buffer would need an fd-free flush */
+		/* A new pid namespace too: the script runs as its pid 1, as the first uvfs
+		 * task does, so /proc/self means the same on both sides. */
+		if (unshare(CLONE_NEWNS | CLONE_NEWPID)) {
+			fprintf(f, "host sandbox: unshare: %s\n", strerror(errno));
+			_exit(3);
+		}
+		init = fork();
+		if (init < 0)
+			_exit(3);
+		if (init > 0) {
+			int st;
+
+			waitpid(init, &st, 0);
+			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 4);
+		}
 		if (enter_sandbox(with_proc)) {
 			fprintf(f, "host sandbox: %s\n", strerror(errno));
 			fclose(f);
 			_exit(3);
 		}
-		sysscript_init(&s, &host_backend, f);
-		sysscript_run(&s, script);
-		if (dump) {
-			static const char *const skip[] = { "proc", NULL };
-
-			fputs("--- tree\n", f);
-			sysscript_dump_tree(&s, "/", skip);
-		}
-		sysscript_done(&s);
+		fn(&host_backend, f, arg);
 		fclose(f);
 		_exit(0);
 	}

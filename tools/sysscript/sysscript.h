@@ -127,6 +127,10 @@ struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b);
  * returned malloc'd.  NULL with errno: EPERM when not root.
  */
 char *sysscript_host_run(const char *script, bool with_proc, bool dump);
+/* The same sandbox (as its pid 1, in a new pid namespace) for any fn writing to out;
+ * returns what fn wrote. */
+char *sysscript_host_call(bool with_proc, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+			  void *arg);
 /* The same on uvfs, with the personality abi (NULL: linux). */
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);
 /* Does the script read /proc (fdpath, cwdpath, rootpath)? */
