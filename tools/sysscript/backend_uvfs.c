@@ -122,6 +122,16 @@ struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b)
 	return T(b->ctx);
 }
 
+struct uvfs *sys_backend_uvfs_fs(struct sys_backend *b)
+{
+	return ((struct uvfs_ctx *)b->ctx)->fs;
+}
+
+void sys_backend_uvfs_set_task(struct sys_backend *b, struct uvfs_task *task)
+{
+	((struct uvfs_ctx *)b->ctx)->task = task;
+}
+
 void sys_backend_uvfs_free(struct sys_backend *b)
 {
 	struct uvfs_ctx *c;

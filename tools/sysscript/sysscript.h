@@ -116,8 +116,10 @@ char *sysscript_expand(const char *text);
 struct uvfs_config;
 struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg);
 void sys_backend_uvfs_free(struct sys_backend *b);
-/* The uvfs task behind a uvfs backend (for introspection in tests). */
+/* The uvfs instance and task behind a uvfs backend; calls go to the task set last. */
 struct uvfs_task *sys_backend_uvfs_task(struct sys_backend *b);
+struct uvfs *sys_backend_uvfs_fs(struct sys_backend *b);
+void sys_backend_uvfs_set_task(struct sys_backend *b, struct uvfs_task *task);
 
 /*
  * Run script on the host kernel: in a child process with a private mount namespace
