@@ -32,8 +32,12 @@ deps:
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) $(MESON_OPTS)
 
+# The seed article's session, under every personality and then on the real kernel.
 demo: deps all
-	./$(BUILD)/examples/uvfs-demo
+	./$(BUILD)/tools/uvfsh/uvfsh --abi all examples/article.sh
+	@echo
+	@echo '== the same session on the running kernel (uvfsh --host):'
+	./$(BUILD)/tools/uvfsh/uvfsh --host examples/article.sh
 
 check: deps all
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2; \

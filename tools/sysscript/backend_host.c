@@ -90,7 +90,7 @@ static struct sys_backend host_backend = {
 #define OUTPUT_MAX (64u << 20)
 
 /* In the child: a private namespace, a fresh tmpfs as root, fds from 0. */
-static int enter_sandbox(bool with_proc)
+static int enter_sandbox(unsigned int how)
 {
 	struct rlimit rl = { 1024, 1024 };
 
@@ -98,7 +98,8 @@ static int enter_sandbox(bool with_proc)
 		return -1;
 	if (mount("none", "/tmp", "tmpfs", 0, NULL))
 		return -1;
-	if (with_proc && (mkdir("/tmp/proc", 0555) || mount("proc", "/tmp/proc", "proc", 0, NULL)))
+	if ((how & HOST_PROC) &&
+	    (mkdir("/tmp/proc", 0555) || mount("proc", "/tmp/proc", "proc", 0, NULL)))
 		return -1;
 	/* pivot_root(".", ".") then detach the old root: the tmpfs becomes the root of
 	 * the namespace, not a chroot inside it, so that paths outside a later chroot
@@ -113,7 +114,7 @@ static int enter_sandbox(bool with_proc)
 	for (int fd = 0; fd < 1024; fd++)
 		close(fd);
 	/* /proc stays reachable through PROC_FD even if the script chroots. */
-	if (with_proc) {
+	if (how & HOST_PROC_FD) {
 		int pfd = open("/proc", O_RDONLY | O_DIRECTORY);
 
 		if (pfd < 0 || dup2(pfd, PROC_FD) != PROC_FD)
@@ -148,10 +149,10 @@ char *sysscript_host_run(const char *script, bool with_proc, bool dump)
 {
 	struct script_arg a = { script, dump };
 
-	return sysscript_host_call(with_proc, run_script_fn, &a);
+	return sysscript_host_call(with_proc ? HOST_PROC | HOST_PROC_FD : 0, run_script_fn, &a);
 }
 
-char *sysscript_host_call(bool with_proc, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
 			  void *arg)
 {
 	char *shared, *out;
@@ -193,7 +194,7 @@ char *sysscript_host_call(bool with_proc, void (*fn)(struct sys_backend *b, FILE
 			waitpid(init, &st, 0);
 			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 4);
 		}
-		if (enter_sandbox(with_proc)) {
+		if (enter_sandbox(how)) {
 			fprintf(f, "host sandbox: %s\n", strerror(errno));
 			fclose(f);
 			_exit(3);

@@ -130,8 +130,11 @@ void sys_backend_uvfs_set_task(struct sys_backend *b, struct uvfs_task *task);
  */
 char *sysscript_host_run(const char *script, bool with_proc, bool dump);
 /* The same sandbox (as its pid 1, in a new pid namespace) for any fn writing to out;
- * returns what fn wrote. */
-char *sysscript_host_call(bool with_proc, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+ * returns what fn wrote.  how: HOST_PROC mounts /proc, HOST_PROC_FD also keeps it open
+ * at descriptor 1023 (for fdpath & co. after a chroot). */
+#define HOST_PROC 0x1u
+#define HOST_PROC_FD 0x2u
+char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
 			  void *arg);
 /* The same on uvfs, with the personality abi (NULL: linux). */
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);

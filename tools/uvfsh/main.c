@@ -103,7 +103,7 @@ static void host_fn(struct sys_backend *b, FILE *out, void *arg)
 
 static char *capture_host(struct run *r)
 {
-	char *out = sysscript_host_call(true, host_fn, r);
+	char *out = sysscript_host_call(HOST_PROC, host_fn, r);
 	char *t;
 
 	if (!out) {

@@ -186,7 +186,8 @@ static bool next_word(const char **pp, char *buf, size_t n, bool *quoted)
 				buf[len++] = p[1];
 			p += 2;
 		} else {
-			if ((*p == '<' || *p == '>') && len && !all_digits(buf, len))
+			if ((*p == '<' || *p == '>') && len && !all_digits(buf, len) &&
+			    buf[len - 1] != '<' && buf[len - 1] != '>')
 				break; /* "x>file": the operator starts a new word; "42<bar" is one */
 			if (len + 1 < n)
 				buf[len++] = *p;

@@ -1,0 +1,32 @@
+# Messages as coreutils prints them, and exit statuses; set -e is off.
+mkdir d
+mkdir d
+mkdir -p d/e/f
+rmdir d
+mv missing d
+mv d d/e
+rm d
+rm -f missing
+rm missing
+cat d
+cat missing
+ls missing
+ln -s d link
+ln -s d link
+ln d hard
+touch d/e/f/file
+ls -l d/e/f
+readlink d
+readlink -f link/e/../e/f
+realpath link/e/f/file
+realpath link/missing/x
+cd missing
+cd d/e/f/file
+truncate -s 10 d/e/f/file
+stat -c '%s %F %a' d/e/f/file
+chmod 600 d/e/f/file
+stat -c '%a %A' d/e/f/file
+chown 7:8 d/e/f/file
+stat -c '%u %g %U' d/e/f/file
+rm -r d
+ls

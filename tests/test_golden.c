@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_golden.c - the shell's golden scripts: every tests/scripts/NAME.sh must print
+ * exactly NAME.out under `uvfsh --stable` (standard error merged, as on a terminal),
+ * and must print the same on the running kernel (`uvfsh --compare` exits 0), so every
+ * golden file is Linux's own output; NAME.abi-all.out, where present, is the side-by-
+ * side view under every personality.  The interactive mode is tested through a
+ * pseudo-terminal: keystrokes in, screen out.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sysscript.h"
+
+#ifndef UVFSH
+#error UVFSH must name the uvfsh binary
+#endif
+#ifndef TESTS_DIR
+#error TESTS_DIR must name the tests source directory
+#endif
+
+static char *run(const char *args, int *status)
+{
+	char cmd[1024], *out = NULL;
+	size_t len = 0;
+	FILE *p, *m = open_memstream(&out, &len);
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", UVFSH, args);
+	p = popen(cmd, "r");
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, m);
+	*status = pclose(p);
+	fclose(m);
+	return out;
+}
+
+static void expect_file(const char *args, const char *golden)
+{
+	char *want = sysscript_read_file(golden), *got;
+	int status;
+
+	assert_non_null(want);
+	got = run(args, &status);
+	if (strcmp(got, want))
+		fail_msg("uvfsh %s differs from %s:\n--- got\n%s--- want\n%s", args, golden, got, want);
+	free(got);
+	free(want);
+}
+
+static void test_golden(void **state)
+{
+	const char *script = *state;
+	char args[600], golden[600];
+
+	snprintf(args, sizeof(args), "--stable %s", script);
+	snprintf(golden, sizeof(golden), "%.*s.out", (int)(strlen(script) - 3), script);
+	expect_file(args, golden);
+	snprintf(golden, sizeof(golden), "%.*s.abi-all.out", (int)(strlen(script) - 3), script);
+	if (access(golden, R_OK) == 0) {
+		snprintf(args, sizeof(args), "--abi all %s", script);
+		expect_file(args, golden);
+	}
+}
+
+static void test_against_kernel(void **state)
+{
+	const char *script = *state;
+	char args[600], *out;
+	int status;
+
+	if (geteuid() != 0)
+		skip();
+	snprintf(args, sizeof(args), "--compare %s", script);
+	out = run(args, &status);
+	if (status != 0)
+		fail_msg("uvfsh --compare %s: the kernel says otherwise:\n%s", script, out);
+	free(out);
+}
+
+/* Read from the pty until want shows up (or 5 s pass); returns what was read. */
+static char *read_until(int fd, const char *want, char *buf, size_t n, size_t *len)
+{
+	time_t end = time(NULL) + 5;
+
+	while (time(NULL) < end) {
+		fd_set r;
+		struct timeval tv = { 0, 100000 };
+		ssize_t got;
+
+		FD_ZERO(&r);
+		FD_SET(fd, &r);
+		if (select(fd + 1, &r, NULL, NULL, &tv) <= 0)
+			continue;
+		got = read(fd, buf + *len, n - *len - 1);
+		if (got <= 0)
+			break;
+		*len += (size_t)got;
+		buf[*len] = 0;
+		if (strstr(buf, want))
+			return strstr(buf, want);
+	}
+	return NULL;
+}
+
+static void test_interactive(void **state)
+{
+	char buf[65536];
+	size_t len = 0;
+	int master, status;
+	pid_t pid;
+
+	(void)state;
+	pid = forkpty(&master, NULL, NULL, NULL);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setenv("TERM", "dumb", 1);
+		execl(UVFSH, UVFSH, (char *)NULL);
+		_exit(127);
+	}
+	/* the banner and the first prompt, with the cwd in it */
+	assert_non_null(read_until(master, "uvfsh:/# ", buf, sizeof(buf), &len));
+	assert_int_equal(write(master, "mkdir /tmp; cd /tmp\r", 20), 20);
+	assert_non_null(read_until(master, "uvfsh:/tmp# ", buf, sizeof(buf), &len));
+	len = 0;
+	assert_int_equal(write(master, "touch foo bar; exec 42<bar; mv foo bar\r", 39), 39);
+	assert_non_null(read_until(master, "uvfsh:/tmp# ", buf, sizeof(buf), &len));
+	len = 0;
+	assert_int_equal(write(master, "readlink /proc/self/fd/42\r", 26), 26);
+	assert_non_null(read_until(master, "/tmp/bar (deleted)", buf, sizeof(buf), &len));
+	/* history: ^P brings the last line back */
+	len = 0;
+	assert_int_equal(write(master, "\x10\r", 2), 2);
+	assert_non_null(read_until(master, "/tmp/bar (deleted)", buf, sizeof(buf), &len));
+	assert_int_equal(write(master, "exit 3\r", 7), 7);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 3);
+	close(master);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(void)
+{
+	DIR *dir = opendir(TESTS_DIR "/scripts");
+	struct CMUnitTest *tests = calloc(256, sizeof(*tests));
+	char *paths[128];
+	struct dirent *de;
+	size_t n = 0, t = 0;
+	int failed;
+
+	if (!dir)
+		return 1;
+	while ((de = readdir(dir)) && n < 128) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 3 && !strcmp(de->d_name + l - 3, ".sh") &&
+		    asprintf(&paths[n], "%s/scripts/%s", TESTS_DIR, de->d_name) > 0)
+			n++;
+	}
+	closedir(dir);
+	qsort(paths, n, sizeof(*paths), cmp);
+	for (size_t i = 0; i < n; i++) {
+		tests[t].name = strrchr(paths[i], '/') + 1;
+		tests[t].test_func = test_golden;
+		tests[t++].initial_state = paths[i];
+		tests[t].name = "  ...on the kernel";
+		tests[t].test_func = test_against_kernel;
+		tests[t++].initial_state = paths[i];
+	}
+	tests[t].name = "interactive";
+	tests[t++].test_func = test_interactive;
+	failed = _cmocka_run_group_tests("golden", tests, t, NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(tests);
+	return failed;
+}
