@@ -1391,6 +1391,10 @@ static int run_command(struct shell *sh, struct cmdline *c, const char *raw)
 	}
 	if (!c->n)
 		return 0;
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->w[i], "|") || !strcmp(c->w[i], "&&") || !strcmp(c->w[i], "||"))
+			return fail(sh, "uvfsh: '%s' is not supported: one command at a time, "
+					"separated by ';'", c->w[i]);
 	if (!strcmp(c->w[0], "exit")) {
 		sh->exit_requested = true;
 		sh->exit_status = c->n > 1 ? atoi(c->w[1]) : sh->status;
