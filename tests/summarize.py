@@ -10,7 +10,13 @@ import sys
 
 passed = failed = skipped = 0
 for path in sys.argv[1:]:
-  with open(path) as f:
+  try:
+    f = open(path)
+  except OSError:
+    print(f"{path}: missing (that build or run failed)")
+    failed += 1
+    continue
+  with f:
     for line in f:
       t = json.loads(line)
       out = t.get("stdout", "") or ""

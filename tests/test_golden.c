@@ -61,15 +61,25 @@ static void expect_file(const char *args, const char *golden)
 	free(want);
 }
 
+/* NAME.sh -> NAME<suffix> */
+static void golden_name(const char *script, const char *suffix, char *out, size_t n)
+{
+	size_t len = strlen(script);
+
+	snprintf(out, n, "%s", script);
+	if (len >= 3 && len - 3 < n)
+		snprintf(out + len - 3, n - (len - 3), "%s", suffix);
+}
+
 static void test_golden(void **state)
 {
 	const char *script = *state;
 	char args[600], golden[600];
 
 	snprintf(args, sizeof(args), "--stable %s", script);
-	snprintf(golden, sizeof(golden), "%.*s.out", (int)(strlen(script) - 3), script);
+	golden_name(script, ".out", golden, sizeof(golden));
 	expect_file(args, golden);
-	snprintf(golden, sizeof(golden), "%.*s.abi-all.out", (int)(strlen(script) - 3), script);
+	golden_name(script, ".abi-all.out", golden, sizeof(golden));
 	if (access(golden, R_OK) == 0) {
 		snprintf(args, sizeof(args), "--abi all %s", script);
 		expect_file(args, golden);
