@@ -135,10 +135,14 @@ static int compare(struct run *r)
 	if (!b)
 		return 2;
 	a = capture_uvfs(r);
-	if (!a)
+	if (!a) {
+		free(b);
 		return 2;
+	}
 	if (!strcmp(a, b)) {
 		fputs(a, stdout);
+		free(a);
+		free(b);
 		return 0;
 	}
 	da = mkstemp(fa);
