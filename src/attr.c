@@ -167,27 +167,37 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 	struct path path;
 	int err = 0;
 
-	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
-		return -EINVAL;
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
+	/* sys_utimensat(): "Nothing to do, we must not even check the path." — before
+	 * the nsec, flags and path checks (found by the difftest, seed 9). */
+	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
+		return 0;
 	task_enter(task);
 	if (!name && dirfd != AT_FDCWD) {
-		/* futimens(): no flags allowed. */
+		/* do_utimes_fd(): no flags allowed. */
 		struct file *f = fdget(task, dirfd);
 
 		if (flags)
 			err = -EINVAL;
 		else if (!f)
 			err = -EBADF;
+		else if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
+			err = -EINVAL;
 		else
 			set_times(f->f_inode, times);
+		goto out;
+	}
+	/* do_utimes_path(): flags, then the walk, then vfs_utimes()'s nsec check. */
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+		err = -EINVAL;
 		goto out;
 	}
 	err = attr_lookup(task, dirfd, name, flags, &path);
 	if (err)
 		goto out;
-	set_times(path.dentry->d_inode, times);
+	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
+		err = -EINVAL;
+	else
+		set_times(path.dentry->d_inode, times);
 	path_put(&path);
 out:
 	task_leave(task);

@@ -36,6 +36,10 @@ static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
 	static const int acc[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
 				    MAY_READ | MAY_WRITE };
 
+	/* build_open_how(): "O_PATH beats everything else" — its mask comes first, so
+	 * O_PATH|O_CREAT|O_DIRECTORY is a plain O_PATH lookup, not EINVAL. */
+	if (flags & O_PATH)
+		flags &= O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC;
 	/* force_o_largefile(): 64-bit Linux opens everything large. */
 	flags |= KERNEL_O_LARGEFILE;
 	flags &= ~O_CLOEXEC;

@@ -215,3 +215,55 @@ char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FI
 	munmap(shared, OUTPUT_MAX);
 	return out;
 }
+
+char *sysscript_target_call(const char *dir, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+			    void *arg)
+{
+	char *shared, *out;
+	pid_t pid;
+	int status;
+
+	shared = mmap(NULL, OUTPUT_MAX, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		munmap(shared, OUTPUT_MAX);
+		return NULL;
+	}
+	if (pid == 0) {
+		FILE *f = fmemopen(shared, OUTPUT_MAX - 1, "w");
+		struct rlimit rl = { 1024, 1024 };
+		int pfd;
+
+		if (!f)
+			_exit(2);
+		setvbuf(f, NULL, _IONBF, 0);
+		if (chdir(dir) || setrlimit(RLIMIT_NOFILE, &rl)) {
+			fprintf(f, "target %s: %s\n", dir, strerror(errno));
+			_exit(3);
+		}
+		umask(022);
+		for (int fd = 0; fd < 1024; fd++)
+			close(fd);
+		pfd = open("/proc", O_RDONLY | O_DIRECTORY);
+		if (pfd < 0 || dup2(pfd, PROC_FD) != PROC_FD)
+			_exit(3);
+		close(pfd);
+		fn(&host_backend, f, arg);
+		fclose(f);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	shared[OUTPUT_MAX - 1] = 0;
+	out = strdup(shared);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "target run failed (status %d): %s", status, shared);
+		free(out);
+		out = NULL;
+		errno = ECHILD;
+	}
+	munmap(shared, OUTPUT_MAX);
+	return out;
+}

@@ -144,6 +144,24 @@ void sys_backend_uvfs_free(struct sys_backend *b)
 	free(b);
 }
 
+struct sys_backend *sys_backend_uvfs_proc(const char *abi)
+{
+	struct uvfs_config cfg = { .abi = abi };
+	struct sys_backend *b = sys_backend_uvfs(&cfg);
+	struct uvfs_task *t;
+	int fd;
+
+	if (!b)
+		return NULL;
+	t = sys_backend_uvfs_task(b);
+	fd = uvfs_openat(t, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0 || uvfs_dup3(t, fd, PROC_FD, 0) != PROC_FD || uvfs_close(t, fd)) {
+		sys_backend_uvfs_free(b);
+		return NULL;
+	}
+	return b;
+}
+
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)
 {
 	bool proc = sysscript_wants_proc(script);

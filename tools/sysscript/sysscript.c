@@ -285,15 +285,27 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void print_dents(struct sysscript *s, const char *buf, long n)
 {
-	fputs(" [", s->out);
-	for (long off = 0; off < n;) {
+	const char *names[4096];
+	int k = 0;
+
+	for (long off = 0; off < n && k < 4096;) {
 		const struct linux_dirent64 *d = (const void *)(buf + off);
 
-		fprintf(s->out, "%s%s", off ? " " : "", d->d_name);
+		names[k++] = d->d_name;
 		off += d->d_reclen;
 	}
+	if (s->sort_dents)
+		qsort(names, (size_t)k, sizeof(names[0]), cmp_cstr);
+	fputs(" [", s->out);
+	for (int i = 0; i < k; i++)
+		fprintf(s->out, "%s%s", i ? " " : "", names[i]);
 	fputc(']', s->out);
 }
 

@@ -92,6 +92,7 @@ struct sysscript {
 	} seen[64];
 	int nseen;
 	bool stop_on_error;
+	bool sort_dents;   /* print getdents64 names sorted: listings compare as sets */
 };
 
 void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out);
@@ -136,6 +137,13 @@ char *sysscript_host_run(const char *script, bool with_proc, bool dump);
 #define HOST_PROC_FD 0x2u
 char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
 			  void *arg);
+/* The same without a sandbox, in an existing directory dir of whatever filesystem
+ * (no root needed); /proc, the host's, open at 1023. */
+char *sysscript_target_call(const char *dir, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+			    void *arg);
+/* A uvfs backend whose task has /proc open at 1023, like the host side. */
+struct sys_backend *sys_backend_uvfs_proc(const char *abi);
+
 /* The same on uvfs, with the personality abi (NULL: linux). */
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);
 /* Does the script read /proc (fdpath, cwdpath, rootpath)? */

@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "difftest.h"
 #include "shell.h"
 #include "sysscript.h"
 #include "uvfs/uvfs.h"
@@ -41,6 +42,7 @@ static void usage(FILE *f)
 		"  --stable      print times as <time> and inode numbers as #N (implied by\n"
 		"                --compare and --abi all)\n"
 		"  -c CMDS       run CMDS instead of a file\n"
+		"  --difftest N [--seed S] ...  the differential tester (uvfs-difftest --help)\n"
 		"  --help, --version\n"
 		"See uvfsh(1).\n");
 }
@@ -298,6 +300,8 @@ int main(int argc, char **argv)
 	char *text;
 	int i;
 
+	if (argc > 1 && !strcmp(argv[1], "--difftest"))
+		return difftest_main(argc, argv);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);

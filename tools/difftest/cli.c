@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * cli.c - the command line of uvfs-difftest and `uvfsh --difftest`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "difftest.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: uvfs-difftest [N] [--sequences N] [--seed S | --random] [--steps K]\n"
+		"                     [--batch B] [--target DIR] [--out DIR] [--coverage]\n"
+		"                     [--no-shrink] [--max-reports N]\n"
+		"Runs N seeded random operation sequences (seeds S .. S+N-1) on uvfs and on the\n"
+		"host kernel (a tmpfs in a private namespace, or the directory DIR on any\n"
+		"filesystem), compares every step, shrinks each divergence to a minimal script\n"
+		"in DIR (default ./difftest-failures).  Exit 0 when nothing diverged.\n");
+}
+
+int difftest_main(int argc, char **argv)
+{
+	struct difftest_config cfg = { .seed = 1, .sequences = 100, .shrink = true,
+				       .progress = isatty(2) };
+	struct difftest_result res;
+	bool random_seed = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if ((!strcmp(a, "--sequences") || !strcmp(a, "--difftest")) && v) {
+			cfg.sequences = atol(v);
+			i++;
+		} else if (!strcmp(a, "--seed") && v) {
+			cfg.seed = strtoull(v, NULL, 0);
+			i++;
+		} else if (!strcmp(a, "--random")) {
+			random_seed = true;
+		} else if (!strcmp(a, "--steps") && v) {
+			cfg.steps = atoi(v);
+			i++;
+		} else if (!strcmp(a, "--batch") && v) {
+			cfg.batch = atoi(v);
+			i++;
+		} else if (!strcmp(a, "--target") && v) {
+			cfg.target = v;
+			i++;
+		} else if (!strcmp(a, "--out") && v) {
+			cfg.out_dir = v;
+			i++;
+		} else if (!strcmp(a, "--max-reports") && v) {
+			cfg.max_reports = atoi(v);
+			i++;
+		} else if (!strcmp(a, "--coverage")) {
+			cfg.coverage = true;
+		} else if (!strcmp(a, "--no-shrink")) {
+			cfg.shrink = false;
+		} else if (!strcmp(a, "--quiet")) {
+			cfg.progress = false;
+		} else if (a[0] != '-') {
+			cfg.sequences = atol(a);
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (random_seed) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		cfg.seed = ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
+	}
+	/* the seed first, so that a run cut short can still be repeated */
+	fprintf(stderr, "difftest: seed %llu, %ld sequences%s%s\n", (unsigned long long)cfg.seed,
+		cfg.sequences, cfg.target ? ", kernel side in " : "", cfg.target ? cfg.target : "");
+	if (difftest_run(&cfg, &res, stderr) < 0)
+		return 2;
+	printf("difftest: %ld sequences (%ld steps), seeds %llu..%llu, %ld divergences, %.1f s%s\n",
+	       res.sequences, res.steps, (unsigned long long)cfg.seed,
+	       (unsigned long long)(cfg.seed + (uint64_t)res.sequences - 1), res.divergences,
+	       res.seconds, cfg.target && res.divergences ? " (findings about the target)" : "");
+	return res.divergences ? 1 : 0;
+}
+

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * gen.c - the sequence generator.  A small namespace so that operations collide:
+ * three directories (d, e, d/f), names of 1 byte, at both inline boundaries (31, 32,
+ * 39, 40 bytes), long (64, 255) and too long (256); symlinks to names, dangling
+ * ("nowhere") and looping ("loop"); "/" now and then;
+ * descriptors 0-7 used across operations whether or not their open succeeded.
+ *
+ * Every path is relative to the sequence's own directory and never starts with "..",
+ * and chdir only goes to d, e, d/f or back to the sequence's directory, so that no
+ * sequence reaches another's files.  Never generated (each would hang or diverge by
+ * design, see docs/SEMANTICS.md): fifos (a blocking open or read waits forever on
+ * both sides), devices other than 0:0 (uvfs has no drivers).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "difftest.h"
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t next(struct rng *r)
+{
+	/* splitmix64 */
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static unsigned pick(struct rng *r, unsigned n)
+{
+	return (unsigned)(next(r) % n);
+}
+
+static bool chance(struct rng *r, unsigned percent)
+{
+	return pick(r, 100) < percent;
+}
+
+/* Names: letter + length; the long ones written with the {c*N} repetition form. */
+static const struct {
+	char c;
+	int len;
+} names[] = {
+	{ 'a', 1 }, { 'b', 1 }, { 'c', 1 }, { 'p', 31 }, { 'q', 32 }, { 'r', 39 }, { 's', 40 },
+	{ 't', 64 }, { 'u', 255 }, { 'v', 256 }, { 'l', 0 }, { 'n', 0 },
+};
+
+static void name(struct rng *r, char *buf, size_t n)
+{
+	unsigned i = pick(r, sizeof(names) / sizeof(names[0]));
+
+	if (names[i].len == 0)
+		snprintf(buf, n, "%s", names[i].c == 'l' ? "loop" : "nowhere");
+	else if (names[i].len == 1)
+		snprintf(buf, n, "%c", names[i].c);
+	else
+		snprintf(buf, n, "{%c*%d}", names[i].c, names[i].len);
+}
+
+static const char *const dirs[] = { "", "d/", "e/", "d/f/" };
+
+/* A path in the namespace: [dir/]name, sometimes a dir itself, ".", "d/..", "", or
+ * with a trailing slash. */
+static void path(struct rng *r, char *buf, size_t n)
+{
+	char nm[32];
+	unsigned k = pick(r, 100);
+
+	if (k < 7) {
+		/* "/" only fails or touches the root's attributes, which no dump shows */
+		static const char *const special[] = { ".", "d", "e", "d/f", "d/..", "", "/" };
+
+		snprintf(buf, n, "%s", special[pick(r, 7)]);
+		return;
+	}
+	name(r, nm, sizeof(nm));
+	snprintf(buf, n, "%s%s%s", dirs[pick(r, 4)], nm, chance(r, 7) ? "/" : "");
+}
+
+static void quoted(char *buf, size_t n, const char *s)
+{
+	snprintf(buf, n, "\"%s\"", s);
+}
+
+static int fd(struct rng *r)
+{
+	return chance(r, 3) ? (int)pick(r, 40) : (int)pick(r, 8);
+}
+
+static const char *const open_extra[] = {
+	"O_CREAT", "O_EXCL", "O_TRUNC", "O_APPEND", "O_DIRECTORY", "O_NOFOLLOW", "O_PATH",
+	"O_CLOEXEC", "O_NONBLOCK",
+};
+
+static void open_flags(struct rng *r, char *buf, size_t n)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	size_t len;
+
+	len = (size_t)snprintf(buf, n, "%s", acc[chance(r, 2) ? 3 : pick(r, 3)]);
+	if (chance(r, 6)) {
+		snprintf(buf + len, n - len, "|O_TMPFILE");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(open_extra) / sizeof(open_extra[0]); i++)
+		if (chance(r, i == 0 ? 45 : 12))
+			len += (size_t)snprintf(buf + len, n - len, "|%s", open_extra[i]);
+}
+
+static void emit_op(struct rng *r, FILE *f)
+{
+	char a[256], b[300], fl[200];
+	unsigned k = pick(r, 1000);
+
+#define P(x) path(r, x, sizeof(x))
+	if (k < 150) {
+		P(a);
+		open_flags(r, fl, sizeof(fl));
+		quoted(b, sizeof(b), a);
+		fprintf(f, "openat AT_FDCWD %s %s 0%o\n", b, fl, chance(r, 80) ? 0644 : 0755);
+	} else if (k < 200) {
+		fprintf(f, "close %d\n", fd(r));
+	} else if (k < 240) {
+		static const char *const data[] = { "x", "hello", "{z*5000}" };
+
+		fprintf(f, "write %d \"%s\"\n", fd(r), data[pick(r, 3)]);
+	} else if (k < 260) {
+		fprintf(f, "read %d %u\n", fd(r), pick(r, 3) ? 16 : 6000);
+	} else if (k < 275) {
+		fprintf(f, "pwrite %d \"p\" %u\n", fd(r), pick(r, 3) ? pick(r, 20) : 100000);
+	} else if (k < 290) {
+		fprintf(f, "pread %d 8 %u\n", fd(r), pick(r, 12));
+	} else if (k < 305) {
+		fprintf(f, "ftruncate %d %d\n", fd(r), chance(r, 10) ? -1 : (int)pick(r, 9000));
+	} else if (k < 315) {
+		fprintf(f, "lseek %d %d %d\n", fd(r), (int)pick(r, 20) - 2, (int)pick(r, 5));
+	} else if (k < 410) {
+		static const char *const rf[] = { "0", "0", "RENAME_NOREPLACE", "RENAME_EXCHANGE",
+						  "RENAME_WHITEOUT", "RENAME_NOREPLACE|RENAME_WHITEOUT",
+						  "RENAME_EXCHANGE|RENAME_NOREPLACE", "8" };
+		char qa[310], qb[310];
+
+		P(a);
+		P(b);
+		quoted(qa, sizeof(qa), a);
+		quoted(qb, sizeof(qb), b);
+		fprintf(f, "renameat2 AT_FDCWD %s AT_FDCWD %s %s\n", qa, qb, rf[pick(r, 8)]);
+	} else if (k < 470) {
+		static const char *const uf[] = { "0", "0", "AT_REMOVEDIR", "0x1" };
+
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "unlinkat AT_FDCWD %s %s\n", b, uf[pick(r, 4)]);
+	} else if (k < 560) {
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "mkdirat AT_FDCWD %s 0%o\n", b, chance(r, 85) ? 0755 : 01777);
+	} else if (k < 590) {
+		static const char *const types[] = { "S_IFREG|0644", "0", "S_IFSOCK|0600",
+						     "S_IFCHR", "S_IFDIR|0755", "0170000" };
+
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "mknodat AT_FDCWD %s %s 0\n", b, types[pick(r, 6)]);
+	} else if (k < 650) {
+		char t[256], qt[300];
+
+		switch (pick(r, 5)) {
+		case 0: snprintf(t, sizeof(t), "nowhere"); break;
+		case 1: snprintf(t, sizeof(t), "loop"); break;
+		case 2: snprintf(t, sizeof(t), "../e"); break;
+		default: P(t); if (!t[0]) snprintf(t, sizeof(t), "a"); break;
+		}
+		quoted(qt, sizeof(qt), t);
+		if (chance(r, 15))
+			snprintf(a, sizeof(a), "loop");
+		else
+			P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "symlinkat %s AT_FDCWD %s\n", qt, b);
+	} else if (k < 670) {
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "readlinkat AT_FDCWD %s %u\n", b, pick(r, 4) ? 300 : 3);
+	} else if (k < 710) {
+		static const char *const lf[] = { "0", "AT_SYMLINK_FOLLOW", "AT_EMPTY_PATH", "0x4" };
+		char qa[310], qb[310];
+		unsigned which = pick(r, 4);
+
+		P(b);
+		quoted(qb, sizeof(qb), b);
+		if (which == 2) {
+			fprintf(f, "linkat %d \"\" AT_FDCWD %s AT_EMPTY_PATH\n", fd(r), qb);
+		} else {
+			P(a);
+			quoted(qa, sizeof(qa), a);
+			fprintf(f, "linkat AT_FDCWD %s AT_FDCWD %s %s\n", qa, qb, lf[which]);
+		}
+	} else if (k < 800) {
+		static const char *const sf[] = { "0", "AT_SYMLINK_NOFOLLOW", "AT_EMPTY_PATH", "0x2" };
+
+		if (chance(r, 15)) {
+			fprintf(f, "fstat %d\n", fd(r));
+		} else {
+			P(a);
+			quoted(b, sizeof(b), a);
+			fprintf(f, "fstatat AT_FDCWD %s %s\n", b, sf[pick(r, 4)]);
+		}
+	} else if (k < 830) {
+		static const unsigned sizes[] = { 4096, 4096, 4096, 40, 10 };
+
+		fprintf(f, "getdents64 %d %u\n", fd(r), sizes[pick(r, 5)]);
+	} else if (k < 850) {
+		static const char *const cd[] = { "d", "e", "d/f", "BACK" };
+		const char *c = cd[pick(r, 4)];
+
+		if (!strcmp(c, "BACK"))
+			fprintf(f, "chdir BACK\n");
+		else
+			fprintf(f, "chdir %s\n", c);
+	} else if (k < 860) {
+		fprintf(f, "fchdir %d\n", fd(r));
+	} else if (k < 870) {
+		fprintf(f, "getcwd %u\n", pick(r, 4) ? 512 : 4);
+	} else if (k < 890) {
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "fchmodat AT_FDCWD %s 0%o %s\n", b, pick(r, 07777),
+			chance(r, 20) ? "AT_SYMLINK_NOFOLLOW" : "0");
+	} else if (k < 905) {
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "fchownat AT_FDCWD %s %d %d %s\n", b, chance(r, 50) ? -1 : (int)pick(r, 3),
+			chance(r, 50) ? -1 : (int)pick(r, 3), chance(r, 30) ? "AT_SYMLINK_NOFOLLOW" : "0");
+	} else if (k < 915) {
+		static const char *const tm[] = { "NULL", "1:UTIME_OMIT,2:UTIME_OMIT",
+						  "1:UTIME_NOW,2:5", "1:-1,2:0" };
+
+		P(a);
+		quoted(b, sizeof(b), a);
+		fprintf(f, "utimensat AT_FDCWD %s %s %s\n", b, tm[pick(r, 4)],
+			chance(r, 20) ? "AT_SYMLINK_NOFOLLOW" : "0");
+	} else if (k < 930) {
+		fprintf(f, "dup %d\n", fd(r));
+	} else if (k < 945) {
+		fprintf(f, "dup3 %d %d %s\n", fd(r), fd(r), chance(r, 30) ? "O_CLOEXEC" : "0");
+	} else if (k < 965) {
+		static const char *const cmd[] = { "F_GETFL", "F_GETFD", "F_SETFD 1", "F_DUPFD 3",
+						   "F_SETFL O_APPEND", "F_DUPFD_CLOEXEC 0" };
+
+		fprintf(f, "fcntl %d %s\n", fd(r), cmd[pick(r, 6)]);
+	} else if (k < 975) {
+		/* a directory removed while it is the cwd and open: getcwd and getdents
+		 * then say ENOENT; 1022 is the sequence's own directory */
+		fprintf(f, "mkdirat AT_FDCWD d/g 0755\nchdir d/g\nopenat AT_FDCWD . O_RDONLY|O_DIRECTORY\n"
+			   "unlinkat 1022 d/g AT_REMOVEDIR\ngetcwd 512\ngetdents64 %d 4096\n"
+			   "fchdir %d\nchdir BACK\n", fd(r), fd(r));
+	} else {
+		fprintf(f, "fdpath %d\n", fd(r));
+	}
+#undef P
+}
+
+char *difftest_generate(uint64_t seed, int steps)
+{
+	struct rng r = { seed * 0x2545f4914f6cdd1dull + 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	/* a few names to start from, so that early operations collide */
+	fprintf(f, "mkdirat AT_FDCWD d 0755\nmkdirat AT_FDCWD e 0755\nmkdirat AT_FDCWD d/f 0755\n");
+	fprintf(f, "openat AT_FDCWD a O_CREAT|O_RDWR 0644\nwrite 0 \"data\"\n");
+	for (int i = 0; i < steps; i++)
+		emit_op(&r, f);
+	/* every descriptor still open is shown, then closed */
+	for (int i = 0; i < 8; i++)
+		fprintf(f, "fdpath %d\n", i);
+	fclose(f);
+	return text;
+}
