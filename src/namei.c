@@ -74,6 +74,10 @@ struct dentry *lookup_one(struct dentry *dir, const struct qstr *name)
 		return d;
 	if (!inode->i_op->lookup)
 		return ERR_PTR(-ENOTDIR);
+	/* __lookup_slow(), lookup_one_qstr_excl(): "Don't create child dentry for a dead
+	 * directory" — ENOENT before the filesystem could say ENAMETOOLONG (difftest). */
+	if (dir->d_flags & DCACHE_DIR_DEAD)
+		return ERR_PTR(-ENOENT);
 	d = d_alloc(dir, name);
 	if (!d)
 		return ERR_PTR(-ENOMEM);

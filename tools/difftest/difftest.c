@@ -14,6 +14,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -103,26 +104,86 @@ static char *replace_all(char *text, const char *old, const char *new)
 	return out;
 }
 
+/* After the strings of getcwd and fdpath lines were rewritten, their "= N" must
+ * say the new length again (getcwd counts the NUL). */
+static char *fix_lengths(char *text)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (char *p = text; *p;) {
+		char *nl = strchr(p, '\n'), *eq;
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		char line[8192];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
+		eq = strstr(line, " = ");
+		if (eq && (!strncmp(line, "getcwd ", 7) || !strncmp(line, "fdpath ", 7)) &&
+		    eq[3] != '-' && strchr(eq, '"')) {
+			char *q = strchr(eq, '"');
+			char *end = strrchr(q, '"');
+			long n = end > q ? (long)(end - q - 1) + (line[0] == 'g') : 0;
+
+			*eq = 0;
+			fprintf(f, "%s = %ld %s\n", line, n, strchr(eq + 3, '"'));
+		} else {
+			fprintf(f, "%s\n", line);
+		}
+		p += l + (nl ? 1 : 0);
+	}
+	fclose(f);
+	free(text);
+	return out;
+}
+
+/* On a --target the inode numbers are that filesystem's: O_TMPFILE names
+ * "#<ino> (deleted)" then compare as "#N (deleted)" on both sides. */
+static char *hide_tmpfile_ino(char *text)
+{
+	for (char *p = strstr(text, "/#"); p; p = strstr(p + 2, "/#")) {
+		char *q = p + 2;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q > p + 2 && !strncmp(q, " (deleted)", 10)) {
+			p[2] = 'N';
+			memmove(p + 3, q, strlen(q) + 1);
+		}
+	}
+	return text;
+}
+
 static char *run_kernel(const struct difftest_config *cfg, struct batch *bt)
 {
 	char *out;
 
+	static long runs;
+	char dir[4200];
+
 	if (!cfg->target)
 		return sysscript_host_call(HOST_PROC | HOST_PROC_FD, batch_fn, bt);
-	out = sysscript_target_call(cfg->target, batch_fn, bt);
+	/* every run in a fresh directory, as every uvfs run has a fresh instance: what
+	 * a sequence leaves outside its own directory must not reach the next */
+	snprintf(dir, sizeof(dir), "%s/r%ld", cfg->target, runs++);
+	if (mkdir(dir, 0755))
+		return NULL;
+	out = sysscript_target_call(dir, batch_fn, bt);
 	if (out) {
 		char real[4096], prefix[4200];
 
-		/* /proc/self/fd and getcwd show the directory's own path: take it off */
-		if (realpath(cfg->target, real)) {
+		/* /proc/self/fd and getcwd show the directory's own path: take it off,
+		 * and fix the lengths those lines report */
+		if (realpath(dir, real)) {
 			snprintf(prefix, sizeof(prefix), "\"%s/", strcmp(real, "/") ? real : "");
 			out = replace_all(out, prefix, "\"/");
 		}
+		out = fix_lengths(hide_tmpfile_ino(out));
 	}
 	return out;
 }
 
-static char *run_uvfs(struct batch *bt)
+static char *run_uvfs(const struct difftest_config *cfg, struct batch *bt)
 {
 	struct sys_backend *b = sys_backend_uvfs_proc(NULL);
 	char *out = NULL;
@@ -135,7 +196,7 @@ static char *run_uvfs(struct batch *bt)
 	batch_fn(b, f, bt);
 	fclose(f);
 	sys_backend_uvfs_free(b);
-	return out;
+	return cfg->target ? fix_lengths(hide_tmpfile_ino(out)) : out;
 }
 
 /* The output of sequence seq within a batch's output, or NULL. */
@@ -153,16 +214,23 @@ static char *section(const char *out, long seq)
 	return strndup(p, end ? (size_t)(end - p) : strlen(p));
 }
 
-/* Does body (one sequence) diverge?  Fills the two outputs when asked. */
+/* Does body (one sequence) diverge?  Fills the two outputs when asked.  Each trial
+ * gets a directory of its own (a --target directory is not cleaned in between), but
+ * always runs as sequence 0, so that the outputs compare. */
 static int diverges(const struct difftest_config *cfg, const char *body, char **kout,
 		    char **uout)
 {
-	char *script = full_script(body, 0);
-	struct batch bt = { &script, 0, 1 };
-	char *k = run_kernel(cfg, &bt), *u = run_uvfs(&bt);
-	char *ks = k ? section(k, 0) : NULL, *us = u ? section(u, 0) : NULL;
-	int d = ks && us ? strcmp(ks, us) != 0 : -1;
+	static long trial;
+	struct batch bt = { .first = 1000000000L + trial++, .n = 1 };
+	char *script = full_script(body, bt.first), *k, *u, *ks, *us;
+	int d;
 
+	bt.scripts = &script;
+	k = run_kernel(cfg, &bt);
+	u = run_uvfs(cfg, &bt);
+	ks = k ? section(k, bt.first) : NULL;
+	us = u ? section(u, bt.first) : NULL;
+	d = ks && us ? strcmp(ks, us) != 0 : -1;
 	free(script);
 	free(k);
 	free(u);
@@ -317,12 +385,22 @@ static void report(const struct difftest_config *cfg, uint64_t seed, const char 
 			break;
 		}
 	}
-	if (first >= 0 && strchr(opname, '/'))
+	if (first >= 0 && !strstr(kl[first < nk ? first : 0], " = ")) {
+		/* the final tree differs, no step did */
 		snprintf(opname, sizeof(opname), "tree");
+		snprintf(kr, sizeof(kr), "differs");
+		ur[0] = 0;
+	}
 	mkdir(cfg->out_dir, 0755);
 	for (int i = 1; ; i++) {
-		snprintf(path, sizeof(path), "%s/%s-%s-vs-%s%s%.0d.sys", cfg->out_dir, opname,
-			 kr[0] ? kr : "x", ur[0] ? ur : "x", i > 1 ? "-" : "", i > 1 ? i : 0);
+		char n[16] = "";
+
+		if (i > 1)
+			snprintf(n, sizeof(n), "-%d", i);
+		if (ur[0])
+			snprintf(path, sizeof(path), "%s/%s-%s-vs-%s%s.sys", cfg->out_dir, opname, kr, ur, n);
+		else
+			snprintf(path, sizeof(path), "%s/%s-%s%s.sys", cfg->out_dir, opname, kr, n);
 		if (access(path, F_OK))
 			break;
 	}
@@ -512,12 +590,29 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *res, FILE *log)
 {
 	struct difftest_config cfg = *cfg_in;
 	double t0 = now_s();
 	long done = 0;
+	char work[4096] = "";
 
+	/* On a --target, a fresh directory of our own, removed afterwards. */
+	if (cfg.target) {
+		snprintf(work, sizeof(work), "%s/uvfs-difftest.XXXXXX", cfg.target);
+		if (!mkdtemp(work)) {
+			fprintf(log, "difftest: %s: %s\n", cfg.target, strerror(errno));
+			return -1;
+		}
+		cfg.target = work;
+	}
 	if (!cfg.steps)
 		cfg.steps = 30;
 	if (!cfg.batch)
@@ -535,13 +630,13 @@ int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *r
 		char *k, *u;
 
 		for (long i = 0; i < n; i++) {
-			bodies[i] = difftest_generate(cfg.seed + (uint64_t)(done + i), cfg.steps);
+			bodies[i] = difftest_generate(cfg.seed + (uint64_t)(done + i), cfg.steps, cfg.target != NULL);
 			scripts[i] = full_script(bodies[i], done + i);
 			if (cfg.coverage)
 				cov_scan_flags(bodies[i]);
 		}
 		k = run_kernel(&cfg, &bt);
-		u = run_uvfs(&bt);
+		u = run_uvfs(&cfg, &bt);
 		if (!k || !u) {
 			fprintf(log, "difftest: %s side failed to run\n", k ? "uvfs" : "kernel");
 			free(k);
@@ -583,6 +678,8 @@ int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *r
 	}
 	res->sequences = done;
 	res->seconds = now_s() - t0;
+	if (work[0])
+		nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	if (cfg.progress)
 		fputc('\n', log);
 	if (cfg.coverage)

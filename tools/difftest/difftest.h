@@ -28,8 +28,9 @@ struct difftest_result {
 	double seconds;
 };
 
-/* The script of sequence `seed` (malloc'd), steps operations long. */
-char *difftest_generate(uint64_t seed, int steps);
+/* The script of sequence `seed` (malloc'd), steps operations long; no_root leaves
+ * out "/" (a --target run is not the root of its namespace). */
+char *difftest_generate(uint64_t seed, int steps, bool no_root);
 
 int difftest_run(const struct difftest_config *cfg, struct difftest_result *res, FILE *log);
 

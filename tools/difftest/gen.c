@@ -67,6 +67,8 @@ static const char *const dirs[] = { "", "d/", "e/", "d/f/" };
 
 /* A path in the namespace: [dir/]name, sometimes a dir itself, ".", "d/..", "", or
  * with a trailing slash. */
+static bool gen_no_root;
+
 static void path(struct rng *r, char *buf, size_t n)
 {
 	char nm[32];
@@ -76,7 +78,7 @@ static void path(struct rng *r, char *buf, size_t n)
 		/* "/" only fails or touches the root's attributes, which no dump shows */
 		static const char *const special[] = { ".", "d", "e", "d/f", "d/..", "", "/" };
 
-		snprintf(buf, n, "%s", special[pick(r, 7)]);
+		snprintf(buf, n, "%s", special[pick(r, gen_no_root ? 6 : 7)]);
 		return;
 	}
 	name(r, nm, sizeof(nm));
@@ -267,13 +269,14 @@ static void emit_op(struct rng *r, FILE *f)
 #undef P
 }
 
-char *difftest_generate(uint64_t seed, int steps)
+char *difftest_generate(uint64_t seed, int steps, bool no_root)
 {
 	struct rng r = { seed * 0x2545f4914f6cdd1dull + 1 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
+	gen_no_root = no_root;
 	/* a few names to start from, so that early operations collide */
 	fprintf(f, "mkdirat AT_FDCWD d 0755\nmkdirat AT_FDCWD e 0755\nmkdirat AT_FDCWD d/f 0755\n");
 	fprintf(f, "openat AT_FDCWD a O_CREAT|O_RDWR 0644\nwrite 0 \"data\"\n");
