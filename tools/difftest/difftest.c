@@ -686,3 +686,13 @@ int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *r
 		cov_report(log);
 	return 0;
 }
+
+int difftest_diverges(const struct difftest_config *cfg, const char *body)
+{
+	return diverges(cfg, body, NULL, NULL);
+}
+
+char *difftest_shrink(const struct difftest_config *cfg, const char *body)
+{
+	return shrink(cfg, body);
+}

@@ -34,6 +34,11 @@ char *difftest_generate(uint64_t seed, int steps, bool no_root);
 
 int difftest_run(const struct difftest_config *cfg, struct difftest_result *res, FILE *log);
 
+/* One sequence body on both sides: 1 diverges, 0 agrees, -1 could not run. */
+int difftest_diverges(const struct difftest_config *cfg, const char *body);
+/* The smallest body found that still diverges (malloc'd). */
+char *difftest_shrink(const struct difftest_config *cfg, const char *body);
+
 /* Command line: uvfs-difftest and uvfsh --difftest. */
 int difftest_main(int argc, char **argv);
 
