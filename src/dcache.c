@@ -300,13 +300,11 @@ void release_dentry_name_snapshot(struct name_snapshot *snap)
 
 static uint64_t d_next_id;  /* only for introspection output; races are harmless */
 
-/* Link d at the head of parent's children: tmpfs lists newest first (6.14+). */
+/* Link d at the head of parent's children: tmpfs lists newest first (6.14+).
+ * d_offset, the readdir position, is the filesystem's to assign. */
 static void d_link_child(struct dentry *d, struct dentry *parent)
 {
-	static uint64_t next_offset = 16;
-
 	cds_list_add(&d->d_sib, &parent->d_children);
-	d->d_offset = __atomic_add_fetch(&next_offset, 1, __ATOMIC_RELAXED);
 }
 
 static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)

@@ -60,7 +60,7 @@ struct dentry {
 	struct super_block *d_sb;       /* immutable */
 	struct cds_list_head d_sib;     /* in d_parent->d_children, newest first */
 	struct cds_list_head d_children;
-	uint64_t d_offset;              /* directory position cookie (fs-assigned) */
+	uint64_t d_offset;              /* readdir position in d_parent (the fs assigns it) */
 	uint64_t d_id;                  /* immutable: serial, for introspection */
 	struct rcu_head d_rcu;
 	unsigned char d_iname[UVFS_DNAME_INLINE_LEN];

@@ -45,7 +45,14 @@ struct memfs_inode {
 	unsigned int height; /* levels: covers RADIX_FANOUT^height pages */
 	uint64_t npages;     /* pages allocated (st_blocks = npages * 8) */
 	char *link;          /* symlink body */
+	uint64_t next_offset;/* directories: the next entry's readdir offset */
 };
+
+/* simple_offset (fs/libfs.c): entries of a directory get offsets 3, 4, ... in the
+ * order they are added, a rename takes a new one in the new directory, an exchange
+ * swaps them; the end of a listing is DIR_OFFSET_EOD. */
+#define DIR_OFFSET_MIN 3
+#define DIR_OFFSET_EOD INT32_MAX
 
 struct memfs_sb {
 	uint64_t max_inodes, free_inodes;  /* 0 max: unlimited */
@@ -284,6 +291,7 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 		inode->i_fop = &memfs_dir_fops;
 		inode->i_nlink = 2;
 		inode->i_size = 2 * BOGO_DIRENT_SIZE;
+		mi->next_offset = DIR_OFFSET_MIN;
 		break;
 	case S_IFLNK:
 		inode->i_op = &memfs_link_iops;
@@ -383,6 +391,7 @@ static int memfs_lookup(struct inode *dir, struct dentry *dentry)
 /* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned. */
 static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
 {
+	dentry->d_offset = MI(dir)->next_offset++; /* simple_offset_add() */
 	dir->i_size += BOGO_DIRENT_SIZE;
 	inode_touch_dir(dir);
 	d_instantiate(dentry, inode);
@@ -540,6 +549,7 @@ static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode 
 			struct dentry *new, unsigned int flags)
 {
 	bool they_are_dirs = S_ISDIR(old->d_inode->i_mode);
+	uint64_t old_offset;
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
@@ -558,14 +568,27 @@ static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode 
 			}
 		}
 		rename_timestamps(old_dir, old, new_dir, new);
+		{
+			/* simple_offset_rename_exchange(): the two swap offsets */
+			uint64_t o = old->d_offset;
+
+			old->d_offset = new->d_offset;
+			new->d_offset = o;
+		}
 		return 0;
 	}
 	if (new->d_inode && S_ISDIR(new->d_inode->i_mode) && !memfs_empty(new))
 		return -ENOTEMPTY;
+	/* simple_offset_rename(): a new offset in the new directory — before the
+	 * whiteout takes its own, as 6.18 numbers them (tests/diff/readdir-offsets.sys) */
+	old_offset = old->d_offset;
+	old->d_offset = MI(new_dir)->next_offset++;
 	if (flags & RENAME_WHITEOUT) {
 		err = memfs_whiteout(old_dir, old);
-		if (err)
+		if (err) {
+			old->d_offset = old_offset;
 			return err;
+		}
 	}
 	if (new->d_inode) {
 		struct inode *victim = new->d_inode;
@@ -780,18 +803,43 @@ static bool emit(void *buf, size_t count, size_t *used, const char *name, size_t
 	return true;
 }
 
+/* A child readdir lists: hashed and positive (a rename's victim stays in the list,
+ * unhashed, until its last reference goes). */
+static bool listable(const struct dentry *c)
+{
+	return !d_unhashed(c) && c->d_inode;
+}
+
+/* The first listable child from pos on, in list order. */
+static struct dentry *listable_from(struct dentry *dir, struct cds_list_head *pos)
+{
+	for (; pos != &dir->d_children; pos = pos->next) {
+		struct dentry *d = cds_list_entry(pos, struct dentry, d_sib);
+
+		if (listable(d))
+			return d;
+	}
+	return NULL;
+}
+
+static off_t pos_of(const struct dentry *c)
+{
+	return c ? (off_t)c->d_offset : DIR_OFFSET_EOD;
+}
+
 /*
- * Positions: 0 ".", 1 "..", 2 the first child, otherwise the d_offset of the next
- * child to list (children are linked newest first).  A position whose child has
- * been removed in between ends the listing: an offset map would be needed to do
- * better, and Linux promises nothing about entries changed during a readdir.
+ * offset_readdir() (fs/libfs.c, 6.14+): ".", "..", then the children in list order
+ * (newest first).  f_pos is the offset of the next child to list, DIR_OFFSET_EOD
+ * after the last — so a listing that reached the end shows nothing created later
+ * until the directory is rewound.  A position that names no child (removed meanwhile,
+ * or made up with lseek) lists from the first child again: what 6.18 does (the
+ * difftest asked it).
  */
 static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 {
 	struct dentry *dir = f->f_path.dentry;
 	struct dentry *c;
 	size_t used = 0;
-	bool found;
 
 	if (dir->d_flags & DCACHE_DIR_DEAD)
 		return -ENOENT;
@@ -801,38 +849,31 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 		f->f_pos = 1;
 	}
 	if (f->f_pos == 1) {
-		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, 2, DT_DIR))
-			return used ? (ssize_t)used : -EINVAL;
-		f->f_pos = 2;
-	}
-	found = f->f_pos == 2;
-	cds_list_for_each_entry(c, &dir->d_children, d_sib) {
-		struct dentry *next;
+		off_t next = pos_of(listable_from(dir, dir->d_children.next));
 
-		if (!found) {
-			if ((off_t)c->d_offset != f->f_pos)
-				continue;
-			found = true;
-		}
-		if (d_unhashed(c) || !c->d_inode)
-			continue;
-		/* The position after c: the next listable child, or the end. */
-		next = c;
-		do {
-			next = cds_list_entry(next->d_sib.next, struct dentry, d_sib);
-		} while (&next->d_sib != &dir->d_children &&
-			 (d_unhashed(next) || !next->d_inode));
-		off_t after = &next->d_sib == &dir->d_children ? INT64_MAX : (off_t)next->d_offset;
+		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, next, DT_DIR))
+			return used ? (ssize_t)used : -EINVAL;
+		f->f_pos = next;
+	}
+	if (f->f_pos == DIR_OFFSET_EOD)
+		goto out;
+	c = NULL;
+	cds_list_for_each_entry(c, &dir->d_children, d_sib)
+		if (listable(c) && (off_t)c->d_offset == f->f_pos)
+			break;
+	if (&c->d_sib == &dir->d_children)
+		c = listable_from(dir, dir->d_children.next);
+	while (c) {
+		struct dentry *next = listable_from(dir, c->d_sib.next);
 
 		if (!emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
-			  c->d_inode->i_ino, after, inode_dtype(c->d_inode->i_mode)))
+			  c->d_inode->i_ino, pos_of(next), inode_dtype(c->d_inode->i_mode)))
 			return used ? (ssize_t)used : -EINVAL;
-		f->f_pos = after;
-		if (after == INT64_MAX)
-			break;
+		f->f_pos = pos_of(next);
+		c = next;
 	}
-	if (!found)
-		f->f_pos = INT64_MAX;
+	f->f_pos = DIR_OFFSET_EOD;
+out:
 	inode_touch_atime(dir->d_inode);
 	return (ssize_t)used;
 }
