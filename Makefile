@@ -5,13 +5,15 @@
 #   make check-asan  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-clang build with clang (-Werror) and run the suite
 #   make docs        regenerate the scenario table in docs/SEMANTICS.md
+#   make bench       benchmarks against the kernel (ratios), JSON and a plot in build/
+#   make bench-instr callgrind instruction counts of the uvfs side
 
 BUILD ?= build
 PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-dev \
-           libfuse3-dev fuse3 libedit-dev util-linux diffutils
+           libfuse3-dev fuse3 libedit-dev util-linux diffutils valgrind gnuplot-nox
 MESON_OPTS ?=
 
-.PHONY: all demo check check-asan check-clang deps docs clean
+.PHONY: all demo check check-asan check-clang deps docs bench bench-instr clean
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -48,6 +50,21 @@ check-asan:
 
 check-clang:
 	CC=clang $(MAKE) check BUILD=build-clang
+
+# Benchmarks are not tests: they print ratios measured in the same rounds.
+bench: deps all
+	./$(BUILD)/bench/uvfs-bench --json > $(BUILD)/bench.json
+	python3 bench/report.py $(BUILD)/bench.json $(BUILD)/bench-lookup.png
+
+BENCH_INSTR = "fstatat depth 1" "fstatat depth 4" "fstatat depth 16" "fstatat ENOENT depth 4" \
+	"create+close+unlink" "rename, one directory" "RENAME_EXCHANGE, one directory" \
+	"readlink /proc/self/fd/N"
+bench-instr: deps all
+	@for b in $(BENCH_INSTR); do \
+	  valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=$(BUILD)/callgrind.out \
+	    ./$(BUILD)/bench/uvfs-bench --instr "$$b" 2>/dev/null | sed 's/ uvfs operations measured//'; \
+	  callgrind_annotate $(BUILD)/callgrind.out 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",","",$$1); print "  instructions: " $$1}'; \
+	done
 
 # Regenerate the generated parts of the docs (the scenario table of SEMANTICS.md).
 docs: all

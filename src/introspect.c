@@ -129,3 +129,15 @@ void uvfs_live_counts(struct uvfs_live_counts *out)
 	out->tasks = atomic_load(&uvfs_live.tasks);
 	out->instances = atomic_load(&uvfs_live.instances);
 }
+
+size_t memfs_private_size(void);
+
+size_t uvfs_sizeof_dentry(void)
+{
+	return sizeof(struct dentry);
+}
+
+size_t uvfs_sizeof_inode(void)
+{
+	return sizeof(struct inode) + memfs_private_size();
+}

@@ -7,6 +7,7 @@
 #define UVFS_INTROSPECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uvfs/uvfs.h"
@@ -42,6 +43,11 @@ int uvfs_dcache_walk(struct uvfs_task *task, const char *path,
 		     int (*visit)(const struct uvfs_dentry_info *d, int depth, void *arg),
 		     void *arg);
 void uvfs_get_stats(struct uvfs *fs, struct uvfs_cache_stats *out);
+
+/* The size of the structures behind one dentry and one inode of the root memfs
+ * (memory accounting in bench/). */
+size_t uvfs_sizeof_dentry(void);
+size_t uvfs_sizeof_inode(void);
 
 /* Process-wide live objects, for leak checks after uvfs_free. */
 struct uvfs_live_counts {

@@ -65,6 +65,12 @@ static const struct file_operations memfs_dir_fops, memfs_file_fops;
 static const struct super_operations memfs_sops;
 
 static inline struct memfs_inode *MI(const struct inode *inode) { return inode->i_private; }
+
+size_t memfs_private_size(void);
+size_t memfs_private_size(void)
+{
+	return sizeof(struct memfs_inode);
+}
 static inline struct memfs_sb *MSB(const struct super_block *sb) { return sb->s_fs_info; }
 
 /* ---------------------------------------------------------------------------------

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * uvfs-bench - uvfs against the kernel it imitates, measured in the same rounds.
+ *
+ *   uvfs-bench [--quick] [--json] [--rounds R] [--only NAME]
+ *   uvfs-bench --check        one iteration of each, results compared, no timing
+ *   uvfs-bench --instr NAME   the uvfs side of NAME alone, for callgrind
+ *
+ * Each benchmark has a uvfs side (the library, one task) and a kernel side (the same
+ * system calls on a tmpfs this process mounts in a private mount namespace).  Every
+ * round times both, alternately, and records the kernel/uvfs ratio; the table shows
+ * the median ns/op of each side and the median of the per-round ratios, so that the
+ * drift of a shared machine hits both sides of a ratio alike.  Needs root.
+ *
+ * Benchmarks are not tests: nothing here fails on time.  --check only verifies that
+ * both sides give the same results.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <valgrind/callgrind.h>
+
+#include "introspect.h"
+#include "uvfs/uvfs.h"
+
+static struct uvfs *fs;
+static struct uvfs_task *T;
+static char hostdir[64];
+static bool quick, json, check_mode;
+static int rounds = 7;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void die(const char *what, long r)
+{
+	fprintf(stderr, "uvfs-bench: %s: %s\n", what, strerror(r < 0 ? (int)-r : errno));
+	exit(2);
+}
+
+#define U(call) do { long _r = (call); if (_r < 0) die(#call, _r); } while (0)
+#define H(call) do { if ((call) < 0) die(#call, -errno); } while (0)
+
+/* ---------------------------------------------------------------------------------
+ * Trees, on both sides: the same relative paths under / (uvfs) and hostdir (kernel)
+ */
+
+/* "abc/abc/.../abc" of depth d with name length len (the last is a file). */
+static void chain(char *buf, size_t n, int depth, int len)
+{
+	size_t o = 0;
+
+	for (int i = 0; i < depth && o + (size_t)len + 2 < n; i++) {
+		if (i)
+			buf[o++] = '/';
+		for (int k = 0; k < len; k++)
+			buf[o++] = (char)('a' + (i + k) % 26);
+	}
+	buf[o] = 0;
+}
+
+static void make_chain(int depth, int len, char *leaf, size_t n)
+{
+	char p[8192];
+
+	chain(leaf, n, depth, len);
+	for (int d = 1; d < depth; d++) {
+		chain(p, sizeof(p), d, len);
+		if (uvfs_mkdirat(T, AT_FDCWD, p, 0755) < 0 && errno != EEXIST) {
+			/* EEXIST is fine: chains share prefixes */
+		}
+		mkdirat(AT_FDCWD, p, 0755);
+	}
+	uvfs_mknodat(T, AT_FDCWD, leaf, S_IFREG | 0644, 0);
+	mknodat(AT_FDCWD, leaf, S_IFREG | 0644, 0);
+}
+
+/* ---------------------------------------------------------------------------------
+ * The benchmarks: each runs `iters` operations on one side
+ */
+
+enum side { UVFS, HOST };
+
+struct bench {
+	const char *name;
+	const char *goal;          /* "≥ 25x" etc., or "" */
+	double goal_ratio;         /* kernel/uvfs at least this, 0: none */
+	long iters;
+	void (*setup)(struct bench *b);
+	void (*run)(struct bench *b, enum side s, long iters);
+	char path[8192];           /* per-benchmark data */
+	char **paths;
+	long npaths;
+	/* results */
+	double uvfs_ns, host_ns, ratio;
+};
+
+static void run_fstat(struct bench *b, enum side s, long n)
+{
+	struct stat st;
+
+	if (s == UVFS)
+		for (long i = 0; i < n; i++)
+			uvfs_fstatat(T, AT_FDCWD, b->path, &st, 0);
+	else
+		for (long i = 0; i < n; i++)
+			fstatat(AT_FDCWD, b->path, &st, 0);
+}
+
+static void run_fstat_random(struct bench *b, enum side s, long n)
+{
+	struct stat st;
+
+	if (s == UVFS)
+		for (long i = 0; i < n; i++)
+			uvfs_fstatat(T, AT_FDCWD, b->paths[i % b->npaths], &st, 0);
+	else
+		for (long i = 0; i < n; i++)
+			fstatat(AT_FDCWD, b->paths[i % b->npaths], &st, 0);
+}
+
+#define SETUP_CHAIN(fn, depth, len)                                                    \
+	static void fn(struct bench *b) { make_chain(depth, len, b->path, sizeof(b->path)); }
+SETUP_CHAIN(setup_d1, 1, 3)
+SETUP_CHAIN(setup_d4, 4, 3)
+SETUP_CHAIN(setup_d16, 16, 3)
+SETUP_CHAIN(setup_l1, 1, 100)
+SETUP_CHAIN(setup_l4, 4, 100)
+
+static void setup_enoent(struct bench *b)
+{
+	make_chain(4, 3, b->path, sizeof(b->path));
+	strcat(b->path, "x"); /* the last component does not exist */
+}
+
+static void run_open_close(struct bench *b, enum side s, long n)
+{
+	if (s == UVFS)
+		for (long i = 0; i < n; i++)
+			uvfs_close(T, uvfs_openat(T, AT_FDCWD, b->path, O_RDONLY, 0));
+	else
+		for (long i = 0; i < n; i++)
+			close(openat(AT_FDCWD, b->path, O_RDONLY));
+}
+
+static void setup_dir(struct bench *b)
+{
+	uvfs_mkdirat(T, AT_FDCWD, "w", 0755);
+	mkdirat(AT_FDCWD, "w", 0755);
+	uvfs_mkdirat(T, AT_FDCWD, "w2", 0755);
+	mkdirat(AT_FDCWD, "w2", 0755);
+	snprintf(b->path, sizeof(b->path), "w/f");
+}
+
+static void run_create_unlink(struct bench *b, enum side s, long n)
+{
+	if (s == UVFS)
+		for (long i = 0; i < n; i++) {
+			uvfs_close(T, uvfs_openat(T, AT_FDCWD, "w/f", O_CREAT | O_WRONLY, 0644));
+			uvfs_unlinkat(T, AT_FDCWD, "w/f", 0);
+		}
+	else
+		for (long i = 0; i < n; i++) {
+			close(openat(AT_FDCWD, "w/f", O_CREAT | O_WRONLY, 0644));
+			unlinkat(AT_FDCWD, "w/f", 0);
+		}
+}
+
+static void run_mkdir_rmdir(struct bench *b, enum side s, long n)
+{
+	if (s == UVFS)
+		for (long i = 0; i < n; i++) {
+			uvfs_mkdirat(T, AT_FDCWD, "w/d", 0755);
+			uvfs_unlinkat(T, AT_FDCWD, "w/d", AT_REMOVEDIR);
+		}
+	else
+		for (long i = 0; i < n; i++) {
+			mkdirat(AT_FDCWD, "w/d", 0755);
+			unlinkat(AT_FDCWD, "w/d", AT_REMOVEDIR);
+		}
+}
+
+static void setup_rename(struct bench *b)
+{
+	setup_dir(b);
+	uvfs_mknodat(T, AT_FDCWD, "w/a", S_IFREG | 0644, 0);
+	mknodat(AT_FDCWD, "w/a", S_IFREG | 0644, 0);
+	uvfs_mknodat(T, AT_FDCWD, "w2/b", S_IFREG | 0644, 0);
+	mknodat(AT_FDCWD, "w2/b", S_IFREG | 0644, 0);
+}
+
+/* a -> b -> a, in one directory (b->path "w/b") or across (b->path "w2/a") */
+static void run_rename(struct bench *b, enum side s, long n)
+{
+	const char *x = "w/a", *y = b->path;
+
+	if (s == UVFS)
+		for (long i = 0; i < n; i += 2) {
+			uvfs_renameat2(T, AT_FDCWD, x, AT_FDCWD, y, 0);
+			uvfs_renameat2(T, AT_FDCWD, y, AT_FDCWD, x, 0);
+		}
+	else
+		for (long i = 0; i < n; i += 2) {
+			syscall(SYS_renameat2, AT_FDCWD, x, AT_FDCWD, y, 0);
+			syscall(SYS_renameat2, AT_FDCWD, y, AT_FDCWD, x, 0);
+		}
+}
+
+static void setup_rename_same(struct bench *b) { setup_rename(b); snprintf(b->path, sizeof(b->path), "w/b"); }
+static void setup_rename_cross(struct bench *b) { setup_rename(b); snprintf(b->path, sizeof(b->path), "w2/a"); }
+static void setup_exchange_same(struct bench *b)
+{
+	setup_rename(b);
+	uvfs_mknodat(T, AT_FDCWD, "w/b", S_IFREG | 0644, 0);
+	mknodat(AT_FDCWD, "w/b", S_IFREG | 0644, 0);
+	snprintf(b->path, sizeof(b->path), "w/b");
+}
+static void setup_exchange_cross(struct bench *b) { setup_rename(b); snprintf(b->path, sizeof(b->path), "w2/b"); }
+
+static void run_exchange(struct bench *b, enum side s, long n)
+{
+	if (s == UVFS)
+		for (long i = 0; i < n; i++)
+			uvfs_renameat2(T, AT_FDCWD, "w/a", AT_FDCWD, b->path, RENAME_EXCHANGE);
+	else
+		for (long i = 0; i < n; i++)
+			syscall(SYS_renameat2, AT_FDCWD, "w/a", AT_FDCWD, b->path, RENAME_EXCHANGE);
+}
+
+/* the rpm replace: create a temporary name, write, rename over the binary */
+static void run_rpm(struct bench *b, enum side s, long n)
+{
+	static char data[4096];
+
+	if (s == UVFS)
+		for (long i = 0; i < n; i++) {
+			int fd = uvfs_openat(T, AT_FDCWD, "w/food;5e2a9b1c", O_CREAT | O_WRONLY | O_TRUNC, 0755);
+
+			uvfs_write(T, fd, data, sizeof(data));
+			uvfs_close(T, fd);
+			uvfs_renameat2(T, AT_FDCWD, "w/food;5e2a9b1c", AT_FDCWD, "w/food", 0);
+		}
+	else
+		for (long i = 0; i < n; i++) {
+			int fd = openat(AT_FDCWD, "w/food;5e2a9b1c", O_CREAT | O_WRONLY | O_TRUNC, 0755);
+
+			if (write(fd, data, sizeof(data)) < 0)
+				die("write", -errno);
+			close(fd);
+			renameat(AT_FDCWD, "w/food;5e2a9b1c", AT_FDCWD, "w/food");
+		}
+}
+
+static int ufd, hfd;
+
+static void setup_readlink(struct bench *b)
+{
+	setup_dir(b);
+	ufd = uvfs_openat(T, AT_FDCWD, "w/f", O_CREAT | O_RDWR, 0644);
+	hfd = openat(AT_FDCWD, "w/f", O_CREAT | O_RDWR, 0644);
+	if (ufd < 0 || hfd < 0)
+		die("open", -errno);
+}
+
+static void run_readlink(struct bench *b, enum side s, long n)
+{
+	char path[64], buf[4096];
+
+	if (s == UVFS) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", ufd);
+		for (long i = 0; i < n; i++)
+			uvfs_readlinkat(T, AT_FDCWD, path, buf, sizeof(buf));
+	} else {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", hfd);
+		for (long i = 0; i < n; i++)
+			if (readlink(path, buf, sizeof(buf)) < 0)
+				die("readlink", -errno);
+	}
+}
+
+static void setup_getdents(struct bench *b)
+{
+	uvfs_mkdirat(T, AT_FDCWD, "big", 0755);
+	mkdirat(AT_FDCWD, "big", 0755);
+	for (int i = 0; i < 1000; i++) {
+		char p[32];
+
+		snprintf(p, sizeof(p), "big/entry%04d", i);
+		uvfs_mknodat(T, AT_FDCWD, p, S_IFREG | 0644, 0);
+		mknodat(AT_FDCWD, p, S_IFREG | 0644, 0);
+	}
+}
+
+static void run_getdents(struct bench *b, enum side s, long n)
+{
+	static char buf[65536];
+
+	for (long i = 0; i < n; i++) {
+		if (s == UVFS) {
+			int fd = uvfs_openat(T, AT_FDCWD, "big", O_RDONLY | O_DIRECTORY, 0);
+
+			while (uvfs_getdents64(T, fd, buf, sizeof(buf)) > 0)
+				;
+			uvfs_close(T, fd);
+		} else {
+			int fd = openat(AT_FDCWD, "big", O_RDONLY | O_DIRECTORY);
+
+			while (syscall(SYS_getdents64, fd, buf, sizeof(buf)) > 0)
+				;
+			close(fd);
+		}
+	}
+}
+
+/* A tree of about `entries` files at `depth`: a chain down to depth - 4, then four
+ * levels of fanout f with f^4 ~ entries; random leaves, visited in random order. */
+static void setup_tree(struct bench *b, long entries, int depth)
+{
+	int f = 1;
+	char prefix[4096] = "t";
+	unsigned seed = 12345;
+
+	while ((long)(f + 1) * (f + 1) * (f + 1) * (f + 1) <= entries)
+		f++;
+	snprintf(prefix + 1, sizeof(prefix) - 1, "%ld_%d", entries, depth);
+	uvfs_mkdirat(T, AT_FDCWD, prefix, 0755);
+	mkdirat(AT_FDCWD, prefix, 0755);
+	for (int d = 0; d < depth - 4; d++) {
+		strcat(prefix, "/c");
+		uvfs_mkdirat(T, AT_FDCWD, prefix, 0755);
+		mkdirat(AT_FDCWD, prefix, 0755);
+	}
+	for (int a = 0; a < f; a++) {
+		char p[4200];
+
+		snprintf(p, sizeof(p), "%s/%d", prefix, a);
+		uvfs_mkdirat(T, AT_FDCWD, p, 0755);
+		mkdirat(AT_FDCWD, p, 0755);
+		for (int c = 0; c < f; c++) {
+			char q[4300];
+
+			snprintf(q, sizeof(q), "%s/%d", p, c);
+			uvfs_mkdirat(T, AT_FDCWD, q, 0755);
+			mkdirat(AT_FDCWD, q, 0755);
+			for (int e = 0; e < f; e++) {
+				char r[4400];
+
+				snprintf(r, sizeof(r), "%s/%d", q, e);
+				uvfs_mkdirat(T, AT_FDCWD, r, 0755);
+				mkdirat(AT_FDCWD, r, 0755);
+				for (int g = 0; g < f; g++) {
+					char leaf[4500];
+
+					snprintf(leaf, sizeof(leaf), "%s/%d", r, g);
+					uvfs_mknodat(T, AT_FDCWD, leaf, S_IFREG | 0644, 0);
+					mknodat(AT_FDCWD, leaf, S_IFREG | 0644, 0);
+				}
+			}
+		}
+	}
+	b->npaths = 65536;
+	b->paths = calloc((size_t)b->npaths, sizeof(char *));
+	for (long i = 0; i < b->npaths; i++) {
+		if (asprintf(&b->paths[i], "%s/%d/%d/%d/%d", prefix, rand_r(&seed) % f,
+			     rand_r(&seed) % f, rand_r(&seed) % f, rand_r(&seed) % f) < 0)
+			die("asprintf", -ENOMEM);
+	}
+}
+
+static void setup_t3_4(struct bench *b) { setup_tree(b, 1000, 4); }
+static void setup_t3_16(struct bench *b) { setup_tree(b, 1000, 16); }
+static void setup_t5_4(struct bench *b) { setup_tree(b, 100000, 4); }
+static void setup_t5_16(struct bench *b) { setup_tree(b, 100000, 16); }
+static void setup_t6_4(struct bench *b) { setup_tree(b, 1000000, 4); }
+
+static struct bench benches[] = {
+	{ .name = "fstatat depth 1", .goal = "", .goal_ratio = 0, .iters = 200000, .setup = setup_d1, .run = run_fstat },
+	{ .name = "fstatat depth 4", .goal = ">= 25x", .goal_ratio = 25, .iters = 200000, .setup = setup_d4, .run = run_fstat },
+	{ .name = "fstatat depth 16", .goal = ">= 10x", .goal_ratio = 10, .iters = 100000, .setup = setup_d16, .run = run_fstat },
+	{ .name = "fstatat 1 x 100 bytes", .goal = "", .goal_ratio = 0, .iters = 200000, .setup = setup_l1, .run = run_fstat },
+	{ .name = "fstatat 4 x 100 bytes", .goal = ">= 10x", .goal_ratio = 10, .iters = 100000, .setup = setup_l4, .run = run_fstat },
+	{ .name = "fstatat ENOENT depth 4", .goal = ">= 30x", .goal_ratio = 30, .iters = 200000, .setup = setup_enoent, .run = run_fstat },
+	{ .name = "openat+close", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_d4, .run = run_open_close },
+	{ .name = "create+close+unlink", .goal = ">= 25x", .goal_ratio = 25, .iters = 50000, .setup = setup_dir, .run = run_create_unlink },
+	{ .name = "mkdir+rmdir", .goal = "", .goal_ratio = 0, .iters = 50000, .setup = setup_dir, .run = run_mkdir_rmdir },
+	{ .name = "rename, one directory", .goal = ">= 20x", .goal_ratio = 20, .iters = 100000, .setup = setup_rename_same, .run = run_rename },
+	{ .name = "rename, across directories", .goal = ">= 20x", .goal_ratio = 20, .iters = 100000, .setup = setup_rename_cross, .run = run_rename },
+	{ .name = "RENAME_EXCHANGE, one directory", .goal = ">= 20x", .goal_ratio = 20, .iters = 100000, .setup = setup_exchange_same, .run = run_exchange },
+	{ .name = "RENAME_EXCHANGE, across", .goal = ">= 20x", .goal_ratio = 20, .iters = 100000, .setup = setup_exchange_cross, .run = run_exchange },
+	{ .name = "rpm replace (create, write 4K, rename over)", .goal = "", .goal_ratio = 0, .iters = 20000, .setup = setup_dir, .run = run_rpm },
+	{ .name = "readlink /proc/self/fd/N", .goal = ">= 30x", .goal_ratio = 30, .iters = 100000, .setup = setup_readlink, .run = run_readlink },
+	{ .name = "getdents64, 1000 entries", .goal = "", .goal_ratio = 0, .iters = 500, .setup = setup_getdents, .run = run_getdents },
+	{ .name = "random paths, 10^3 tree, depth 4", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t3_4, .run = run_fstat_random },
+	{ .name = "random paths, 10^3 tree, depth 16", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t3_16, .run = run_fstat_random },
+	{ .name = "random paths, 10^5 tree, depth 4", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t5_4, .run = run_fstat_random },
+	{ .name = "random paths, 10^5 tree, depth 16", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t5_16, .run = run_fstat_random },
+	{ .name = "random paths, 10^6 tree, depth 4", .goal = ">= 3x", .goal_ratio = 3, .iters = 100000, .setup = setup_t6_4, .run = run_fstat_random },
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void measure(struct bench *b)
+{
+	double u[64], h[64], r[64];
+	long n = quick ? b->iters / 20 + 1 : b->iters;
+
+	for (int i = 0; i < rounds; i++) {
+		double t0 = now_ns();
+
+		b->run(b, UVFS, n);
+		double t1 = now_ns();
+
+		b->run(b, HOST, n);
+		double t2 = now_ns();
+
+		u[i] = (t1 - t0) / (double)n;
+		h[i] = (t2 - t1) / (double)n;
+		r[i] = h[i] / u[i];
+	}
+	b->uvfs_ns = median(u, rounds);
+	b->host_ns = median(h, rounds);
+	b->ratio = median(r, rounds);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Memory: what N empty files (or directories) cost on each side
+ */
+
+static long meminfo_kb(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long v = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = strtol(line + strlen(key), NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static long rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = 0, rss = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+			rss = 0;
+		fclose(f);
+	}
+	return rss * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+struct membench {
+	const char *what;
+	long n;
+	double uvfs_rss, uvfs_acct, host_slab;
+};
+
+static void memory(struct membench *m, bool dirs)
+{
+	struct uvfs_cache_stats s0, s1;
+	long r0, r1, k0, k1;
+	char p[64];
+
+	snprintf(p, sizeof(p), dirs ? "md" : "mf");
+	uvfs_mkdirat(T, AT_FDCWD, p, 0755);
+	mkdirat(AT_FDCWD, p, 0755);
+	uvfs_get_stats(fs, &s0);
+	r0 = rss_kb();
+	for (long i = 0; i < m->n; i++) {
+		snprintf(p, sizeof(p), "%s/%ld", dirs ? "md" : "mf", i);
+		if (dirs)
+			uvfs_mkdirat(T, AT_FDCWD, p, 0755);
+		else
+			uvfs_mknodat(T, AT_FDCWD, p, S_IFREG | 0644, 0);
+	}
+	r1 = rss_kb();
+	uvfs_get_stats(fs, &s1);
+	/* uvfs's own accounting: the structures it allocated for them */
+	m->uvfs_acct = (double)((s1.dentries - s0.dentries) * (long)uvfs_sizeof_dentry() +
+				(s1.inodes - s0.inodes) * (long)uvfs_sizeof_inode() +
+				(s1.name_bytes - s0.name_bytes)) / (double)m->n;
+	m->uvfs_rss = (double)(r1 - r0) * 1024 / (double)m->n;
+	sync();
+	k0 = meminfo_kb("Slab:");
+	for (long i = 0; i < m->n; i++) {
+		snprintf(p, sizeof(p), "%s/%ld", dirs ? "md" : "mf", i);
+		if (dirs)
+			mkdirat(AT_FDCWD, p, 0755);
+		else
+			mknodat(AT_FDCWD, p, S_IFREG | 0644, 0);
+	}
+	k1 = meminfo_kb("Slab:");
+	m->host_slab = (double)(k1 - k0) * 1024 / (double)m->n;
+}
+
+/* ---------------------------------------------------------------------------------
+ */
+
+static void setup_host(void)
+{
+	snprintf(hostdir, sizeof(hostdir), "/tmp/uvfs-bench.XXXXXX");
+	if (!mkdtemp(hostdir))
+		die("mkdtemp", -errno);
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", hostdir, "tmpfs", 0, NULL)) {
+		fprintf(stderr, "uvfs-bench: needs root (a private mount namespace with a tmpfs): %s\n",
+			strerror(errno));
+		rmdir(hostdir);
+		exit(2);
+	}
+	if (chdir(hostdir))
+		die("chdir", -errno);
+}
+
+/* The objects a benchmark works on look the same on both sides. */
+static int check_same(const struct bench *b)
+{
+	const char *paths[3] = { b->path[0] ? b->path : NULL, b->npaths ? b->paths[0] : NULL,
+				 b->npaths ? b->paths[b->npaths - 1] : NULL };
+
+	for (int i = 0; i < 3; i++) {
+		struct stat us, hs;
+		int ur, hr;
+
+		if (!paths[i])
+			continue;
+		ur = uvfs_fstatat(T, AT_FDCWD, paths[i], &us, 0);
+		hr = fstatat(AT_FDCWD, paths[i], &hs, 0) ? -errno : 0;
+		if (ur != hr || (!ur && (us.st_mode != hs.st_mode || us.st_nlink != hs.st_nlink ||
+					 us.st_size != hs.st_size))) {
+			fprintf(stderr, "bench check: %s: %s differs (uvfs %d, kernel %d)\n", b->name,
+				paths[i], ur, hr);
+			return 1;
+		}
+	}
+	if (b->run == run_readlink) {
+		char up[64], hp[64], ub[4096] = "", hb[4096] = "";
+		ssize_t un, hn;
+
+		snprintf(up, sizeof(up), "/proc/self/fd/%d", ufd);
+		snprintf(hp, sizeof(hp), "/proc/self/fd/%d", hfd);
+		un = uvfs_readlinkat(T, AT_FDCWD, up, ub, sizeof(ub) - 1);
+		hn = readlink(hp, hb, sizeof(hb) - 1);
+		/* the kernel's path starts with the bench's tmpfs */
+		if (un < 0 || hn < 0 || strcmp(ub, hb + strlen(hostdir))) {
+			fprintf(stderr, "bench check: readlink: uvfs '%s', kernel '%s'\n", ub, hb);
+			return 1;
+		}
+	}
+	if (b->run == run_getdents) {
+		char buf[65536];
+		int fd = uvfs_openat(T, AT_FDCWD, "big", O_RDONLY | O_DIRECTORY, 0), hfd2;
+		long un = 0, hn = 0, n;
+
+		while ((n = uvfs_getdents64(T, fd, buf, sizeof(buf))) > 0)
+			un += n;
+		uvfs_close(T, fd);
+		hfd2 = openat(AT_FDCWD, "big", O_RDONLY | O_DIRECTORY);
+		while ((n = syscall(SYS_getdents64, hfd2, buf, sizeof(buf))) > 0)
+			hn += n;
+		close(hfd2);
+		if (un != hn) {
+			fprintf(stderr, "bench check: getdents: uvfs %ld bytes, kernel %ld\n", un, hn);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static struct bench *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
+		if (!strcmp(benches[i].name, name))
+			return &benches[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL, *instr = NULL;
+	struct membench mem[2] = { { "per empty file", 100000, 0, 0, 0 },
+				   { "per directory", 100000, 0, 0, 0 } };
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "--check"))
+			check_mode = true;
+		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+			rounds = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--instr") && i + 1 < argc)
+			instr = argv[++i];
+		else {
+			fprintf(stderr, "usage: uvfs-bench [--quick] [--json] [--rounds R] [--only NAME] "
+					"[--check] [--instr NAME]\n");
+			return 2;
+		}
+	}
+	if (rounds < 1 || rounds > 64)
+		rounds = 7;
+	if (!quick && !check_mode && !instr)
+		mem[0].n = mem[1].n = 1000000;
+	setup_host();
+	fs = uvfs_new(NULL);
+	T = uvfs_task_new(fs);
+	if (!fs || !T)
+		die("uvfs_new", -ENOMEM);
+	if (instr) {
+		struct bench *b = find(instr);
+
+		if (!b) {
+			fprintf(stderr, "uvfs-bench: no benchmark '%s'\n", instr);
+			return 2;
+		}
+		b->setup(b);
+		b->run(b, UVFS, 1000); /* warm */
+		CALLGRIND_START_INSTRUMENTATION;
+		CALLGRIND_TOGGLE_COLLECT;
+		b->run(b, UVFS, b->iters / 10);
+		CALLGRIND_TOGGLE_COLLECT;
+		CALLGRIND_STOP_INSTRUMENTATION;
+		printf("%s: %ld uvfs operations measured\n", b->name, b->iters / 10);
+		return 0;
+	}
+	if (check_mode)
+		rounds = 1;
+	/* --check: every benchmark's objects answer the same on both sides */
+	if (json)
+		printf("{\"date\": %ld, \"rounds\": %d, \"benchmarks\": [\n", (long)time(NULL), rounds);
+	else
+		printf("%-44s %12s %12s %9s  %s\n", "benchmark", "uvfs ns/op", "kernel ns/op",
+		       "kernel/uvfs", "goal");
+	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+		struct bench *b = &benches[i];
+
+		if (only && strcmp(only, b->name))
+			continue;
+		if ((quick || check_mode) && strstr(b->name, "10^6"))
+			continue; /* the big tree takes a minute to build */
+		b->setup(b);
+		if (check_mode) {
+			b->iters = 2;
+			quick = false;
+			if (check_same(b))
+				return 1;
+		}
+		measure(b);
+		if (json)
+			printf("  {\"name\": \"%s\", \"uvfs_ns\": %.1f, \"kernel_ns\": %.1f, \"ratio\": %.2f, "
+			       "\"goal\": %.0f}%s\n", b->name, b->uvfs_ns, b->host_ns, b->ratio,
+			       b->goal_ratio, i + 1 < sizeof(benches) / sizeof(benches[0]) ? "," : "");
+		else
+			printf("%-44s %12.1f %12.1f %8.1fx  %s%s\n", b->name, b->uvfs_ns, b->host_ns,
+			       b->ratio, b->goal, !b->goal_ratio ? "" : b->ratio >= b->goal_ratio ? " met"
+												: " MISSED");
+		fflush(stdout);
+	}
+	if (!only && !check_mode) {
+		for (int i = 0; i < 2; i++) {
+			memory(&mem[i], i == 1);
+			if (json)
+				printf("  ,{\"name\": \"memory %s\", \"n\": %ld, \"uvfs_bytes\": %.0f, "
+				       "\"uvfs_rss_bytes\": %.0f, \"kernel_slab_bytes\": %.0f}\n",
+				       mem[i].what, mem[i].n, mem[i].uvfs_acct, mem[i].uvfs_rss,
+				       mem[i].host_slab);
+			else
+				printf("memory %-15s (%ld): uvfs %.0f bytes (RSS %.0f), kernel slab %.0f bytes%s\n",
+				       mem[i].what, mem[i].n, mem[i].uvfs_acct, mem[i].uvfs_rss,
+				       mem[i].host_slab, i == 0 ? (mem[i].uvfs_rss <= 256 ? "  goal <= 256: met"
+										: "  goal <= 256: MISSED") : "");
+		}
+	}
+	if (json)
+		printf("]}\n");
+	if (check_mode)
+		printf("bench check: every benchmark ran on both sides\n");
+	uvfs_free(fs);
+	if (chdir("/") == 0) {
+		umount2(hostdir, MNT_DETACH);
+		rmdir(hostdir);
+	}
+	return 0;
+}
