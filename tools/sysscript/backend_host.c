@@ -152,17 +152,16 @@ char *sysscript_host_run(const char *script, bool with_proc, bool dump)
 	return sysscript_host_call(with_proc ? HOST_PROC | HOST_PROC_FD : 0, run_script_fn, &a);
 }
 
-char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
-			  void *arg)
+/* Fork a child that enters its environment (enter(arg) returns 0, or -1 with errno),
+ * runs fn with the host backend writing into memory shared with us, and exits; the
+ * parent returns what the child wrote. */
+static char *run_child(int (*enter)(const void *earg), const void *earg,
+		       void (*fn)(struct sys_backend *b, FILE *out, void *arg), void *arg)
 {
 	char *shared, *out;
 	pid_t pid;
 	int status;
 
-	if (geteuid() != 0) {
-		errno = EPERM;
-		return NULL;
-	}
 	shared = mmap(NULL, OUTPUT_MAX, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED)
 		return NULL;
@@ -174,29 +173,12 @@ char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FI
 	}
 	if (pid == 0) {
 		FILE *f = fmemopen(shared, OUTPUT_MAX - 1, "w");
-		pid_t init;
 
 		if (!f)
 			_exit(2);
 		setvbuf(f, NULL, _IONBF, 0); /* fmemopen's buffer would need an fd-free flush */
-		/* A new pid namespace too: the script runs as its pid 1, as the first uvfs
-		 * task does, so /proc/self means the same on both sides. */
-		if (unshare(CLONE_NEWNS | CLONE_NEWPID)) {
-			fprintf(f, "host sandbox: unshare: %s\n", strerror(errno));
-			_exit(3);
-		}
-		init = fork();
-		if (init < 0)
-			_exit(3);
-		if (init > 0) {
-			int st;
-
-			waitpid(init, &st, 0);
-			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 4);
-		}
-		if (enter_sandbox(how)) {
+		if (enter(earg)) {
 			fprintf(f, "host sandbox: %s\n", strerror(errno));
-			fclose(f);
 			_exit(3);
 		}
 		fn(&host_backend, f, arg);
@@ -216,54 +198,56 @@ char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FI
 	return out;
 }
 
+/* A new pid namespace too: the script runs as its pid 1, as the first uvfs task does,
+ * so /proc/self means the same on both sides.  The forked pid 1 enters the sandbox;
+ * this process only waits for it and passes its status on. */
+static int enter_namespaces(const void *arg)
+{
+	unsigned int how = *(const unsigned int *)arg;
+	pid_t init;
+	int st;
+
+	if (unshare(CLONE_NEWNS | CLONE_NEWPID))
+		return -1;
+	init = fork();
+	if (init < 0)
+		return -1;
+	if (init == 0)
+		return enter_sandbox(how);
+	waitpid(init, &st, 0);
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 4);
+}
+
+char *sysscript_host_call(unsigned int how, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
+			  void *arg)
+{
+	if (geteuid() != 0) {
+		errno = EPERM;
+		return NULL;
+	}
+	return run_child(enter_namespaces, &how, fn, arg);
+}
+
+/* An existing directory: no namespaces (no root needed), the host's /proc at 1023. */
+static int enter_target(const void *arg)
+{
+	struct rlimit rl = { 1024, 1024 };
+	int pfd;
+
+	if (chdir((const char *)arg) || setrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	umask(022);
+	for (int fd = 0; fd < 1024; fd++)
+		close(fd);
+	pfd = open("/proc", O_RDONLY | O_DIRECTORY);
+	if (pfd < 0 || dup2(pfd, PROC_FD) != PROC_FD)
+		return -1;
+	close(pfd);
+	return 0;
+}
+
 char *sysscript_target_call(const char *dir, void (*fn)(struct sys_backend *b, FILE *out, void *arg),
 			    void *arg)
 {
-	char *shared, *out;
-	pid_t pid;
-	int status;
-
-	shared = mmap(NULL, OUTPUT_MAX, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED)
-		return NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		munmap(shared, OUTPUT_MAX);
-		return NULL;
-	}
-	if (pid == 0) {
-		FILE *f = fmemopen(shared, OUTPUT_MAX - 1, "w");
-		struct rlimit rl = { 1024, 1024 };
-		int pfd;
-
-		if (!f)
-			_exit(2);
-		setvbuf(f, NULL, _IONBF, 0);
-		if (chdir(dir) || setrlimit(RLIMIT_NOFILE, &rl)) {
-			fprintf(f, "target %s: %s\n", dir, strerror(errno));
-			_exit(3);
-		}
-		umask(022);
-		for (int fd = 0; fd < 1024; fd++)
-			close(fd);
-		pfd = open("/proc", O_RDONLY | O_DIRECTORY);
-		if (pfd < 0 || dup2(pfd, PROC_FD) != PROC_FD)
-			_exit(3);
-		close(pfd);
-		fn(&host_backend, f, arg);
-		fclose(f);
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	shared[OUTPUT_MAX - 1] = 0;
-	out = strdup(shared);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "target run failed (status %d): %s", status, shared);
-		free(out);
-		out = NULL;
-		errno = ECHILD;
-	}
-	munmap(shared, OUTPUT_MAX);
-	return out;
+	return run_child(enter_target, dir, fn, arg);
 }
