@@ -36,6 +36,11 @@ struct inode_operations {
 	/* Called on a dcache miss with a new unhashed negative dentry: attach the inode
 	 * if the name exists (d_add) — or leave it negative and hashed. */
 	int (*lookup)(struct inode *dir, struct dentry *dentry);
+	/* Optional: the filesystem's dcache holds every name it has (tmpfs-like), so a
+	 * walk that only needs to know the name is missing asks this instead of ->lookup
+	 * and allocates nothing.  Returns the errno ->lookup's negative result would mean
+	 * (-ENOENT, or -ENAMETOOLONG). */
+	int (*lookup_noent)(struct inode *dir, const struct qstr *name);
 	int (*create)(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev,
 		      uid_t uid, gid_t gid);       /* regular files and special files */
 	int (*mkdir)(struct inode *dir, struct dentry *dentry, mode_t mode,

@@ -54,6 +54,8 @@ void follow_mounts(struct uvfs *fs, struct path *path)
 	}
 }
 
+static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name);
+
 const char *d_get_link(const struct dentry *dentry)
 {
 	const struct inode *inode = dentry->d_inode;
@@ -65,13 +67,18 @@ const char *d_get_link(const struct dentry *dentry)
 
 struct dentry *lookup_one(struct dentry *dir, const struct qstr *name)
 {
+	struct dentry *d = d_lookup(dir, name);
+
+	return d ? d : lookup_slow(dir, name);
+}
+
+/* The dcache missed: a new dentry for the filesystem's ->lookup (__lookup_slow). */
+static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name)
+{
 	struct inode *inode = dir->d_inode;
 	struct dentry *d;
 	int err;
 
-	d = d_lookup(dir, name);
-	if (d)
-		return d;
 	if (!inode->i_op->lookup)
 		return ERR_PTR(-ENOTDIR);
 	/* __lookup_slow(), lookup_one_qstr_excl(): "Don't create child dentry for a dead
@@ -193,6 +200,26 @@ static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
 	return lookup_one(nd->path.dentry, q);
 }
 
+/*
+ * The same for a walk that only reads (no create, no rename target): where the
+ * filesystem says its dcache is complete (->lookup_noent), a miss is answered without
+ * a negative dentry — the errors lookup_one would give, in its order (dead directory,
+ * then the filesystem's), none of its allocation and freeing.
+ */
+static struct dentry *lookup_walk(struct nameidata *nd, struct qstr *q)
+{
+	struct dentry *dir = nd->path.dentry, *d;
+	const struct inode_operations *iop = dir->d_inode->i_op;
+
+	q->hash = d_name_hash(dir, q->name, q->len);
+	d = d_lookup(dir, q);
+	if (d || !iop->lookup_noent)
+		return d ? d : lookup_slow(dir, q);
+	if (dir->d_flags & DCACHE_DIR_DEAD)
+		return ERR_PTR(-ENOENT);
+	return ERR_PTR(iop->lookup_noent(dir->d_inode, q));
+}
+
 struct dentry *nd_lookup_last(struct nameidata *nd)
 {
 	return lookup_in(nd, &nd->last);
@@ -263,7 +290,7 @@ static int walk_component(struct nameidata *nd, const unsigned char *comp, size_
 		return 0;
 	if (type == LAST_DOTDOT)
 		return follow_dotdot(nd);
-	err = step_into(nd, lookup_in(nd, &q), true);
+	err = step_into(nd, lookup_walk(nd, &q), true);
 	if (err > 0) {
 		err = nd_follow_link(nd);
 		if (!err)
@@ -360,7 +387,7 @@ int lookup_last(struct nameidata *nd)
 	}
 	if (nd->last_slash)
 		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-	return step_into(nd, nd_lookup_last(nd), nd->flags & LOOKUP_FOLLOW);
+	return step_into(nd, lookup_walk(nd, &nd->last), nd->flags & LOOKUP_FOLLOW);
 }
 
 int nd_follow_link(struct nameidata *nd)

@@ -394,6 +394,12 @@ static int memfs_lookup(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
+static int memfs_lookup_noent(struct inode *dir, const struct qstr *name)
+{
+	(void)dir;
+	return name->len > NAME_MAX ? -ENAMETOOLONG : -ENOENT;
+}
+
 /* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned. */
 static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
 {
@@ -654,6 +660,7 @@ static int memfs_setsize(struct inode *inode, off_t size)
 
 static const struct inode_operations memfs_dir_iops = {
 	.lookup = memfs_lookup,
+	.lookup_noent = memfs_lookup_noent,
 	.create = memfs_mknod,
 	.mkdir = memfs_mkdir,
 	.symlink = memfs_symlink,
