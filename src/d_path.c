@@ -103,24 +103,18 @@ out:
 }
 
 ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
-			     size_t bufsiz)
+		      size_t bufsiz)
 {
-	char *page = uvfs_malloc(UVFS_PATH_MAX);
-	char *p;
+	char page[UVFS_PATH_MAX]; /* the kernel's PATH_MAX page, here on the stack */
+	char *p = d_path(path, root, page, sizeof(page));
 	ssize_t len;
 
-	if (!page)
-		return -ENOMEM;
-	p = d_path(path, root, page, UVFS_PATH_MAX);
-	if (IS_ERR(p)) {
-		len = PTR_ERR(p);
-	} else {
-		len = (ssize_t)strlen(p);
-		if ((size_t)len > bufsiz)
-			len = (ssize_t)bufsiz;
-		memcpy(buf, p, (size_t)len);
-	}
-	free(page);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	len = (ssize_t)strlen(p);
+	if ((size_t)len > bufsiz)
+		len = (ssize_t)bufsiz;
+	memcpy(buf, p, (size_t)len);
 	return len;
 }
 
