@@ -63,17 +63,26 @@ uint32_t d_name_hash(const struct dentry *parent, const unsigned char *name, siz
 
 static struct cds_hlist_head *d_hash_bucket(struct uvfs *fs, uint32_t hash)
 {
-	return &fs->dtable.buckets[hash & fs->dtable.mask];
+	struct dcache_buckets *t = fs->dtable.tbl;
+
+	return &t->b[hash & t->mask];
+}
+
+static struct dcache_buckets *buckets_alloc(size_t n, bool may_fail)
+{
+	struct dcache_buckets *t = may_fail ? uvfs_zalloc(sizeof(*t) + n * sizeof(t->b[0]))
+					    : calloc(1, sizeof(*t) + n * sizeof(t->b[0]));
+
+	if (t)
+		t->mask = n - 1;
+	return t;
 }
 
 int dcache_init(struct uvfs *fs)
 {
-	size_t n = 1024;
-
-	fs->dtable.buckets = uvfs_zalloc(n * sizeof(*fs->dtable.buckets));
-	if (!fs->dtable.buckets)
+	fs->dtable.tbl = buckets_alloc(1024, true);
+	if (!fs->dtable.tbl)
 		return -ENOMEM;
-	fs->dtable.mask = n - 1;
 	fs->dtable.count = 0;
 	return 0;
 }
@@ -81,34 +90,42 @@ int dcache_init(struct uvfs *fs)
 void dcache_exit(struct uvfs *fs)
 {
 	assert(fs->dtable.count == 0);
-	free(fs->dtable.buckets);
-	fs->dtable.buckets = NULL;
+	free(fs->dtable.tbl);
+	fs->dtable.tbl = NULL;
 }
 
-/* Double the table when the load passes one.  A failed allocation only leaves the
- * chains longer, so it is not an error. */
+static void buckets_free_rcu(struct rcu_head *head)
+{
+	free(container_of(head, struct dcache_buckets, rcu));
+}
+
+/*
+ * Double the table when the load passes one.  A failed allocation only leaves the
+ * chains longer, so it is not an error.  The chains move node by node while a
+ * lockless walk may be following them: it can miss a dentry or see one twice, which
+ * is harmless because every writer bumps ns_seq and such a walk is thrown away; what
+ * it may never do is touch freed memory, hence the old table's grace period.
+ */
 static void d_hash_grow(struct uvfs *fs)
 {
-	struct dcache_table *t = &fs->dtable;
-	size_t n = (t->mask + 1) * 2;
-	struct cds_hlist_head *nb;
+	struct dcache_buckets *old = fs->dtable.tbl, *nt;
+	size_t n = (old->mask + 1) * 2;
 
-	nb = calloc(n, sizeof(*nb));
-	if (!nb)
+	nt = buckets_alloc(n, false);
+	if (!nt)
 		return;
-	for (size_t i = 0; i <= t->mask; i++) {
-		struct cds_hlist_node *pos = t->buckets[i].next, *next;
+	for (size_t i = 0; i <= old->mask; i++) {
+		struct cds_hlist_node *pos = old->b[i].next, *next;
 
 		for (; pos; pos = next) {
 			struct dentry *d = container_of(pos, struct dentry, d_hash);
 
 			next = pos->next;
-			cds_hlist_add_head(&d->d_hash, &nb[d->d_name.hash & (n - 1)]);
+			cds_hlist_add_head(&d->d_hash, &nt->b[d->d_name.hash & (n - 1)]);
 		}
 	}
-	free(t->buckets);
-	t->buckets = nb;
-	t->mask = n - 1;
+	rcu_assign_pointer(fs->dtable.tbl, nt);
+	urcu_bp_call_rcu(&old->rcu, buckets_free_rcu);
 }
 
 void d_rehash(struct dentry *d)
@@ -119,7 +136,7 @@ void d_rehash(struct dentry *d)
 	assert(d_unhashed(d));
 	cds_hlist_add_head_rcu(&d->d_hash, d_hash_bucket(fs, d->d_name.hash));
 	d->d_flags |= DCACHE_HASHED;
-	if (++fs->dtable.count > fs->dtable.mask + 1)
+	if (++fs->dtable.count > fs->dtable.tbl->mask + 1)
 		d_hash_grow(fs);
 }
 

@@ -37,6 +37,16 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	return inode;
 }
 
+static void inode_free_rcu(struct rcu_head *head)
+{
+	struct inode *inode = container_of(head, struct inode, i_rcu);
+
+	if (inode->i_free)
+		inode->i_free(inode);
+	atomic_fetch_sub(&uvfs_live.inodes, 1);
+	free(inode);
+}
+
 static void destroy_inode(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
@@ -44,10 +54,12 @@ static void destroy_inode(struct inode *inode)
 	if (sb->s_op->evict_inode)
 		sb->s_op->evict_inode(inode);
 	pipe_free(inode->i_pipe);
+	inode->i_pipe = NULL;
 	cds_list_del(&inode->i_sb_list);
 	atomic_fetch_sub(&sb->s_fs->stats.inodes, 1);
-	atomic_fetch_sub(&uvfs_live.inodes, 1);
-	free(inode);
+	/* after a grace period: namei_rcu.c may be reading it (i_sb is not touched
+	 * again, the superblock may be gone by then) */
+	urcu_bp_call_rcu(&inode->i_rcu, inode_free_rcu);
 }
 
 void iput(struct inode *inode)

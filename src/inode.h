@@ -79,7 +79,8 @@ struct file_operations {
 };
 
 struct super_operations {
-	/* The last reference to an inode with no links is gone: free its data. */
+	/* The last reference to an inode with no links is gone: free its data (not
+	 * what a lockless stat may still read: that goes in i_free). */
 	void (*evict_inode)(struct inode *inode);
 	/* Unmount: free the filesystem's private state. */
 	void (*put_super)(struct super_block *sb);
@@ -103,7 +104,11 @@ struct inode {
 	struct super_block *i_sb;        /* immutable */
 	const struct inode_operations *i_op;  /* immutable */
 	const struct file_operations *i_fop;  /* immutable */
-	void *i_private;                 /* the filesystem's */
+	void *i_private;                 /* the filesystem's; valid until i_free runs */
+	/* Frees i_private after the grace period that follows the last iput (the
+	 * kernel's ->free_inode): a lockless walk may still be reading the inode. */
+	void (*i_free)(struct inode *inode);  /* immutable */
+	struct rcu_head i_rcu;
 	struct pipe *i_pipe;             /* a fifo's buffer, while it is open */
 	struct cds_list_head i_sb_list;  /* in i_sb->s_inodes */
 };

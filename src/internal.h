@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include <urcu-bp.h>
+#include <urcu/hlist.h>
 #include <urcu/list.h>
 
 #include "uvfs/uvfs.h"
@@ -66,11 +67,17 @@ struct uvfs_stats {
 	atomic_long files;           /* live struct file */
 };
 
-/* The dentry hash table: buckets of cds_hlist, chained by d_hash; resized (doubled)
- * under ns_lock when the load passes 1. */
+/* The dentry hash table: buckets of cds_hlist, chained by d_hash; replaced by one
+ * twice as large under ns_lock when the load passes 1, the old one freed after a
+ * grace period, so that a lockless walk may go on reading the table it loaded. */
+struct dcache_buckets {
+	size_t mask;                    /* immutable: buckets - 1 */
+	struct rcu_head rcu;
+	struct cds_hlist_head b[];      /* chains: written under ns_lock, read under RCU */
+};
+
 struct dcache_table {
-	struct cds_hlist_head *buckets; /* ns_lock */
-	size_t mask;                    /* ns_lock; buckets - 1 */
+	struct dcache_buckets *tbl;     /* ns_lock; published with rcu_assign_pointer */
 	size_t count;                   /* ns_lock; hashed dentries */
 };
 
@@ -95,6 +102,9 @@ struct uvfs {
 	int next_pid;                   /* ns_lock */
 
 	struct uvfs_stats stats;        /* atomic */
+	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value
+	 * before and after read a state no writer was changing (namei_rcu.c). */
+	atomic_ulong ns_seq;
 };
 
 /* Process-wide totals of live objects, for leak checks after uvfs_free(): the
@@ -109,11 +119,13 @@ static inline void uvfs_lock(struct uvfs *fs)
 	pthread_mutex_lock(&fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
+	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_acq_rel); /* odd */
 }
 
 static inline void uvfs_unlock(struct uvfs *fs)
 {
 	assert(fs->ns_locked && pthread_equal(fs->ns_owner, pthread_self()));
+	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_release); /* even */
 	fs->ns_locked = false;
 	pthread_mutex_unlock(&fs->ns_lock);
 }
@@ -130,10 +142,12 @@ static inline void uvfs_cond_wait(struct uvfs *fs, pthread_cond_t *cond)
 	struct uvfs_task *cur = fs->current;
 
 	assert(ns_locked(fs));
+	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_release);
 	fs->ns_locked = false;
 	pthread_cond_wait(cond, &fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
+	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_acq_rel);
 	fs->current = cur;
 }
 

@@ -63,6 +63,7 @@ static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link
 	memfs_special_iops;
 static const struct file_operations memfs_dir_fops, memfs_file_fops;
 static const struct super_operations memfs_sops;
+static void memfs_free_inode(struct inode *inode);
 
 static inline struct memfs_inode *MI(const struct inode *inode) { return inode->i_private; }
 
@@ -278,6 +279,7 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 		goto enomem;
 	}
 	inode->i_private = mi;
+	inode->i_free = memfs_free_inode;
 	inode->i_uid = uid;
 	inode->i_gid = gid;
 	/* Set-group-ID directories pass their group on (inode_init_owner). */
@@ -317,19 +319,24 @@ enomem:
 	return ERR_PTR(-ENOMEM);
 }
 
+/* The data goes now; the memfs_inode and a symlink's body, which a lockless stat or
+ * walk may still read, in memfs_free_inode after the grace period. */
 static void memfs_evict_inode(struct inode *inode)
 {
 	struct memfs_inode *mi = MI(inode);
 
-	if (!mi)
-		return;
 	radix_truncate(inode->i_sb, mi, 0);
 	if (mi->link && strlen(mi->link) >= SHORT_SYMLINK_LEN)
 		MSB(inode->i_sb)->used_pages--;
+	free_inode_slot(inode->i_sb);
+}
+
+static void memfs_free_inode(struct inode *inode)
+{
+	struct memfs_inode *mi = MI(inode);
+
 	free(mi->link);
 	free(mi);
-	inode->i_private = NULL;
-	free_inode_slot(inode->i_sb);
 }
 
 static blkcnt_t memfs_blocks(const struct inode *inode)

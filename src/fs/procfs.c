@@ -49,6 +49,7 @@ struct proc_sb {
 static const struct inode_operations proc_dir_iops, proc_link_iops, proc_self_iops,
 	proc_file_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops;
+static void proc_free_inode(struct inode *inode);
 
 static inline struct proc_inode *PI(const struct inode *inode) { return inode->i_private; }
 
@@ -89,6 +90,7 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	pi->pid = pid;
 	pi->fd = fd;
 	inode->i_private = pi;
+	inode->i_free = proc_free_inode;
 	inode->i_ino = proc_ino(type, pid, fd);
 	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
 	switch (type) {
@@ -110,10 +112,9 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	return inode;
 }
 
-static void proc_evict_inode(struct inode *inode)
+static void proc_free_inode(struct inode *inode)
 {
 	free(inode->i_private);
-	inode->i_private = NULL;
 }
 
 static bool proc_drop_inode(const struct inode *inode)
@@ -127,7 +128,6 @@ static void proc_put_super(struct super_block *sb)
 }
 
 static const struct super_operations proc_sops = {
-	.evict_inode = proc_evict_inode,
 	.put_super = proc_put_super,
 	.drop_inode = proc_drop_inode,
 };
