@@ -114,6 +114,8 @@ struct inode {
 };
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
+#define SB_RCU_WALK      0x2u  /* namei_rcu.c may walk it: every name is in the dcache
+				* (->lookup_noent) and reading inodes has no side effects */
 
 struct super_block {
 	struct uvfs *s_fs;                       /* immutable */

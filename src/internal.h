@@ -10,9 +10,11 @@
  *                   tree and hash table, inodes and their data, mounts, tasks, fd
  *                   tables, open file positions.  Taken by every public call on entry
  *                   (uvfs_lock/uvfs_unlock below) and released on return.
- *   RCU (urcu-bp)   not a lock: external names and dentries are freed through
- *                   call_rcu, so a reader inside rcu_read_lock() (introspection) may
- *                   keep looking at a name after a writer dropped it.
+ *   RCU (urcu-bp)   not a lock: dentries, external names, inodes (with their private
+ *                   parts) and old hash tables are freed through call_rcu, so the
+ *                   lockless walk (namei_rcu.c) may keep reading them inside
+ *                   rcu_read_lock() after a writer dropped them.
+ *   ns_seq          odd while ns_lock is held: validates a lockless walk.
  *   atomics         struct uvfs_stats: counters, updated from RCU callbacks too.
  *
  * Nesting: ns_lock is the only lock; it is never taken twice (uvfs_lock asserts).

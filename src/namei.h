@@ -103,6 +103,13 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 /* The symlink body of dentry's inode; NULL if it is not a symlink. */
 const char *d_get_link(const struct dentry *dentry);
 
+/*
+ * stat_rcu - fstatat(AT_FDCWD or absolute name) without ns_lock or references
+ * (namei_rcu.c): 0 with *st filled, -errno, or -ECHILD when the locked walk must
+ * answer instead.  Called without ns_lock.
+ */
+int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat *st);
+
 /* Validate and measure a user path: -ENAMETOOLONG at PATH_MAX, -ENOENT if empty and
  * not allowed, -EFAULT for NULL. */
 int getname_check(const char *name, bool empty_ok);

@@ -10,6 +10,8 @@
 #include "inode.h"
 #include "mount.h"
 
+#include <urcu/rculist.h>
+
 void path_get(const struct path *path)
 {
 	path->mnt->mnt_count++;
@@ -57,7 +59,8 @@ struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *
 		m->mnt_parent = m;
 		m->mnt_mountpoint = dget(sb->s_root);
 	}
-	cds_list_add_tail(&m->mnt_list, &fs->mounts);
+	/* namei_rcu.c walks this list without ns_lock */
+	cds_list_add_tail_rcu(&m->mnt_list, &fs->mounts);
 	return m;
 }
 

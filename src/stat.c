@@ -21,6 +21,13 @@ int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *name, struct sta
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
+	/* The lockless walk first (the kernel's LOOKUP_RCU), the locked one if it
+	 * cannot be sure. */
+	if (name && name[0] && (dirfd == AT_FDCWD || name[0] == '/') && !(flags & AT_EMPTY_PATH)) {
+		err = stat_rcu(task, name, !(flags & AT_SYMLINK_NOFOLLOW), st);
+		if (err != -ECHILD)
+			return err;
+	}
 	if (!(flags & AT_SYMLINK_NOFOLLOW))
 		lf |= LOOKUP_FOLLOW;
 	if (flags & AT_EMPTY_PATH)

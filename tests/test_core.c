@@ -253,7 +253,9 @@ static const struct {
 	{ "renameat2 AT_FDCWD /d/f AT_FDCWD /d/e/f2 RENAME_WHITEOUT", true },
 	{ "unlinkat AT_FDCWD /d/f 0", false },
 	{ "unlinkat AT_FDCWD /d/e AT_REMOVEDIR", false },
-	{ "fstatat AT_FDCWD /d/s 0", true },
+	/* the lockless walk copies no symlink body; the locked one (a dirfd) does */
+	{ "fstatat AT_FDCWD /d/s 0", false },
+	{ "fstatat 1 d/s 0", true },
 	{ "getcwd 100", true },
 	{ "mount tmpfs /d/e", true },
 	{ "dup3 1 700 0", true },
@@ -453,6 +455,83 @@ static void test_threads_keep_tree_consistent(void **state)
 	uvfs_free(fs);
 }
 
+/* ---------------------------------------------------------------------------------
+ * The lockless walk under concurrent renames: names that always exist are always
+ * found, names that never exist never are, whatever the writers are doing.
+ */
+
+struct rcu_arg {
+	struct uvfs_task *t;
+	atomic_int *stop;
+	long wrong, done;
+};
+
+static void *exchanger(void *p)
+{
+	struct rcu_arg *a = p;
+
+	for (int i = 0; i < 20000; i++) {
+		uvfs_renameat2(a->t, AT_FDCWD, "/x", AT_FDCWD, "/y", RENAME_EXCHANGE);
+		uvfs_renameat2(a->t, AT_FDCWD, "/x/f", AT_FDCWD, "/x/g", RENAME_EXCHANGE);
+		/* churn the hash table and the dcache: create and remove, long names too */
+		uvfs_mknodat(a->t, AT_FDCWD, "/x/a-name-long-enough-to-be-stored-externally-xx",
+			     S_IFREG | 0644, 0);
+		uvfs_unlinkat(a->t, AT_FDCWD, "/x/a-name-long-enough-to-be-stored-externally-xx", 0);
+	}
+	atomic_store(a->stop, 1);
+	return NULL;
+}
+
+static void *stat_reader(void *p)
+{
+	struct rcu_arg *a = p;
+	struct stat st;
+
+	while (!atomic_load(a->stop)) {
+		if (uvfs_fstatat(a->t, AT_FDCWD, "/x/f", &st, 0) != 0 || !S_ISREG(st.st_mode))
+			a->wrong++;
+		if (uvfs_fstatat(a->t, AT_FDCWD, "/y/g/", &st, 0) != -ENOTDIR)
+			a->wrong++;
+		if (uvfs_fstatat(a->t, AT_FDCWD, "/x/none", &st, 0) != -ENOENT)
+			a->wrong++;
+		if (uvfs_fstatat(a->t, AT_FDCWD, "/l/f", &st, 0) != 0) /* through a symlink */
+			a->wrong++;
+		a->done++;
+	}
+	return NULL;
+}
+
+static void test_rcu_walk_under_renames(void **state)
+{
+	struct uvfs_config cfg = { .flags = UVFS_NO_PROC };
+	struct uvfs *fs = uvfs_new(&cfg);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	atomic_int stop = 0;
+	struct rcu_arg w = { uvfs_task_fork(t), &stop, 0, 0 };
+	struct rcu_arg r[2] = { { uvfs_task_fork(t), &stop, 0, 0 }, { uvfs_task_fork(t), &stop, 0, 0 } };
+	pthread_t tw, tr[2];
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/x", 0755), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/y", 0755), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(uvfs_mknodat(t, AT_FDCWD, i ? "/y/f" : "/x/f", S_IFREG | 0644, 0), 0);
+		assert_int_equal(uvfs_mknodat(t, AT_FDCWD, i ? "/y/g" : "/x/g", S_IFREG | 0644, 0), 0);
+	}
+	assert_int_equal(uvfs_symlinkat(t, "x", AT_FDCWD, "/l"), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&tr[i], NULL, stat_reader, &r[i]), 0);
+	assert_int_equal(pthread_create(&tw, NULL, exchanger, &w), 0);
+	pthread_join(tw, NULL);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(tr[i], NULL);
+		print_message("reader %d: %ld rounds, %ld wrong\n", i, r[i].done, r[i].wrong);
+		assert_int_equal(r[i].wrong, 0);
+		assert_true(r[i].done > 0);
+	}
+	uvfs_free(fs);
+}
+
 static void test_no_leaks(void **state)
 {
 	(void)state;
@@ -471,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_blocking_open),
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
+		cmocka_unit_test(test_rcu_walk_under_renames),
 		cmocka_unit_test(test_no_leaks),
 	};
 

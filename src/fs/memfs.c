@@ -373,7 +373,7 @@ int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_b
 		s->max_pages = 1;
 	sb->s_fs_info = s;
 	sb->s_op = &memfs_sops;
-	sb->s_flags = SB_ALWAYS_DELETE;
+	sb->s_flags = SB_ALWAYS_DELETE | SB_RCU_WALK;
 	/* A fresh tmpfs root is 1777 root:root. */
 	root = memfs_get_inode(sb, NULL, S_IFDIR | 01777, 0, 0, 0);
 	if (IS_ERR(root))
