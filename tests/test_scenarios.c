@@ -4,8 +4,9 @@
  * after the seed article's session and the package upgrade of the seed patch, under
  * every personality.
  *
- * Expected strings: for "linux" the same sessions run against the kernel in
- * tests/diff/dpath.sys and proc.sys; for the historical personalities they follow
+ * Expected strings: for "linux" the running kernel's — test_linux_column_is_the_kernels
+ * runs every case on a tmpfs with /proc and requires the string the rule gives (and
+ * tests/diff/dpath.sys compares whole sessions); for the historical personalities they follow
  * from the rules of ../shared/LINUX-SEMANTICS.md section 3, computed by rule() below
  * (not by src/abi.c), each row naming the commit that makes it.
  *
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -150,6 +152,39 @@ static void case_result(const struct era *e, const struct article_case *c, char 
 
 	article(e, src, foo, dst, bar, got, n);
 	rule(e, src, foo, dst, bar, want, n);
+}
+
+/* The linux column is the running kernel's: every case, as a script on a tmpfs in a
+ * private mount and pid namespace with /proc, must print the string rule() gives. */
+static void test_linux_column_is_the_kernels(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	for (size_t c = 0; c < NCASES; c++) {
+		const struct article_case *ac = &article_cases[c];
+		const char *src = ac->cross ? "/d1" : "/tmp", *dst = ac->cross ? "/d2" : "/tmp";
+		const char *foo = ac->foo_len ? name_of('f', ac->foo_len) : "foo";
+		const char *bar = ac->bar_len ? name_of('b', ac->bar_len) : "bar";
+		char want[600], *script, *out, line[700];
+
+		rule(&eras[0], src, foo, dst, bar, want, sizeof(want));
+		if (asprintf(&script,
+			     "mkdirat AT_FDCWD %s 01777\nmkdirat AT_FDCWD %s 01777\n"
+			     "mknodat AT_FDCWD \"%s/%s\" S_IFREG|0644 0\n"
+			     "mknodat AT_FDCWD \"%s/%s\" S_IFREG|0644 0\n"
+			     "openat AT_FDCWD \"%s/%s\" O_RDONLY\n"
+			     "renameat2 AT_FDCWD \"%s/%s\" AT_FDCWD \"%s/%s\" 0\nfdpath 0\n",
+			     src, dst, src, foo, dst, bar, dst, bar, src, foo, dst, bar) < 0)
+			fail();
+		out = sysscript_host_run(script, true, false);
+		assert_non_null(out);
+		snprintf(line, sizeof(line), "fdpath 0 = %zu \"%s\"\n", strlen(want), want);
+		if (!strstr(out, line))
+			fail_msg("%s: the kernel printed\n%s\nnot %s", ac->label, out, line);
+		free(out);
+		free(script);
+	}
 }
 
 static void test_article_every_era(void **state)
@@ -375,6 +410,7 @@ static void test_docs_table_is_current(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_linux_column_is_the_kernels),
 		cmocka_unit_test(test_article_every_era),
 		cmocka_unit_test(test_upgrade_every_era),
 		cmocka_unit_test(test_exchange_every_era),
