@@ -55,6 +55,10 @@ struct inode_operations {
 	/* O_TMPFILE: a new inode with no name, attached to the (unhashed) dentry. */
 	int (*tmpfile)(struct inode *dir, struct dentry *dentry, mode_t mode,
 		       uid_t uid, gid_t gid);
+	/* Optional: is a cached dentry of this inode still what its name means?  false
+	 * drops it and the name is looked up again (the kernel's d_revalidate; procfs's
+	 * entries follow tasks and descriptors that come and go). */
+	bool (*revalidate)(struct dentry *dentry);
 	/* Symlink body (NUL-terminated), valid until the next call under ns_lock. */
 	const char *(*get_link)(struct inode *inode);
 	/* A magic link (/proc/PID/fd/N, cwd, root, exe): the object itself, referenced

@@ -65,9 +65,23 @@ const char *d_get_link(const struct dentry *dentry)
 	return inode->i_op->get_link((struct inode *)inode);
 }
 
-struct dentry *lookup_one(struct dentry *dir, const struct qstr *name)
+/* d_lookup() and ->revalidate: a stale cached entry is dropped, as if never found. */
+static struct dentry *lookup_cached(struct dentry *dir, const struct qstr *name)
 {
 	struct dentry *d = d_lookup(dir, name);
+
+	if (d && d->d_inode && d->d_inode->i_op->revalidate &&
+	    !d->d_inode->i_op->revalidate(d)) {
+		d_drop(d);
+		dput(d);
+		return NULL;
+	}
+	return d;
+}
+
+struct dentry *lookup_one(struct dentry *dir, const struct qstr *name)
+{
+	struct dentry *d = lookup_cached(dir, name);
 
 	return d ? d : lookup_slow(dir, name);
 }
@@ -212,7 +226,7 @@ static struct dentry *lookup_walk(struct nameidata *nd, struct qstr *q)
 	const struct inode_operations *iop = dir->d_inode->i_op;
 
 	q->hash = d_name_hash(dir, q->name, q->len);
-	d = d_lookup(dir, q);
+	d = lookup_cached(dir, q);
 	if (d || !iop->lookup_noent)
 		return d ? d : lookup_slow(dir, q);
 	if (dir->d_flags & DCACHE_DIR_DEAD)

@@ -13,9 +13,11 @@
  * A magic link's readlink is d_path() of its target from the *reader's* root; following
  * it jumps to the object itself (namei.c: nd_jump_link), deleted or not.
  *
- * Nothing is stored: every dentry and inode is made at lookup from (type, pid, fd) and
- * dropped at its last reference (SB_ALWAYS_DELETE, drop_inode), so a closed descriptor
- * or an exited task simply stops being found.
+ * Nothing is stored but the dcache: every dentry and inode is made at lookup from
+ * (type, pid, fd) and kept cached; ->revalidate checks on every later lookup that
+ * its task (and descriptor) still exist, and drops it when not, so a closed
+ * descriptor or an exited task simply stops being found (the kernel's
+ * pid_revalidate / tid_fd_revalidate).  An inode goes with its last reference.
  *
  * Locking: runs under uvfs.ns_lock like everything else; the reader is fs->current.
  *
@@ -63,7 +65,8 @@ static struct uvfs_task *find_task(struct uvfs *fs, int pid)
 	return NULL;
 }
 
-/* Stable inode numbers, so that readdir and stat agree (Linux's are made up too). */
+/* The inode numbers readdir shows (Linux's are made up as well; instantiated entries
+ * get fresh ones from the superblock). */
 static uint64_t proc_ino(enum proc_type type, int pid, int fd)
 {
 	if (type == PROC_ROOT)
@@ -91,7 +94,8 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	pi->fd = fd;
 	inode->i_private = pi;
 	inode->i_free = proc_free_inode;
-	inode->i_ino = proc_ino(type, pid, fd);
+	/* a fresh number per instantiation, as get_next_ino() gives: an fd reused after
+	 * its entry was dropped is a new inode (tests/diff/proc-revalidate.sys) */
 	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
 	switch (type) {
 	case PROC_ROOT: case PROC_PID: case PROC_FD_DIR: case PROC_FDINFO_DIR:
@@ -140,7 +144,7 @@ int procfs_fill_super(struct super_block *sb)
 	if (!sb->s_fs_info)
 		return -ENOMEM;
 	sb->s_op = &proc_sops;
-	sb->s_flags = SB_ALWAYS_DELETE;
+	sb->s_flags = 0; /* cached, revalidated */
 	root = proc_inode(sb, PROC_ROOT, 0, 0, S_IFDIR | 0555);
 	if (!root)
 		return -ENOMEM;
@@ -340,6 +344,32 @@ static const char *proc_self_get_link(struct inode *inode)
 	return psb->self;
 }
 
+/* pid_revalidate(), tid_fd_revalidate(): the task, and the descriptor, still there;
+ * an fd link takes the mode of whatever file the descriptor holds now. */
+static bool proc_revalidate(struct dentry *dentry)
+{
+	struct inode *inode = dentry->d_inode;
+	const struct proc_inode *pi = PI(inode);
+	struct uvfs_task *t;
+	struct file *f;
+
+	if (pi->type == PROC_ROOT || pi->type == PROC_SELF)
+		return true;
+	t = find_task(dentry->d_sb->s_fs, pi->pid);
+	if (!t)
+		return false;
+	inode->i_uid = t->uid; /* pid_update_inode() */
+	inode->i_gid = t->gid;
+	if (pi->type != PROC_FD && pi->type != PROC_FDINFO)
+		return true;
+	f = fdget(t, pi->fd);
+	if (!f)
+		return false;
+	if (pi->type == PROC_FD)
+		inode->i_mode = fd_link_mode(f);
+	return true;
+}
+
 /* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link */
 static int proc_get_magic(struct dentry *dentry, struct path *out)
 {
@@ -399,9 +429,13 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 	return (ssize_t)count;
 }
 
-static const struct inode_operations proc_dir_iops = { .lookup = proc_lookup };
-static const struct inode_operations proc_link_iops = { .get_magic = proc_get_magic };
+static const struct inode_operations proc_dir_iops = {
+	.lookup = proc_lookup, .revalidate = proc_revalidate,
+};
+static const struct inode_operations proc_link_iops = {
+	.get_magic = proc_get_magic, .revalidate = proc_revalidate,
+};
 static const struct inode_operations proc_self_iops = { .get_link = proc_self_get_link };
-static const struct inode_operations proc_file_iops = { 0 };
+static const struct inode_operations proc_file_iops = { .revalidate = proc_revalidate };
 static const struct file_operations proc_dir_fops = { .iterate = proc_iterate };
 static const struct file_operations proc_fdinfo_fops = { .read = proc_fdinfo_read };
