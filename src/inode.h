@@ -172,6 +172,8 @@ void sb_put(struct super_block *sb);
 void sb_evict_all(struct super_block *sb);
 int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes);
 int procfs_fill_super(struct super_block *sb);
+/* sizeof memfs's per-inode part (memory accounting, introspect.c). */
+size_t memfs_private_size(void);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);

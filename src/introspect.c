@@ -130,8 +130,6 @@ void uvfs_live_counts(struct uvfs_live_counts *out)
 	out->instances = atomic_load(&uvfs_live.instances);
 }
 
-size_t memfs_private_size(void);
-
 size_t uvfs_sizeof_dentry(void)
 {
 	return sizeof(struct dentry);

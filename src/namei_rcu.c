@@ -11,7 +11,7 @@
  *   dentries, external names           freed by call_rcu (dcache.c)
  *   inodes, memfs_inode, link bodies   freed by call_rcu (inode.c, ->i_free)
  *   the hash table                     the old one freed by call_rcu when it grows
- *   mounts                             freed only by uvfs_free
+ *   mounts                             freed only by uvfs_free (lookup_mnt)
  *   the task's root and cwd            the caller's own task
  *
  * Nothing here is protected by a lock: a writer may change any field while we read
@@ -33,7 +33,6 @@
 #include "namei.h"
 #include "task.h"
 
-#include <urcu/rculist.h>
 
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 
@@ -79,12 +78,8 @@ static struct dentry *d_lookup_rcu(struct uvfs *fs, const struct dentry *parent,
 static void follow_mounts_rcu(struct rcu_nd *nd)
 {
 	while (READ_ONCE(nd->dentry->d_flags) & DCACHE_MOUNTED) {
-		struct mount *m, *found = NULL;
+		struct mount *found = lookup_mnt(nd->fs, nd->mnt, nd->dentry);
 
-		cds_list_for_each_entry_rcu(m, &nd->fs->mounts, mnt_list)
-			if (READ_ONCE(m->mnt_parent) == nd->mnt && m != nd->mnt &&
-			    READ_ONCE(m->mnt_mountpoint) == nd->dentry)
-				found = m;
 		if (!found)
 			return;
 		nd->mnt = found;

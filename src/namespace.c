@@ -33,8 +33,10 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 {
 	struct mount *m, *found = NULL;
 
-	/* The last one mounted wins: mounts stack, the newest on top. */
-	cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+	/* The last one mounted wins: mounts stack, the newest on top.  Safe without
+	 * ns_lock inside an RCU read section too (namei_rcu.c): the list is added to
+	 * with cds_list_add_tail_rcu and mounts are freed only by uvfs_free. */
+	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list)
 		if (m->mnt_parent == parent && m->mnt_mountpoint == dentry && m != parent)
 			found = m;
 	return found;

@@ -92,8 +92,6 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 	return t;
 }
 
-/* Release everything a task holds; ns_lock held. */
-void task_release(struct uvfs_task *t);
 void task_release(struct uvfs_task *t)
 {
 	fdtable_release(&t->files);

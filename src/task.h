@@ -22,6 +22,9 @@ struct uvfs_task {
 	struct cds_list_head t_list;  /* in uvfs.tasks */
 };
 
+/* Release everything a task holds (exit, uvfs_free); ns_lock held. */
+void task_release(struct uvfs_task *t);
+
 /* Every system call runs between these: ns_lock held, fs->current the caller. */
 static inline struct uvfs *task_enter(struct uvfs_task *task)
 {

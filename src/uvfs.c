@@ -164,8 +164,6 @@ enomem:
 	return NULL;
 }
 
-void task_release(struct uvfs_task *t);
-
 void uvfs_free(struct uvfs *fs)
 {
 	if (!fs)

@@ -67,7 +67,6 @@ static void memfs_free_inode(struct inode *inode);
 
 static inline struct memfs_inode *MI(const struct inode *inode) { return inode->i_private; }
 
-size_t memfs_private_size(void);
 size_t memfs_private_size(void)
 {
 	return sizeof(struct memfs_inode);

@@ -65,10 +65,7 @@ static ssize_t h_readlink_proc(void *c, const char *which, int fd, char *b, size
 {
 	char path[64];
 
-	if (!strcmp(which, "fd"))
-		snprintf(path, sizeof(path), "self/fd/%d", fd);
-	else
-		snprintf(path, sizeof(path), "self/%s", which);
+	sysscript_proc_path(which, fd, path, sizeof(path));
 	return R(readlinkat(PROC_FD, path, b, n));
 }
 

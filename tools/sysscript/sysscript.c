@@ -193,7 +193,7 @@ static void print_errno(FILE *out, long r)
 	fprintf(out, "= -1 %s (%s)", name ? name : "E?", strerrordesc_np(e));
 }
 
-static int ino_id(struct sysscript *s, dev_t dev, ino_t ino)
+int sysscript_ino_id(struct sysscript *s, dev_t dev, ino_t ino)
 {
 	int d;
 
@@ -231,7 +231,7 @@ static void print_stat(struct sysscript *s, const struct stat *st)
 	fprintf(s->out, " {%s %04o nlink=%lu size=%lld blocks=%lld uid=%u gid=%u ino=#%d",
 		type_name(st->st_mode), (unsigned)(st->st_mode & 07777),
 		(unsigned long)st->st_nlink, (long long)st->st_size, (long long)st->st_blocks,
-		st->st_uid, st->st_gid, ino_id(s, st->st_dev, st->st_ino));
+		st->st_uid, st->st_gid, sysscript_ino_id(s, st->st_dev, st->st_ino));
 	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
 		fprintf(s->out, " rdev=%u:%u", major(st->st_rdev), minor(st->st_rdev));
 	fputc('}', s->out);
@@ -340,6 +340,14 @@ void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
 	s->out = out;
 }
 
+void sysscript_proc_path(const char *which, int fd, char *buf, size_t n)
+{
+	if (!strcmp(which, "fd"))
+		snprintf(buf, n, "self/fd/%d", fd);
+	else
+		snprintf(buf, n, "self/%s", which);
+}
+
 bool sysscript_wants_proc(const char *script)
 {
 	return strstr(script, "fdpath") || strstr(script, "cwdpath") || strstr(script, "rootpath");
@@ -388,7 +396,6 @@ long sysscript_line(struct sysscript *s, const char *line)
 	void *c = b->ctx;
 	char *w[MAX_ARGS + 1] = { 0 };
 	long a[MAX_ARGS] = { 0 };
-	bool num[MAX_ARGS] = { 0 };
 	int n = split(line, w, MAX_ARGS + 1);
 	long r = 0;
 	char *buf = NULL;
@@ -404,7 +411,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 	}
 	cmd = w[0];
 	for (int i = 1; i < n; i++)
-		num[i - 1] = parse_num(w[i], &a[i - 1]);
+		parse_num(w[i], &a[i - 1]);
 #define NEED(k) do { if (n != (k) + 1) goto syntax; } while (0)
 #define STR(i) (w[(i) + 1])
 	if (!strcmp(cmd, "openat")) {
@@ -535,7 +542,6 @@ long sysscript_line(struct sysscript *s, const char *line)
 	} else {
 		goto syntax;
 	}
-	(void)num;
 	/* Echo the line without its comment, then the result. */
 	{
 		const char *end = line + strlen(line);

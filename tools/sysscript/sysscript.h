@@ -98,6 +98,12 @@ struct sysscript {
 void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out);
 /* Free what a run kept (it does not close the output). */
 void sysscript_done(struct sysscript *s);
+/* The identity (#1, #2, ...) of an inode, numbered in the order first seen. */
+int sysscript_ino_id(struct sysscript *s, dev_t dev, ino_t ino);
+/* "self/fd/N", "self/cwd", "self/root": the /proc path a readlink_proc reads,
+ * relative to the /proc descriptor both backends keep at 1023. */
+void sysscript_proc_path(const char *which, int fd, char *buf, size_t n);
+
 /* Run one line; returns the call's result (>= 0 or -errno), or -EINVAL after
  * printing "syntax: ..." for a line it cannot parse.  Blank lines return 0. */
 long sysscript_line(struct sysscript *s, const char *line);

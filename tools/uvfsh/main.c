@@ -332,9 +332,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (abi && strcmp(abi, "all") && !(struct uvfs_config *)NULL) {
-		/* validated when the instance is made */
-	}
 	if (cmds) {
 		text = strdup(cmds);
 	} else if (file) {

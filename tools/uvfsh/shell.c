@@ -377,26 +377,7 @@ static void ino_string(struct shell *sh, const struct stat *st, char *buf, size_
 		snprintf(buf, n, "%lu", (unsigned long)st->st_ino);
 		return;
 	}
-	{
-		struct sysscript *s = &sh->sys;
-		int id = 0;
-
-		for (int i = 0; i < s->nino; i++)
-			if (s->inos[i] == st->st_ino && s->devs[s->ndev[i]] == st->st_dev)
-				id = i + 1;
-		if (!id && s->nino < 4096) {
-			int d;
-
-			for (d = 0; d < 64 && s->devs[d] && s->devs[d] != st->st_dev; d++)
-				;
-			if (d < 64 && !s->devs[d])
-				s->devs[d] = st->st_dev;
-			s->inos[s->nino] = st->st_ino;
-			s->ndev[s->nino] = d;
-			id = ++s->nino;
-		}
-		snprintf(buf, n, "#%d", id);
-	}
+	snprintf(buf, n, "#%d", sysscript_ino_id(&sh->sys, st->st_dev, st->st_ino));
 }
 
 /* ---------------------------------------------------------------------------------
