@@ -27,45 +27,25 @@
 #include "abi.h"
 #include "dcache.h"
 #include "inode.h"
+#include "namehash.h"
 
 /* ---------------------------------------------------------------------------------
  * Hashing
  */
 
-/*
- * A word-at-a-time multiplicative hash, salted with the parent pointer as Linux has
- * done since 4.8 ("vfs: make the string hashes salt the hash"), so that the bucket
- * depends on (parent, name).  Not the kernel's function: only the salting matters.
- */
-static inline uint64_t hash_mix(uint64_t h, uint64_t w)
-{
-	h ^= w;
-	h *= 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 29);
-}
-
+/* namehash.h: one function for both walks and for the names dcache.c stores.  The
+ * parent salts the bucket, not the hash (d_hash_index). */
 uint32_t d_name_hash(const struct dentry *parent, const unsigned char *name, size_t len)
 {
-	uint64_t h = ((uintptr_t)parent >> 4) * 0xff51afd7ed558ccdull;
-	uint64_t w;
-
-	for (; len >= sizeof(w); len -= sizeof(w), name += sizeof(w)) {
-		memcpy(&w, name, sizeof(w));
-		h = hash_mix(h, w);
-	}
-	/* The tail (0-7 bytes) fills the low bytes, its length the top byte. */
-	w = (uint64_t)len << 56;
-	memcpy(&w, name, len);
-	h = hash_mix(h, w);
-	h = hash_mix(h, h >> 32);
-	return (uint32_t)(h ^ (h >> 32));
+	return hash_known(name, (uint32_t)len);
 }
 
-static struct cds_hlist_head *d_hash_bucket(struct uvfs *fs, uint32_t hash)
+static struct cds_hlist_head *d_hash_bucket(struct uvfs *fs, const struct dentry *parent,
+					    uint32_t hash)
 {
 	struct dcache_buckets *t = fs->dtable.tbl;
 
-	return &t->b[hash & t->mask];
+	return &t->b[d_hash_index(parent, hash) & t->mask];
 }
 
 static struct dcache_buckets *buckets_alloc(size_t n, bool may_fail)
@@ -121,7 +101,7 @@ static void d_hash_grow(struct uvfs *fs)
 			struct dentry *d = container_of(pos, struct dentry, d_hash);
 
 			next = pos->next;
-			cds_hlist_add_head(&d->d_hash, &nt->b[d->d_name.hash & (n - 1)]);
+			cds_hlist_add_head(&d->d_hash, &nt->b[d_hash_index(d->d_parent, d->d_name.hash) & (n - 1)]);
 		}
 	}
 	rcu_assign_pointer(fs->dtable.tbl, nt);
@@ -134,7 +114,7 @@ void d_rehash(struct dentry *d)
 
 	assert(ns_locked(fs));
 	assert(d_unhashed(d));
-	cds_hlist_add_head_rcu(&d->d_hash, d_hash_bucket(fs, d->d_name.hash));
+	cds_hlist_add_head_rcu(&d->d_hash, d_hash_bucket(fs, d->d_parent, d->d_name.hash));
 	d->d_flags |= DCACHE_HASHED;
 	if (++fs->dtable.count > fs->dtable.tbl->mask + 1)
 		d_hash_grow(fs);
@@ -159,7 +139,7 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 
 	assert(ns_locked(fs));
 	atomic_fetch_add_explicit(&fs->stats.lookups, 1, memory_order_relaxed);
-	for (pos = d_hash_bucket(fs, name->hash)->next; pos; pos = pos->next) {
+	for (pos = d_hash_bucket(fs, parent, name->hash)->next; pos; pos = pos->next) {
 		struct dentry *d = container_of(pos, struct dentry, d_hash);
 
 		if (d->d_parent != parent || d->d_name.hash != name->hash ||
@@ -357,6 +337,13 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 	return d;
 }
 
+static unsigned int d_type_flags(const struct inode *inode)
+{
+	if (S_ISDIR(inode->i_mode))
+		return DCACHE_DIRECTORY_TYPE;
+	return S_ISLNK(inode->i_mode) ? DCACHE_SYMLINK_TYPE : 0;
+}
+
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
 {
 	struct dentry *d = __d_alloc(parent->d_sb, name);
@@ -373,8 +360,10 @@ struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode)
 	static const struct qstr slash = QSTR_INIT("/", 1);
 	struct dentry *d = __d_alloc(sb, &slash);
 
-	if (d)
+	if (d) {
 		d->d_inode = root_inode;
+		d->d_flags |= d_type_flags(root_inode);
+	}
 	return d;
 }
 
@@ -401,6 +390,7 @@ static struct dentry *dentry_kill(struct dentry *d)
 	if (parent)
 		cds_list_del(&d->d_sib);
 	d->d_inode = NULL;
+	d->d_flags &= ~DCACHE_ENTRY_TYPE;
 	if (inode)
 		iput(inode);
 	if (dname_external(d))
@@ -458,6 +448,7 @@ void d_instantiate(struct dentry *d, struct inode *inode)
 	assert(d_is_negative(d));
 	d_seq_begin(d);
 	d->d_inode = inode;
+	d->d_flags |= d_type_flags(inode);
 	d_seq_end(d);
 }
 

@@ -23,8 +23,13 @@ struct super_block;
 /* A name with its hash, as struct qstr in the kernel.  The bytes need not be
  * NUL-terminated when a qstr points into a path being walked. */
 struct qstr {
-	uint32_t hash;
-	uint32_t len;
+	union {
+		struct {
+			uint32_t hash;
+			uint32_t len;
+		};
+		uint64_t hash_len;  /* both at once, as the lockless walk compares them */
+	};
 	const unsigned char *name;
 };
 
@@ -46,6 +51,12 @@ struct external_name {
 #define DCACHE_DEAD        0x0008u /* killed: refcount may not be raised again */
 #define DCACHE_TMPFILE     0x0010u /* O_TMPFILE dentry, named "#<ino>", never hashed */
 #define DCACHE_DIR_DEAD    0x0020u /* directory removed (S_DEAD on its inode) */
+/* The inode's type, kept in the dentry (the kernel's DCACHE_ENTRY_TYPE) so that a
+ * walk through the middle of a path reads no inode: set when the dentry becomes
+ * positive, cleared when it dies. */
+#define DCACHE_DIRECTORY_TYPE 0x0040u
+#define DCACHE_SYMLINK_TYPE   0x0080u
+#define DCACHE_ENTRY_TYPE     (DCACHE_DIRECTORY_TYPE | DCACHE_SYMLINK_TYPE)
 
 struct dentry {
 	unsigned int d_flags;

@@ -37,6 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* liburcu's small functions (rcu_read_lock, rcu_dereference) inlined: uvfs is LGPL
+ * too, and a lockless walk is a few dozen instructions per component, so a call
+ * into the library for each would be a large part of it. */
+#define _LGPL_SOURCE
 #include <urcu-bp.h>
 #include <urcu/hlist.h>
 #include <urcu/list.h>

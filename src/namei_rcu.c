@@ -30,6 +30,7 @@
  */
 #include "dcache.h"
 #include "inode.h"
+#include "namehash.h"
 #include "namei.h"
 #include "task.h"
 
@@ -46,160 +47,259 @@ struct rcu_nd {
 	int links;                   /* symlinks followed (MAXSYMLINKS) */
 };
 
+static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
+
 static bool rcu_ok(const struct dentry *d)
 {
 	return READ_ONCE(d->d_sb->s_flags) & SB_RCU_WALK;
 }
 
-/* __d_lookup_rcu() */
-static struct dentry *d_lookup_rcu(struct uvfs *fs, const struct dentry *parent,
-				   const unsigned char *name, uint32_t len, uint32_t hash)
+/*
+ * Does d's name equal the len bytes at name (a component of the path, which goes on
+ * readably: load_path_word)?  An inline name sits in an array of
+ * UVFS_DNAME_INLINE_LEN bytes, so it is compared a word at a time like the kernel's
+ * dentry_cmp(); an external one with memcmp.
+ */
+static inline __attribute__((always_inline)) bool dname_equal(const struct dentry *d, const unsigned char *name, uint32_t len)
 {
-	struct dcache_buckets *t = rcu_dereference(fs->dtable.tbl);
+	const unsigned char *dn = READ_ONCE(d->d_name.name);
+
+	if (__builtin_expect(dn != d->d_iname, 0))
+		return !memcmp(dn, name, len);
+	if (len >= UVFS_DNAME_INLINE_LEN)
+		return false; /* torn: the walk's ns_seq check throws it away */
+	for (; len >= 8; len -= 8, dn += 8, name += 8)
+		if (*(const unaligned_u64 *)dn != load_path_word(name))
+			return false;
+	return !((*(const unaligned_u64 *)dn ^ load_path_word(name)) & ((1ull << (8 * len)) - 1));
+}
+
+_Static_assert(UVFS_DNAME_INLINE_LEN % 8 == 0, "dname_equal reads inline names in words");
+
+/* __d_lookup_rcu(): hash and length compared at once, then the parent, then bytes. */
+static inline __attribute__((always_inline)) struct dentry *d_lookup_rcu(const struct dcache_buckets *t,
+					  const struct dentry *parent,
+					  const unsigned char *name, uint64_t hash_len)
+{
 	struct cds_hlist_node *pos;
 
-	for (pos = rcu_dereference(t->b[hash & t->mask].next); pos;
-	     pos = rcu_dereference(pos->next)) {
+	for (pos = rcu_dereference(t->b[d_hash_index(parent, (uint32_t)hash_len) & t->mask].next);
+	     pos; pos = rcu_dereference(pos->next)) {
 		struct dentry *d = container_of(pos, struct dentry, d_hash);
 
-		if (READ_ONCE(d->d_parent) != parent || READ_ONCE(d->d_name.hash) != hash ||
-		    READ_ONCE(d->d_name.len) != len)
+		if (READ_ONCE(d->d_name.hash_len) != hash_len || READ_ONCE(d->d_parent) != parent)
 			continue;
-		if (memcmp(READ_ONCE(d->d_name.name), name, len))
+		if (!dname_equal(d, name, HASH_LEN_LEN(hash_len)))
 			continue;
-		if ((READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_DEAD)) != DCACHE_HASHED)
-			continue;
+		/* The caller checks DCACHE_HASHED: one that is not (a dead dentry never
+		 * is) can only be on the chain while a writer works on it, so the walk
+		 * will fail its ns_seq check anyway. */
 		return d;
 	}
 	return NULL;
 }
 
-/* follow_mounts() without references */
-static void follow_mounts_rcu(struct rcu_nd *nd)
+/* follow_mounts() without references.  A mount may put another filesystem here: it
+ * must let itself be walked lockless too. */
+static int follow_mounts_rcu(struct rcu_nd *nd)
 {
 	while (READ_ONCE(nd->dentry->d_flags) & DCACHE_MOUNTED) {
 		struct mount *found = lookup_mnt(nd->fs, nd->mnt, nd->dentry);
 
 		if (!found)
-			return;
+			break;
 		nd->mnt = found;
 		nd->dentry = READ_ONCE(found->mnt_root);
+		if (!rcu_ok(nd->dentry))
+			return -ECHILD;
 	}
+	return 0;
 }
 
-static void follow_dotdot_rcu(struct rcu_nd *nd)
+static int follow_dotdot_rcu(struct rcu_nd *nd)
 {
 	for (;;) {
 		struct mount *m = nd->mnt;
 
 		if (nd->dentry == nd->root_dentry && m == nd->root_mnt)
-			return;
+			return 0;
 		if (nd->dentry != READ_ONCE(m->mnt_root))
 			break;
 		if (READ_ONCE(m->mnt_parent) == m)
-			return;
+			return 0;
 		nd->dentry = READ_ONCE(m->mnt_mountpoint);
 		nd->mnt = READ_ONCE(m->mnt_parent);
+		if (!rcu_ok(nd->dentry))
+			return -ECHILD;
 	}
 	nd->dentry = READ_ONCE(nd->dentry->d_parent);
-	follow_mounts_rcu(nd);
+	return follow_mounts_rcu(nd);
 }
 
 static bool is_dir(const struct dentry *d)
 {
-	const struct inode *inode = READ_ONCE(d->d_inode);
+	return READ_ONCE(d->d_flags) & DCACHE_DIRECTORY_TYPE;
+}
 
-	return inode && S_ISDIR(READ_ONCE(inode->i_mode));
+/* A name the dcache does not have: lookup_walk()'s answer for a complete dcache. */
+static int rcu_miss(struct dentry *dir, const unsigned char *name, uint32_t len)
+{
+	struct inode *dinode = READ_ONCE(dir->d_inode);
+	const struct inode_operations *iop;
+	struct qstr q = { .len = len, .name = name };
+
+	if (!dinode)
+		return -ECHILD;
+	iop = READ_ONCE(dinode->i_op);
+	if (!iop->lookup_noent)
+		return -ECHILD;
+	if (READ_ONCE(dir->d_flags) & DCACHE_DIR_DEAD)
+		return -ENOENT;
+	return iop->lookup_noent(dinode, &q);
+}
+
+/* A symlink met by the walk (nd stands on it; dir and dir_mnt are its directory):
+ * resolve its body from there, completely unless it ends the walk. */
+static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *dir_mnt,
+			   bool final)
+{
+	struct inode *inode = READ_ONCE(nd->dentry->d_inode);
+	const struct inode_operations *iop;
+	const char *body;
+
+	if (!inode)
+		return -ECHILD;
+	iop = READ_ONCE(inode->i_op);
+	if (iop->get_magic || !iop->get_link)
+		return -ECHILD;
+	if (nd->links >= MAXSYMLINKS)
+		return -ELOOP;
+	nd->links++;
+	body = iop->get_link(inode);
+	if (!body)
+		return -ECHILD;
+	if (!*body)
+		return -ENOENT;
+	/* a body is relative to the link's directory */
+	nd->dentry = dir;
+	nd->mnt = dir_mnt;
+	return rcu_resolve(nd, body, final);
 }
 
 /*
- * Resolve s from where nd stands.  final: s's last component is the walk's last
- * (nd->flags decide following and directory-ness); otherwise it is a symlink body met
- * in the middle, resolved completely.  0, -errno, or -ECHILD.
+ * One component the common loop of rcu_resolve() did not take: the last one, ".",
+ * "..", a miss, a mount, a symlink.  comp is the component (hash_len its hash and
+ * length), slash: a '/' follows it, last: nothing but slashes does; nd stands on its
+ * directory.
  */
-static int rcu_resolve(struct rcu_nd *nd, const char *s, bool final)
+static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsigned char *comp,
+						    uint64_t hash_len, bool slash, bool last,
+						    const struct dcache_buckets *t, bool final)
 {
-	if (*s == '/') {
-		nd->mnt = nd->root_mnt;
-		nd->dentry = nd->root_dentry;
-	}
-	while (*s == '/')
-		s++;
-	while (*s) {
-		const unsigned char *comp = (const unsigned char *)s;
-		size_t len = strcspn(s, "/");
-		bool slash, last;
-		struct dentry *dir = nd->dentry, *d;
-		struct mount *dir_mnt = nd->mnt;
-		struct inode *dinode, *inode;
+	struct dentry *dir = nd->dentry, *d;
+	struct mount *dir_mnt = nd->mnt;
+	uint32_t len = HASH_LEN_LEN(hash_len);
+	unsigned int dflags;
+	int err;
 
-		s += len;
-		slash = *s == '/';
-		while (*s == '/')
-			s++;
-		last = !*s;
-		if (len == 1 && comp[0] == '.')
-			goto next;
-		if (len == 2 && comp[0] == '.' && comp[1] == '.') {
-			follow_dotdot_rcu(nd);
-			if (!rcu_ok(nd->dentry))
-				return -ECHILD;
-			goto next;
-		}
-		if (last && final && slash)
-			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-		dinode = READ_ONCE(dir->d_inode);
-		if (!dinode)
-			return -ECHILD;
-		d = d_lookup_rcu(nd->fs, dir, comp, (uint32_t)len, d_name_hash(dir, comp, len));
-		if (!d) {
-			const struct inode_operations *iop = READ_ONCE(dinode->i_op);
-			struct qstr q = { .len = (uint32_t)len, .name = comp };
-
-			/* lookup_walk()'s answer for a complete dcache */
-			if (!iop->lookup_noent)
-				return -ECHILD;
-			if (READ_ONCE(dir->d_flags) & DCACHE_DIR_DEAD)
-				return -ENOENT;
-			return iop->lookup_noent(dinode, &q);
-		}
-		inode = READ_ONCE(d->d_inode);
-		if (!inode)
-			return -ENOENT;
-		nd->dentry = d;
-		follow_mounts_rcu(nd);
-		if (!rcu_ok(nd->dentry))
-			return -ECHILD;
-		inode = READ_ONCE(nd->dentry->d_inode);
-		if (!inode)
-			return -ECHILD;
-		if (S_ISLNK(READ_ONCE(inode->i_mode)) && (!last || !final || (nd->flags & LOOKUP_FOLLOW))) {
-			const struct inode_operations *iop = READ_ONCE(inode->i_op);
-			const char *body;
-			int err;
-
-			if (iop->get_magic || !iop->get_link)
-				return -ECHILD;
-			if (nd->links >= MAXSYMLINKS)
-				return -ELOOP;
-			nd->links++;
-			body = iop->get_link(inode);
-			if (!body)
-				return -ECHILD;
-			if (!*body)
-				return -ENOENT;
-			/* a body is relative to the link's directory */
-			nd->dentry = dir;
-			nd->mnt = dir_mnt;
-			err = rcu_resolve(nd, body, last && final);
+	if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.')) {
+		if (len == 2) {
+			err = follow_dotdot_rcu(nd);
 			if (err)
 				return err;
 		}
-next:
-		if (!last && !is_dir(nd->dentry))
-			return -ENOTDIR;
+		goto next;
 	}
-	if (final && (nd->flags & LOOKUP_DIRECTORY) && !is_dir(nd->dentry))
+	if (slash && last && final)
+		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	d = d_lookup_rcu(t, dir, comp, hash_len);
+	if (!d)
+		return rcu_miss(dir, comp, len);
+	dflags = READ_ONCE(d->d_flags);
+	if (!(dflags & DCACHE_HASHED))
+		return -ECHILD;
+	if (!(dflags & DCACHE_ENTRY_TYPE) && !READ_ONCE(d->d_inode))
+		return -ENOENT;
+	nd->dentry = d;
+	if (dflags & DCACHE_MOUNTED) {
+		err = follow_mounts_rcu(nd);
+		if (err)
+			return err;
+	}
+	if ((READ_ONCE(nd->dentry->d_flags) & DCACHE_SYMLINK_TYPE) &&
+	    (!last || !final || (nd->flags & LOOKUP_FOLLOW))) {
+		err = rcu_follow_link(nd, dir, dir_mnt, last && final);
+		if (err)
+			return err;
+	}
+next:
+	if (!last && !is_dir(nd->dentry))
+		return -ENOTDIR;
+	return 0;
+}
+
+/*
+ * Resolve path from where nd stands.  final: path's last component is the walk's last
+ * (nd->flags decide following and directory-ness); otherwise it is a symlink body met
+ * in the middle, resolved completely.  0, -errno, or -ECHILD.
+ *
+ * The loop takes the common component -- followed by '/', not a dot, found, a plain
+ * directory: no mount on it, not a symlink -- with one hash, one bucket and one flags
+ * word, in as few instructions as it can; anything else goes to rcu_component().
+ * Every dentry the walk stands on is on a filesystem that allows this walk: checked
+ * where it starts and wherever it crosses a mount, since a child is always on its
+ * parent's superblock.
+ */
+static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
+{
+	const struct dcache_buckets *t = rcu_dereference(nd->fs->dtable.tbl);
+	const unsigned char *s = (const unsigned char *)path;
+	struct dentry *dentry = nd->dentry;
+	int err;
+
+	if (*s == '/') {
+		nd->mnt = nd->root_mnt;
+		dentry = nd->root_dentry;
+	}
+	for (;;) {
+		const unsigned char *comp;
+		uint64_t hash_len;
+		uint32_t len;
+
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		comp = s;
+		hash_len = hash_name(s);
+		len = HASH_LEN_LEN(hash_len);
+		s += len;
+		if (__builtin_expect(*s == '/', 1) && (comp[0] != '.' || len > 2)) {
+			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
+
+			if (__builtin_expect(d != NULL, 1) &&
+			    (READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE |
+						      DCACHE_MOUNTED | DCACHE_SYMLINK_TYPE)) ==
+			    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE)) {
+				dentry = d;
+				s++;
+				continue;
+			}
+		}
+		{
+			const unsigned char *end = s;
+
+			while (*s == '/')
+				s++;
+			nd->dentry = dentry;
+			err = rcu_component(nd, comp, hash_len, s != end, !*s, t, final);
+			if (err)
+				return err;
+			dentry = nd->dentry;
+		}
+	}
+	nd->dentry = dentry;
+	if (final && (nd->flags & LOOKUP_DIRECTORY) && !is_dir(dentry))
 		return -ENOTDIR;
 	return 0;
 }
