@@ -105,20 +105,23 @@ void inode_touch_dir(struct inode *dir)
 
 void inode_fillattr(const struct inode *inode, struct stat *st)
 {
-	memset(st, 0, sizeof(*st));
-	st->st_dev = inode->i_sb->s_dev;
-	st->st_ino = inode->i_ino;
-	st->st_mode = inode->i_mode;
-	st->st_nlink = inode->i_nlink;
-	st->st_uid = inode->i_uid;
-	st->st_gid = inode->i_gid;
-	st->st_rdev = inode->i_rdev;
-	st->st_size = inode->i_size;
-	st->st_blksize = UVFS_PAGE_SIZE;
-	st->st_blocks = inode->i_sb->s_op->blocks ? inode->i_sb->s_op->blocks(inode) : 0;
-	st->st_atim = inode->i_atime;
-	st->st_mtim = inode->i_mtime;
-	st->st_ctim = inode->i_ctime;
+	/* one store of the whole struct: the padding and glibc's reserved words are
+	 * zeroed with the fields, not by a memset first */
+	*st = (struct stat){
+		.st_dev = inode->i_sb->s_dev,
+		.st_ino = inode->i_ino,
+		.st_mode = inode->i_mode,
+		.st_nlink = inode->i_nlink,
+		.st_uid = inode->i_uid,
+		.st_gid = inode->i_gid,
+		.st_rdev = inode->i_rdev,
+		.st_size = inode->i_size,
+		.st_blksize = UVFS_PAGE_SIZE,
+		.st_blocks = inode->i_sb->s_op->blocks ? inode->i_sb->s_op->blocks(inode) : 0,
+		.st_atim = inode->i_atime,
+		.st_mtim = inode->i_mtime,
+		.st_ctim = inode->i_ctime,
+	};
 }
 
 unsigned char inode_dtype(mode_t mode)

@@ -45,6 +45,7 @@ struct rcu_nd {
 	struct dentry *root_dentry;
 	unsigned int flags;          /* LOOKUP_FOLLOW / LOOKUP_DIRECTORY, as in namei.c */
 	int links;                   /* symlinks followed (MAXSYMLINKS) */
+	const unsigned char *end;    /* where the last rcu_resolve() to succeed stopped */
 };
 
 static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
@@ -285,6 +286,16 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 				s++;
 				continue;
 			}
+		} else if (!*s && final && (comp[0] != '.' || len > 2)) {
+			/* the walk's last component, positive, nothing to follow */
+			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
+
+			if (d && (READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_MOUNTED |
+							   DCACHE_SYMLINK_TYPE)) == DCACHE_HASHED &&
+			    READ_ONCE(d->d_inode)) {
+				dentry = d;
+				break;
+			}
 		}
 		{
 			const unsigned char *end = s;
@@ -299,6 +310,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 		}
 	}
 	nd->dentry = dentry;
+	nd->end = s;
 	if (final && (nd->flags & LOOKUP_DIRECTORY) && !is_dir(dentry))
 		return -ENOTDIR;
 	return 0;
@@ -309,10 +321,8 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
 	struct uvfs *fs = task->fs;
 	struct rcu_nd nd = { .fs = fs, .flags = follow ? LOOKUP_FOLLOW : 0 };
 	unsigned long seq;
-	int err = getname_check(name, false);
+	int err;
 
-	if (err < 0)
-		return err;
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
 	if (seq & 1) {
@@ -342,5 +352,14 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
 		err = -ECHILD;
 out:
 	urcu_bp_read_unlock();
+	/*
+	 * getname() fails a path of PATH_MAX bytes or more before any walk.  A walk that
+	 * succeeded read the whole path, so its length is known; one that failed may
+	 * have stopped early, and the length is measured only then.
+	 */
+	if (!err && nd.end - (const unsigned char *)name >= UVFS_PATH_MAX)
+		err = -ENAMETOOLONG;
+	else if (err && err != -ECHILD && getname_check(name, false) < 0)
+		err = getname_check(name, false);
 	return err;
 }
