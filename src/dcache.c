@@ -28,6 +28,8 @@
 #include "dcache.h"
 #include "inode.h"
 #include "namehash.h"
+#include "rcu_defer.h"
+#include "slab.h"
 
 /* ---------------------------------------------------------------------------------
  * Hashing
@@ -158,9 +160,9 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
  * Names
  */
 
-static void free_external_name_rcu(struct rcu_head *head)
+static void free_external_name(struct uvfs *fs, void *obj)
 {
-	struct external_name *n = container_of(head, struct external_name, head);
+	struct external_name *n = obj;
 
 	atomic_fetch_sub(&n->fs->stats.names, 1);
 	atomic_fetch_sub(&n->fs->stats.name_bytes, (long)(sizeof(*n) + n->len + 1));
@@ -170,10 +172,28 @@ static void free_external_name_rcu(struct rcu_head *head)
 	free(n);
 }
 
+static void free_external_name_rcu(struct rcu_head *head)
+{
+	struct external_name *n = container_of(head, struct external_name, head);
+	struct uvfs *fs = n->fs;
+
+	free_external_name(fs, n);
+	/* the last touch of the instance: uvfs_free may go on from here */
+	atomic_fetch_sub_explicit(&fs->rcu_callbacks, 1, memory_order_release);
+}
+
+/* The last reference may go without ns_lock (a name snapshot's release): such a
+ * name waits for its grace period alone, the others in the instance's batches. */
 static void put_external_name(struct external_name *n)
 {
-	if (atomic_fetch_sub_explicit(&n->count, 1, memory_order_acq_rel) == 1)
+	if (atomic_fetch_sub_explicit(&n->count, 1, memory_order_acq_rel) != 1)
+		return;
+	if (ns_locked(n->fs))
+		defer_free(n->fs, n, free_external_name);
+	else {
+		atomic_fetch_add_explicit(&n->fs->rcu_callbacks, 1, memory_order_relaxed);
 		urcu_bp_call_rcu(&n->head, free_external_name_rcu);
+	}
 }
 
 static struct external_name *alloc_external_name(struct uvfs *fs, const struct qstr *name)
@@ -307,7 +327,7 @@ static void d_link_child(struct dentry *d, struct dentry *parent)
 static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 {
 	struct uvfs *fs = sb->s_fs;
-	struct dentry *d = uvfs_zalloc(sizeof(*d));
+	struct dentry *d = kmem_cache_zalloc(fs->dentry_cache);
 
 	if (!d)
 		return NULL;
@@ -319,7 +339,7 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 		struct external_name *n = alloc_external_name(fs, name);
 
 		if (!n) {
-			free(d);
+			kmem_cache_free(d);
 			return NULL;
 		}
 		d->d_name.name = n->name;
@@ -367,13 +387,15 @@ struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode)
 	return d;
 }
 
-static void d_free_rcu(struct rcu_head *head)
+static void d_free(struct uvfs *fs, void *obj)
 {
-	struct dentry *d = container_of(head, struct dentry, d_rcu);
+	struct dentry *d = obj;
 
 	atomic_fetch_sub(&uvfs_live.dentries, 1);
+	/* Poison, for a reader that outlived its grace period; the slab's free chain
+	 * takes the first word anyway. */
 	memset(d->d_iname, 0x6b, sizeof(d->d_iname));
-	free(d);
+	kmem_cache_free(d);
 }
 
 /* __dentry_kill: unhash, unlink from the parent, drop the inode and the name, free
@@ -396,7 +418,7 @@ static struct dentry *dentry_kill(struct dentry *d)
 	if (dname_external(d))
 		put_external_name(external_name(d));
 	atomic_fetch_sub(&fs->stats.dentries, 1);
-	urcu_bp_call_rcu(&d->d_rcu, d_free_rcu);
+	defer_free(fs, d, d_free);
 	return parent;
 }
 

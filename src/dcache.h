@@ -73,7 +73,6 @@ struct dentry {
 	struct cds_list_head d_children;
 	uint64_t d_offset;              /* readdir position in d_parent (the fs assigns it) */
 	uint64_t d_id;                  /* immutable: serial, for introspection */
-	struct rcu_head d_rcu;
 	unsigned char d_iname[UVFS_DNAME_INLINE_LEN];
 };
 

@@ -9,6 +9,8 @@
  */
 #include "inode.h"
 #include "pipe.h"
+#include "rcu_defer.h"
+#include "slab.h"
 
 #include <sys/sysmacros.h>
 
@@ -22,8 +24,16 @@ struct timespec uvfs_now(void)
 
 struct inode *new_inode(struct super_block *sb, mode_t mode)
 {
-	struct inode *inode = uvfs_zalloc(sizeof(*inode));
+	struct inode *inode;
 
+	if (!sb->s_inode_cache) {
+		size_t size = sb->s_op->inode_size;
+
+		sb->s_inode_cache = kmem_cache_get(sb->s_fs, size ? size : sizeof(*inode));
+		if (!sb->s_inode_cache)
+			return NULL;
+	}
+	inode = kmem_cache_zalloc(sb->s_inode_cache);
 	if (!inode)
 		return NULL;
 	inode->i_ino = sb->s_next_ino++;
@@ -37,14 +47,16 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	return inode;
 }
 
-static void inode_free_rcu(struct rcu_head *head)
+/* After the grace period; the superblock is still there: its own free is deferred
+ * behind its inodes' (sb_put). */
+static void inode_free(struct uvfs *fs, void *obj)
 {
-	struct inode *inode = container_of(head, struct inode, i_rcu);
+	struct inode *inode = obj;
 
-	if (inode->i_free)
-		inode->i_free(inode);
+	if (inode->i_sb->s_op->free_inode)
+		inode->i_sb->s_op->free_inode(inode);
 	atomic_fetch_sub(&uvfs_live.inodes, 1);
-	free(inode);
+	kmem_cache_free(inode);
 }
 
 static void destroy_inode(struct inode *inode)
@@ -57,9 +69,8 @@ static void destroy_inode(struct inode *inode)
 	inode->i_pipe = NULL;
 	cds_list_del(&inode->i_sb_list);
 	atomic_fetch_sub(&sb->s_fs->stats.inodes, 1);
-	/* after a grace period: namei_rcu.c may be reading it (i_sb is not touched
-	 * again, the superblock may be gone by then) */
-	urcu_bp_call_rcu(&inode->i_rcu, inode_free_rcu);
+	/* after a grace period: namei_rcu.c may be reading it */
+	defer_free(sb->s_fs, inode, inode_free);
 }
 
 void iput(struct inode *inode)

@@ -83,9 +83,15 @@ struct file_operations {
 };
 
 struct super_operations {
+	/* Bytes of the filesystem's inode, a struct with struct inode first (the
+	 * kernel's alloc_inode: shmem_inode_info around vfs_inode); 0: a bare inode. */
+	size_t inode_size;
 	/* The last reference to an inode with no links is gone: free its data (not
-	 * what a lockless stat may still read: that goes in i_free). */
+	 * what a lockless stat may still read: that goes in free_inode). */
 	void (*evict_inode)(struct inode *inode);
+	/* After the grace period that follows eviction (the kernel's ->free_inode):
+	 * free what a lockless walk may have been reading.  Optional. */
+	void (*free_inode)(struct inode *inode);
 	/* Unmount: free the filesystem's private state. */
 	void (*put_super)(struct super_block *sb);
 	/* st_blocks for stat. */
@@ -108,11 +114,6 @@ struct inode {
 	struct super_block *i_sb;        /* immutable */
 	const struct inode_operations *i_op;  /* immutable */
 	const struct file_operations *i_fop;  /* immutable */
-	void *i_private;                 /* the filesystem's; valid until i_free runs */
-	/* Frees i_private after the grace period that follows the last iput (the
-	 * kernel's ->free_inode): a lockless walk may still be reading the inode. */
-	void (*i_free)(struct inode *inode);  /* immutable */
-	struct rcu_head i_rcu;
 	struct pipe *i_pipe;             /* a fifo's buffer, while it is open */
 	struct cds_list_head i_sb_list;  /* in i_sb->s_inodes */
 };
@@ -129,6 +130,7 @@ struct super_block {
 	struct dentry *s_root;                   /* immutable after mount */
 	const struct super_operations *s_op;     /* immutable */
 	void *s_fs_info;                         /* the filesystem's */
+	struct kmem_cache *s_inode_cache;        /* ns_lock: made at the first new_inode */
 	uint64_t s_next_ino;
 	struct cds_list_head s_inodes;           /* every live inode */
 	long s_count;                            /* mounts using it */
@@ -172,8 +174,8 @@ void sb_put(struct super_block *sb);
 void sb_evict_all(struct super_block *sb);
 int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes);
 int procfs_fill_super(struct super_block *sb);
-/* sizeof memfs's per-inode part (memory accounting, introspect.c). */
-size_t memfs_private_size(void);
+/* sizeof memfs's inode (memory accounting, introspect.c). */
+size_t memfs_inode_size(void);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);

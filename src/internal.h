@@ -11,9 +11,11 @@
  *                   tables, open file positions.  Taken by every public call on entry
  *                   (uvfs_lock/uvfs_unlock below) and released on return.
  *   RCU (urcu-bp)   not a lock: dentries, external names, inodes (with their private
- *                   parts) and old hash tables are freed through call_rcu, so the
- *                   lockless walk (namei_rcu.c) may keep reading them inside
- *                   rcu_read_lock() after a writer dropped them.
+ *                   parts) and old hash tables are freed after a grace period
+ *                   (rcu_defer.c batches them; names dropped without ns_lock and old
+ *                   tables go through call_rcu), so the lockless walk (namei_rcu.c)
+ *                   may keep reading them inside rcu_read_lock() after a writer
+ *                   dropped them.
  *   ns_seq          odd while ns_lock is held: validates a lockless walk.
  *   atomics         struct uvfs_stats: counters, updated from RCU callbacks too.
  *
@@ -39,8 +41,12 @@
 
 /* liburcu's small functions (rcu_read_lock, rcu_dereference) inlined: uvfs is LGPL
  * too, and a lockless walk is a few dozen instructions per component, so a call
- * into the library for each would be a large part of it. */
+ * into the library for each would be a large part of it.  Not under the sanitizers:
+ * liburcu 0.13 declares its reader struct 128-byte aligned and allocates it less
+ * aligned, which UBSan reports in every inlined read lock. */
+#ifndef __SANITIZE_ADDRESS__
 #define _LGPL_SOURCE
+#endif
 #include <urcu-bp.h>
 #include <urcu/hlist.h>
 #include <urcu/list.h>
@@ -50,6 +56,8 @@
 struct uvfs_abi;
 struct mount;
 struct dentry;
+struct defer_batch;
+struct kmem_cache;
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -87,6 +95,15 @@ struct dcache_table {
 	size_t count;                   /* ns_lock; hashed dentries */
 };
 
+/* Frees waiting for a grace period (rcu_defer.c). */
+struct uvfs_defer {
+	struct defer_batch *cur;        /* ns_lock: being filled */
+	struct defer_batch *oldest;     /* ns_lock: handed to call_rcu, oldest first */
+	struct defer_batch *newest;     /* ns_lock */
+	struct defer_batch *spare;      /* ns_lock: an emptied batch, for the next */
+	unsigned int pending;           /* ns_lock: batches from oldest to newest */
+};
+
 struct uvfs {
 	pthread_mutex_t ns_lock;
 	pthread_t ns_owner;             /* ns_lock; valid while ns_locked */
@@ -96,6 +113,9 @@ struct uvfs {
 	unsigned int max_files;         /* immutable */
 
 	struct dcache_table dtable;     /* ns_lock */
+	struct kmem_cache *dentry_cache;/* immutable after uvfs_new; the cache ns_lock */
+	struct kmem_cache *caches;      /* ns_lock: every object cache (slab.c) */
+	struct uvfs_defer defer;        /* ns_lock */
 	uint64_t next_name_id;          /* ns_lock; identity of external names */
 
 	struct mount *root_mnt;         /* immutable after uvfs_new */
@@ -111,6 +131,9 @@ struct uvfs {
 	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value
 	 * before and after read a state no writer was changing (namei_rcu.c). */
 	atomic_ulong ns_seq;
+	/* call_rcu callbacks queued that will still touch the instance (names dropped
+	 * without ns_lock): uvfs_free waits for them only when there are some. */
+	atomic_long rcu_callbacks;
 };
 
 /* Process-wide totals of live objects, for leak checks after uvfs_free(): the
@@ -163,6 +186,7 @@ struct timespec uvfs_now(void);
 /* Fault injection for tests (tests/test_enomem.c): when uvfs_fail_countdown reaches
  * zero, uvfs_malloc fails once.  Negative: never fails. */
 extern _Thread_local long uvfs_fail_countdown;
+bool uvfs_should_fail(void);  /* counts down; true once at zero (slab.c asks too) */
 void *uvfs_malloc(size_t size);
 void *uvfs_zalloc(size_t size);
 void *uvfs_realloc(void *p, size_t size);

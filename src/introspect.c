@@ -137,5 +137,5 @@ size_t uvfs_sizeof_dentry(void)
 
 size_t uvfs_sizeof_inode(void)
 {
-	return sizeof(struct inode) + memfs_private_size();
+	return memfs_inode_size();
 }

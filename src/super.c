@@ -9,6 +9,7 @@
 
 #include "dcache.h"
 #include "inode.h"
+#include "rcu_defer.h"
 
 
 struct super_block *sb_new(struct uvfs *fs, const char *type)
@@ -27,6 +28,11 @@ struct super_block *sb_new(struct uvfs *fs, const char *type)
 	return sb;
 }
 
+static void sb_free(struct uvfs *fs, void *obj)
+{
+	free(obj);
+}
+
 void sb_put(struct super_block *sb)
 {
 	if (--sb->s_count > 0)
@@ -38,5 +44,7 @@ void sb_put(struct super_block *sb)
 	sb_evict_all(sb);
 	if (sb->s_op && sb->s_op->put_super)
 		sb->s_op->put_super(sb);
-	free(sb);
+	/* After its inodes' deferred frees, which still read s_op (rcu_defer.c runs
+	 * them in order). */
+	defer_free(sb->s_fs, sb, sb_free);
 }

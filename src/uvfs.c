@@ -5,6 +5,7 @@
  * Locking: see internal.h; uvfs_new runs before anyone else can see the instance,
  * uvfs_free after everyone is done with it (the caller's promise).
  */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -12,6 +13,8 @@
 #include "dcache.h"
 #include "inode.h"
 #include "mount.h"
+#include "rcu_defer.h"
+#include "slab.h"
 #include "task.h"
 
 struct uvfs_live uvfs_live;
@@ -32,7 +35,7 @@ static void set_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool fail_now(void)
+bool uvfs_should_fail(void)
 {
 	if (uvfs_fail_countdown < 0)
 		return false;
@@ -41,17 +44,17 @@ static bool fail_now(void)
 
 void *uvfs_malloc(size_t size)
 {
-	return fail_now() ? NULL : malloc(size);
+	return uvfs_should_fail() ? NULL : malloc(size);
 }
 
 void *uvfs_zalloc(size_t size)
 {
-	return fail_now() ? NULL : calloc(1, size);
+	return uvfs_should_fail() ? NULL : calloc(1, size);
 }
 
 void *uvfs_realloc(void *p, size_t size)
 {
-	return fail_now() ? NULL : realloc(p, size);
+	return uvfs_should_fail() ? NULL : realloc(p, size);
 }
 
 const char *uvfs_abi_name(const struct uvfs *fs)
@@ -129,6 +132,9 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	CDS_INIT_LIST_HEAD(&fs->tasks);
 	if (dcache_init(fs))
 		goto free_fs;
+	fs->dentry_cache = kmem_cache_get(fs, sizeof(struct dentry));
+	if (!fs->dentry_cache)
+		goto free_dcache;
 
 	uvfs_lock(fs);
 	sb = sb_new(fs, "tmpfs");
@@ -152,9 +158,11 @@ unwind:
 put_sb:
 	sb_put(sb);
 unlock:
+	defer_flush(fs);
 	uvfs_unlock(fs);
+	kmem_caches_destroy(fs);
+free_dcache:
 	dcache_exit(fs);
-	urcu_bp_barrier();
 free_fs:
 	pthread_mutex_destroy(&fs->ns_lock);
 	free(fs);
@@ -172,10 +180,15 @@ void uvfs_free(struct uvfs *fs)
 	while (!cds_list_empty(&fs->tasks))
 		task_release(cds_list_first_entry(&fs->tasks, struct uvfs_task, t_list));
 	mnt_release_all(fs);
+	defer_flush(fs);
 	uvfs_unlock(fs);
-	/* Names and dentries are freed by RCU callbacks that still charge this
-	 * instance's counters: wait for all of them before it goes. */
-	urcu_bp_barrier();
+	/* Names dropped outside ns_lock are freed by RCU callbacks that still charge
+	 * this instance's counters. */
+	if (atomic_load_explicit(&fs->rcu_callbacks, memory_order_acquire))
+		urcu_bp_barrier();
+	while (atomic_load_explicit(&fs->rcu_callbacks, memory_order_acquire))
+		sched_yield();
+	kmem_caches_destroy(fs);
 	assert(atomic_load(&fs->stats.dentries) == 0);
 	assert(atomic_load(&fs->stats.names) == 0);
 	dcache_exit(fs);

@@ -41,6 +41,7 @@ struct radix_node {
 };
 
 struct memfs_inode {
+	struct inode vfs_inode;
 	void *root;          /* radix tree of pages: a page at height 0, else a node */
 	unsigned int height; /* levels: covers RADIX_FANOUT^height pages */
 	uint64_t npages;     /* pages allocated (st_blocks = npages * 8) */
@@ -65,9 +66,14 @@ static const struct file_operations memfs_dir_fops, memfs_file_fops;
 static const struct super_operations memfs_sops;
 static void memfs_free_inode(struct inode *inode);
 
-static inline struct memfs_inode *MI(const struct inode *inode) { return inode->i_private; }
+_Static_assert(offsetof(struct memfs_inode, vfs_inode) == 0, "new_inode gives the struct");
 
-size_t memfs_private_size(void)
+static inline struct memfs_inode *MI(const struct inode *inode)
+{
+	return container_of(inode, struct memfs_inode, vfs_inode);
+}
+
+size_t memfs_inode_size(void)
 {
 	return sizeof(struct memfs_inode);
 }
@@ -265,20 +271,12 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 				     dev_t rdev, uid_t uid, gid_t gid)
 {
 	struct inode *inode;
-	struct memfs_inode *mi;
 
 	if (reserve_inode(sb))
 		return ERR_PTR(-ENOSPC);
-	mi = uvfs_zalloc(sizeof(*mi));
-	if (!mi)
-		goto enomem;
 	inode = new_inode(sb, mode);
-	if (!inode) {
-		free(mi);
+	if (!inode)
 		goto enomem;
-	}
-	inode->i_private = mi;
-	inode->i_free = memfs_free_inode;
 	inode->i_uid = uid;
 	inode->i_gid = gid;
 	/* Set-group-ID directories pass their group on (inode_init_owner). */
@@ -298,7 +296,7 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 		inode->i_fop = &memfs_dir_fops;
 		inode->i_nlink = 2;
 		inode->i_size = 2 * BOGO_DIRENT_SIZE;
-		mi->next_offset = DIR_OFFSET_MIN;
+		MI(inode)->next_offset = DIR_OFFSET_MIN;
 		break;
 	case S_IFLNK:
 		inode->i_op = &memfs_link_iops;
@@ -335,7 +333,6 @@ static void memfs_free_inode(struct inode *inode)
 	struct memfs_inode *mi = MI(inode);
 
 	free(mi->link);
-	free(mi);
 }
 
 static blkcnt_t memfs_blocks(const struct inode *inode)
@@ -354,7 +351,9 @@ static void memfs_put_super(struct super_block *sb)
 }
 
 static const struct super_operations memfs_sops = {
+	.inode_size = sizeof(struct memfs_inode),
 	.evict_inode = memfs_evict_inode,
+	.free_inode = memfs_free_inode,
 	.put_super = memfs_put_super,
 	.blocks = memfs_blocks,
 };

@@ -39,6 +39,7 @@ enum proc_type {
 };
 
 struct proc_inode {
+	struct inode vfs_inode;
 	enum proc_type type;  /* immutable */
 	int pid;              /* immutable */
 	int fd;               /* immutable */
@@ -51,9 +52,12 @@ struct proc_sb {
 static const struct inode_operations proc_dir_iops, proc_link_iops, proc_self_iops,
 	proc_file_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops;
-static void proc_free_inode(struct inode *inode);
+_Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
 
-static inline struct proc_inode *PI(const struct inode *inode) { return inode->i_private; }
+static inline struct proc_inode *PI(const struct inode *inode)
+{
+	return container_of(inode, struct proc_inode, vfs_inode);
+}
 
 static struct uvfs_task *find_task(struct uvfs *fs, int pid)
 {
@@ -79,21 +83,15 @@ static uint64_t proc_ino(enum proc_type type, int pid, int fd)
 static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int pid, int fd,
 				mode_t mode)
 {
-	struct proc_inode *pi = uvfs_zalloc(sizeof(*pi));
-	struct inode *inode;
+	struct inode *inode = new_inode(sb, mode);
+	struct proc_inode *pi;
 
-	if (!pi)
+	if (!inode)
 		return NULL;
-	inode = new_inode(sb, mode);
-	if (!inode) {
-		free(pi);
-		return NULL;
-	}
+	pi = PI(inode);
 	pi->type = type;
 	pi->pid = pid;
 	pi->fd = fd;
-	inode->i_private = pi;
-	inode->i_free = proc_free_inode;
 	/* a fresh number per instantiation, as get_next_ino() gives: an fd reused after
 	 * its entry was dropped is a new inode (tests/diff/proc-revalidate.sys) */
 	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
@@ -116,11 +114,6 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	return inode;
 }
 
-static void proc_free_inode(struct inode *inode)
-{
-	free(inode->i_private);
-}
-
 static bool proc_drop_inode(const struct inode *inode)
 {
 	return true;
@@ -132,6 +125,7 @@ static void proc_put_super(struct super_block *sb)
 }
 
 static const struct super_operations proc_sops = {
+	.inode_size = sizeof(struct proc_inode),
 	.put_super = proc_put_super,
 	.drop_inode = proc_drop_inode,
 };

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * slab.c - object caches (see slab.h).
+ *
+ * Locking:
+ *
+ *   what                                   protected by
+ *   -------------------------------------  ---------------------------------------
+ *   struct kmem_cache (but size, per_slab)  uvfs.ns_lock
+ *   struct slab                             uvfs.ns_lock
+ *   uvfs.caches                             uvfs.ns_lock
+ *
+ * A slab is SLAB_SIZE bytes aligned to SLAB_SIZE, its header first, so an object's
+ * slab is its address rounded down: kmem_cache_free needs no size and no cache.
+ * Objects are carved from a slab lazily (a new slab costs one allocation and no
+ * loop), freed ones are chained through their first word.  A slab whose last object
+ * goes is freed, but for SLAB_KEEP_EMPTY kept per cache so that a create/delete loop
+ * does not map, fault in and unmap slabs all the time.
+ */
+#include <stdio.h>
+
+#include "slab.h"
+
+struct slab {
+	struct kmem_cache *cache;       /* immutable */
+	struct cds_list_head list;      /* in cache->partial or cache->full */
+	void *free;                     /* freed objects of this slab */
+	unsigned int inuse;             /* objects handed out */
+	unsigned int carved;            /* objects ever handed out from the fresh area */
+	char objects[] __attribute__((aligned(16)));
+};
+
+_Static_assert(sizeof(struct slab) <= 64, "a slab header takes one cache line");
+
+static inline struct slab *slab_of(const void *obj)
+{
+	return (struct slab *)((uintptr_t)obj & ~(uintptr_t)(SLAB_SIZE - 1));
+}
+
+struct kmem_cache *kmem_cache_get(struct uvfs *fs, size_t size)
+{
+	struct kmem_cache *c;
+
+	size = (size + 7) & ~(size_t)7;
+	for (c = fs->caches; c; c = c->next)
+		if (c->size == size)
+			return c;
+	c = uvfs_zalloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	c->size = size;
+	c->per_slab = (unsigned int)((SLAB_SIZE - offsetof(struct slab, objects)) / size);
+	CDS_INIT_LIST_HEAD(&c->partial);
+	CDS_INIT_LIST_HEAD(&c->full);
+	CDS_INIT_LIST_HEAD(&c->empty);
+	c->next = fs->caches;
+	fs->caches = c;
+	return c;
+}
+
+static struct slab *slab_new(struct kmem_cache *c)
+{
+	struct slab *s;
+
+	if (c->nr_empty) {
+		s = cds_list_first_entry(&c->empty, struct slab, list);
+		cds_list_del(&s->list);
+		c->nr_empty--;
+	} else {
+		if (posix_memalign((void **)&s, SLAB_SIZE, SLAB_SIZE))
+			return NULL;
+		s->cache = c;
+		s->free = NULL;
+		s->inuse = 0;
+		s->carved = 0;
+		c->slabs++;
+	}
+	cds_list_add(&s->list, &c->partial);
+	return s;
+}
+
+void *kmem_cache_zalloc(struct kmem_cache *c)
+{
+	struct slab *s;
+	void *obj;
+
+	if (uvfs_should_fail())
+		return NULL;
+	if (cds_list_empty(&c->partial)) {
+		s = slab_new(c);
+		if (!s)
+			return NULL;
+	} else {
+		s = cds_list_first_entry(&c->partial, struct slab, list);
+	}
+	if (s->free) {
+		obj = s->free;
+		s->free = *(void **)obj;
+	} else {
+		obj = s->objects + (size_t)s->carved++ * c->size;
+	}
+	if (++s->inuse == c->per_slab) {
+		cds_list_del(&s->list);
+		cds_list_add(&s->list, &c->full);
+	}
+	c->objects++;
+	return memset(obj, 0, c->size);
+}
+
+void kmem_cache_free(void *obj)
+{
+	struct slab *s = slab_of(obj);
+	struct kmem_cache *c = s->cache;
+
+	assert(s->inuse > 0);
+	*(void **)obj = s->free;
+	s->free = obj;
+	c->objects--;
+	if (s->inuse-- == c->per_slab) {
+		cds_list_del(&s->list);
+		cds_list_add(&s->list, &c->partial);
+	}
+	if (s->inuse)
+		return;
+	cds_list_del(&s->list);
+	if (c->nr_empty < SLAB_KEEP_EMPTY) {
+		/* keep it, as good as new */
+		s->free = NULL;
+		s->carved = 0;
+		cds_list_add(&s->list, &c->empty);
+		c->nr_empty++;
+		return;
+	}
+	c->slabs--;
+	free(s);
+}
+
+void kmem_caches_destroy(struct uvfs *fs)
+{
+	struct kmem_cache *c, *next;
+
+	for (c = fs->caches; c; c = next) {
+		next = c->next;
+		assert(c->objects == 0);
+		assert(cds_list_empty(&c->partial) && cds_list_empty(&c->full));
+		while (!cds_list_empty(&c->empty)) {
+			struct slab *s = cds_list_first_entry(&c->empty, struct slab, list);
+
+			cds_list_del(&s->list);
+			free(s);
+		}
+		free(c);
+	}
+	fs->caches = NULL;
+}
