@@ -372,8 +372,11 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 	if (err < 0)
 		return err;
 	err = path_init(nd, dfd, name);
-	if (!err)
-		err = link_path_walk(nd, name);
+	if (!err) {
+		err = parent_walk_locked(nd, name);
+		if (err == -ECHILD)
+			err = link_path_walk(nd, name);
+	}
 	if (err)
 		nd_done(nd);
 	return err;

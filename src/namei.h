@@ -110,6 +110,11 @@ const char *d_get_link(const struct dentry *dentry);
  */
 int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat *st);
 
+/* parent_walk_locked - link_path_walk() for path_parentat() by the lockless walk's
+ * code, under ns_lock (namei_rcu.c): 0, -errno, or -ECHILD when link_path_walk()
+ * must do it. */
+int parent_walk_locked(struct nameidata *nd, const char *name);
+
 /* Validate and measure a user path: -ENAMETOOLONG at PATH_MAX, -ENOENT if empty and
  * not allowed, -EFAULT for NULL. */
 int getname_check(const char *name, bool empty_ok);

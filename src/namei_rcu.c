@@ -46,6 +46,12 @@ struct rcu_nd {
 	unsigned int flags;          /* LOOKUP_FOLLOW / LOOKUP_DIRECTORY, as in namei.c */
 	int links;                   /* symlinks followed (MAXSYMLINKS) */
 	const unsigned char *end;    /* where the last rcu_resolve() to succeed stopped */
+	/* parent_walk_locked(): stop before the walk's last component, and say what it is */
+	bool parent;
+	const unsigned char *last;
+	uint32_t last_len;
+	enum last_type last_type;
+	bool last_slash;
 };
 
 static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
@@ -203,6 +209,16 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 	unsigned int dflags;
 	int err;
 
+	if (last && final && nd->parent) {
+		/* link_path_walk() leaves the last component to its caller */
+		nd->last = comp;
+		nd->last_len = len;
+		nd->last_slash = slash;
+		nd->last_type = LAST_NORM;
+		if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.'))
+			nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
+		return 0;
+	}
 	if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.')) {
 		if (len == 2) {
 			err = follow_dotdot_rcu(nd);
@@ -275,7 +291,10 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 		hash_len = hash_name(s);
 		len = HASH_LEN_LEN(hash_len);
 		s += len;
-		if (__builtin_expect(*s == '/', 1) && (comp[0] != '.' || len > 2)) {
+		/* followed by '/' and another component (one at the end, or after "//",
+		 * is for rcu_component: a parent walk stops before it) */
+		if (__builtin_expect(s[0] == '/' && s[1] != '/' && s[1], 1) &&
+		    (comp[0] != '.' || len > 2)) {
 			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
 
 			if (__builtin_expect(d != NULL, 1) &&
@@ -286,7 +305,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 				s++;
 				continue;
 			}
-		} else if (!*s && final && (comp[0] != '.' || len > 2)) {
+		} else if (!*s && final && !nd->parent && (comp[0] != '.' || len > 2)) {
 			/* the walk's last component, positive, nothing to follow */
 			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
 
@@ -362,4 +381,43 @@ out:
 	else if (err && err != -ECHILD && getname_check(name, false) < 0)
 		err = getname_check(name, false);
 	return err;
+}
+
+/*
+ * parent_walk_locked - path_parentat()'s walk to the parent of the last component,
+ * by the code above, under ns_lock: nothing can change meanwhile, so neither ns_seq
+ * nor RCU is needed, and no reference is taken until the parent is found (the
+ * kernel's RCU-walk ends with legitimize_path() the same way).  On success nd->path
+ * is the parent and nd->last* describe the last component, as link_path_walk()
+ * leaves them; -ECHILD (nd untouched) sends the caller to link_path_walk().
+ */
+int parent_walk_locked(struct nameidata *nd, const char *name)
+{
+	struct uvfs *fs = nd->task->fs;
+	struct rcu_nd r = {
+		.fs = fs, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
+		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
+		.parent = true, .last_type = LAST_ROOT, .links = nd->total_link_count,
+	};
+	struct path p;
+	int err;
+
+	assert(ns_locked(fs));
+	if (!rcu_ok(r.dentry) || !rcu_ok(r.root_dentry))
+		return -ECHILD;
+	err = rcu_resolve(&r, name, true);
+	if (err)
+		return err;
+	p.mnt = r.mnt;
+	p.dentry = r.dentry;
+	path_get(&p);
+	path_put(&nd->path);
+	nd->path = p;
+	nd->last_type = r.last_type;
+	nd->last_slash = r.last_slash;
+	nd->last.name = r.last;
+	nd->last.len = r.last_len;
+	nd->last.hash = 0;
+	nd->total_link_count = r.links;
+	return 0;
 }
