@@ -8,11 +8,18 @@
 #include "dcache.h"
 #include "file.h"
 #include "inode.h"
+#include "slab.h"
 #include "task.h"
 
-struct file *alloc_empty_file(void)
+struct file *alloc_empty_file(struct uvfs *fs)
 {
-	return uvfs_zalloc(sizeof(struct file));
+	return kmem_cache_zalloc(fs->file_cache);
+}
+
+/* A file is never seen by a lockless walk: it goes back to its cache at once. */
+void file_free(struct file *f)
+{
+	kmem_cache_free(f);
 }
 
 void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode)
@@ -53,7 +60,7 @@ void fput(struct file *f)
 	/* file_deinit drops the dentry first: an unlinked file's dentry dies there and
 	 * takes its inode reference with it; ours is the last, freeing the data. */
 	file_deinit(f);
-	free(f);
+	file_free(f);
 }
 
 int fdtable_init(struct fdtable *t, unsigned int max)

@@ -31,7 +31,9 @@ struct file {
  * (path_openat allocates it first, so that creating a file cannot be followed by an
  * ENOMEM).  file_init makes it an open file description on path (references taken);
  * an uninitialised one goes back with free(). */
-struct file *alloc_empty_file(void);
+struct file *alloc_empty_file(struct uvfs *fs);
+/* file_free - give back a file alloc_empty_file() made (fput does it at the end). */
+void file_free(struct file *f);
 void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode);
 /* Undo file_init for a file whose open failed: references dropped, memory kept. */
 void file_deinit(struct file *f);

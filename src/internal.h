@@ -114,6 +114,7 @@ struct uvfs {
 
 	struct dcache_table dtable;     /* ns_lock */
 	struct kmem_cache *dentry_cache;/* immutable after uvfs_new; the cache ns_lock */
+	struct kmem_cache *file_cache;  /* immutable after uvfs_new; the cache ns_lock */
 	struct kmem_cache *caches;      /* ns_lock: every object cache (slab.c) */
 	struct uvfs_defer defer;        /* ns_lock */
 	uint64_t next_name_id;          /* ns_lock; identity of external names */

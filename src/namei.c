@@ -112,10 +112,17 @@ static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name)
 
 static void nd_init(struct nameidata *nd, struct uvfs_task *task, unsigned int flags)
 {
-	memset(nd, 0, sizeof(*nd));
+	/* links[] is only read up to nlinks: not cleared (it is most of the struct) */
 	nd->task = task;
-	nd->flags = flags;
+	nd->path = (struct path){ 0 };
+	nd->root = (struct path){ 0 };
+	nd->last = (struct qstr){ .name = NULL };
 	nd->last_type = LAST_ROOT;
+	nd->flags = flags;
+	nd->last_slash = false;
+	nd->total_link_count = 0;
+	nd->pending_link = NULL;
+	nd->nlinks = 0;
 }
 
 void nd_done(struct nameidata *nd)

@@ -290,14 +290,14 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 	fd = fd_alloc(&task->files, 0);
 	if (fd < 0)
 		goto out;
-	f = alloc_empty_file();
+	f = alloc_empty_file(task->fs);
 	if (!f) {
 		fd = -ENOMEM;
 		goto out;
 	}
 	err = path_openat(task, dirfd, path, &op, f);
 	if (err) {
-		free(f);
+		file_free(f);
 		fd = err;
 		goto out;
 	}

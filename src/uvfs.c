@@ -11,6 +11,7 @@
 
 #include "abi.h"
 #include "dcache.h"
+#include "file.h"
 #include "inode.h"
 #include "mount.h"
 #include "rcu_defer.h"
@@ -133,8 +134,9 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	if (dcache_init(fs))
 		goto free_fs;
 	fs->dentry_cache = kmem_cache_get(fs, sizeof(struct dentry));
-	if (!fs->dentry_cache)
-		goto free_dcache;
+	fs->file_cache = kmem_cache_get(fs, sizeof(struct file));
+	if (!fs->dentry_cache || !fs->file_cache)
+		goto free_caches;
 
 	uvfs_lock(fs);
 	sb = sb_new(fs, "tmpfs");
@@ -160,8 +162,8 @@ put_sb:
 unlock:
 	defer_flush(fs);
 	uvfs_unlock(fs);
+free_caches:
 	kmem_caches_destroy(fs);
-free_dcache:
 	dcache_exit(fs);
 free_fs:
 	pthread_mutex_destroy(&fs->ns_lock);
