@@ -18,7 +18,7 @@ int do_truncate(struct inode *inode, off_t size)
 	if (size != inode->i_size)
 		err = inode->i_op->setsize(inode, size);
 	if (!err)
-		inode->i_mtime = inode->i_ctime = uvfs_now();
+		inode_set_mctime(inode, uvfs_now());
 	return err;
 }
 
@@ -97,7 +97,7 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 		err = -EOPNOTSUPP;
 	} else {
 		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
-		inode->i_ctime = uvfs_now();
+		inode_set_time(inode, I_CTIME, uvfs_now());
 	}
 	path_put(&path);
 out:
@@ -131,7 +131,7 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 		if ((inode->i_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
 			inode->i_mode &= ~(mode_t)S_ISGID;
 	}
-	inode->i_ctime = uvfs_now();
+	inode_set_time(inode, I_CTIME, uvfs_now());
 	path_put(&path);
 out:
 	task_leave(task);
@@ -151,14 +151,14 @@ static void set_times(struct inode *inode, const struct timespec times[2])
 	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
 		return;
 	if (!times || times[0].tv_nsec == UTIME_NOW)
-		inode->i_atime = now;
+		inode_set_time(inode, I_ATIME, now);
 	else if (times[0].tv_nsec != UTIME_OMIT)
-		inode->i_atime = times[0];
+		inode_set_time(inode, I_ATIME, times[0]);
 	if (!times || times[1].tv_nsec == UTIME_NOW)
-		inode->i_mtime = now;
+		inode_set_time(inode, I_MTIME, now);
 	else if (times[1].tv_nsec != UTIME_OMIT)
-		inode->i_mtime = times[1];
-	inode->i_ctime = now;
+		inode_set_time(inode, I_MTIME, times[1]);
+	inode_set_time(inode, I_CTIME, now);
 }
 
 int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,

@@ -315,7 +315,6 @@ void release_dentry_name_snapshot(struct name_snapshot *snap)
  * Allocation and freeing
  */
 
-static uint64_t d_next_id;  /* only for introspection output; races are harmless */
 
 /* Link d at the head of parent's children: tmpfs lists newest first (6.14+).
  * d_offset, the readdir position, is the filesystem's to assign. */
@@ -349,7 +348,6 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 	d->d_count = 1;
 	d->d_parent = d;
 	d->d_sb = sb;
-	d->d_id = __atomic_add_fetch(&d_next_id, 1, __ATOMIC_RELAXED);
 	CDS_INIT_LIST_HEAD(&d->d_sib);
 	CDS_INIT_LIST_HEAD(&d->d_children);
 	atomic_fetch_add(&fs->stats.dentries, 1);

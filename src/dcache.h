@@ -58,6 +58,10 @@ struct external_name {
 #define DCACHE_SYMLINK_TYPE   0x0080u
 #define DCACHE_ENTRY_TYPE     (DCACHE_DIRECTORY_TYPE | DCACHE_SYMLINK_TYPE)
 
+/*
+ * 144 bytes (the kernel's is 192, with 40 of inline name too): what the lockless walk
+ * reads first -- flags, the chain, parent, name, inode -- in the first cache line.
+ */
 struct dentry {
 	unsigned int d_flags;
 	/* Bumped (to odd, then even) around every change of d_name or d_parent, like the
@@ -67,14 +71,19 @@ struct dentry {
 	struct dentry *d_parent;        /* holds a reference; self for a root */
 	struct qstr d_name;             /* .name is d_iname or an external name's bytes */
 	struct inode *d_inode;          /* NULL: negative; holds an inode reference */
-	long d_count;                   /* references */
 	struct super_block *d_sb;       /* immutable */
+	int d_count;                    /* references */
+	/* readdir position in d_parent (the fs assigns it; tmpfs's simple_offset
+	 * numbers end below DIR_OFFSET_EOD, S32_MAX) */
+	uint32_t d_offset;
 	struct cds_list_head d_sib;     /* in d_parent->d_children, newest first */
 	struct cds_list_head d_children;
-	uint64_t d_offset;              /* readdir position in d_parent (the fs assigns it) */
-	uint64_t d_id;                  /* immutable: serial, for introspection */
 	unsigned char d_iname[UVFS_DNAME_INLINE_LEN];
 };
+
+_Static_assert(sizeof(struct dentry) == 144, "memory per file: docs/PERFORMANCE.md");
+_Static_assert(offsetof(struct dentry, d_inode) + sizeof(void *) <= 64,
+	       "the lockless walk's fields share a cache line");
 
 _Static_assert(UVFS_DNAME_INLINE_LEN % sizeof(long) == 0,
 	       "inline names are copied and swapped as words");

@@ -32,7 +32,7 @@ void file_init(struct file *f, const struct path *path, unsigned int flags, unsi
 	f->f_inode = igrab(inode);
 	f->f_flags = flags;
 	f->f_mode = mode;
-	f->f_op = inode->i_fop;
+	f->f_op = inode->i_op->fop;
 	atomic_fetch_add(&inode->i_sb->s_fs->stats.files, 1);
 	atomic_fetch_add(&uvfs_live.files, 1);
 }

@@ -36,12 +36,17 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	inode = kmem_cache_zalloc(sb->s_inode_cache);
 	if (!inode)
 		return NULL;
-	inode->i_ino = sb->s_next_ino++;
-	inode->i_mode = mode;
+	/* shmem_reserve_inode() with inode32: "Emulate get_next_ino uint wraparound" */
+	if (sb->s_next_ino > UINT32_MAX)
+		sb->s_next_ino = 1;
+	inode->i_ino = (uint32_t)sb->s_next_ino++;
+	inode->i_mode = (uint16_t)mode;
 	inode->i_count = 1;
 	inode->i_sb = sb;
-	inode->i_atime = inode->i_mtime = inode->i_ctime = uvfs_now();
-	cds_list_add(&inode->i_sb_list, &sb->s_inodes);
+	inode_set_time(inode, I_ATIME, uvfs_now());
+	inode->i_sec[I_MTIME] = inode->i_sec[I_CTIME] = inode->i_sec[I_ATIME];
+	inode->i_nsec[I_MTIME] = inode->i_nsec[I_CTIME] = inode->i_nsec[I_ATIME];
+	sb->s_nr_inodes++;
 	atomic_fetch_add(&sb->s_fs->stats.inodes, 1);
 	atomic_fetch_add(&uvfs_live.inodes, 1);
 	return inode;
@@ -65,9 +70,11 @@ static void destroy_inode(struct inode *inode)
 
 	if (sb->s_op->evict_inode)
 		sb->s_op->evict_inode(inode);
-	pipe_free(inode->i_pipe);
-	inode->i_pipe = NULL;
-	cds_list_del(&inode->i_sb_list);
+	if (S_ISFIFO(inode->i_mode)) {
+		pipe_free(inode->i_pipe);
+		inode->i_pipe = NULL;
+	}
+	sb->s_nr_inodes--;
 	atomic_fetch_sub(&sb->s_fs->stats.inodes, 1);
 	/* after a grace period: namei_rcu.c may be reading it */
 	defer_free(sb->s_fs, inode, inode_free);
@@ -81,17 +88,10 @@ void iput(struct inode *inode)
 		return;
 	/* tmpfs (generic_delete_inode): an inode without links goes at last iput.
 	 * One with links is kept alive by its dentry, so never gets here but at
-	 * unmount, when the superblock frees it. */
-	if (inode->i_nlink == 0 ||
+	 * unmount, when the dentries' references are the last (SB_DYING). */
+	if (inode->i_nlink == 0 || (inode->i_sb->s_flags & SB_DYING) ||
 	    (inode->i_sb->s_op->drop_inode && inode->i_sb->s_op->drop_inode(inode)))
 		destroy_inode(inode);
-}
-
-/* Unmount: free every inode left (still linked into the tree). */
-void sb_evict_all(struct super_block *sb)
-{
-	while (!cds_list_empty(&sb->s_inodes))
-		destroy_inode(cds_list_first_entry(&sb->s_inodes, struct inode, i_sb_list));
 }
 
 /* relatime (the default mount option): update atime only if it is not newer than
@@ -99,19 +99,24 @@ void sb_evict_all(struct super_block *sb)
 void inode_touch_atime(struct inode *inode)
 {
 	struct timespec now = uvfs_now();
-	const struct timespec *a = &inode->i_atime;
+	struct timespec a = inode_get_time(inode, I_ATIME);
+	struct timespec m = inode_get_time(inode, I_MTIME), c = inode_get_time(inode, I_CTIME);
 
-#define TS_LE(x, y) ((x)->tv_sec < (y)->tv_sec || \
-		     ((x)->tv_sec == (y)->tv_sec && (x)->tv_nsec <= (y)->tv_nsec))
-	if (TS_LE(a, &inode->i_mtime) || TS_LE(a, &inode->i_ctime) ||
-	    now.tv_sec - a->tv_sec >= 24 * 60 * 60)
-		inode->i_atime = now;
+#define TS_LE(x, y) ((x).tv_sec < (y).tv_sec || ((x).tv_sec == (y).tv_sec && (x).tv_nsec <= (y).tv_nsec))
+	if (TS_LE(a, m) || TS_LE(a, c) || now.tv_sec - a.tv_sec >= 24 * 60 * 60)
+		inode_set_time(inode, I_ATIME, now);
 #undef TS_LE
+}
+
+void inode_set_mctime(struct inode *inode, struct timespec ts)
+{
+	inode_set_time(inode, I_MTIME, ts);
+	inode_set_time(inode, I_CTIME, ts);
 }
 
 void inode_touch_dir(struct inode *dir)
 {
-	dir->i_mtime = dir->i_ctime = uvfs_now();
+	inode_set_mctime(dir, uvfs_now());
 }
 
 void inode_fillattr(const struct inode *inode, struct stat *st)
@@ -129,9 +134,9 @@ void inode_fillattr(const struct inode *inode, struct stat *st)
 		.st_size = inode->i_size,
 		.st_blksize = UVFS_PAGE_SIZE,
 		.st_blocks = inode->i_sb->s_op->blocks ? inode->i_sb->s_op->blocks(inode) : 0,
-		.st_atim = inode->i_atime,
-		.st_mtim = inode->i_mtime,
-		.st_ctim = inode->i_ctime,
+		.st_atim = inode_get_time(inode, I_ATIME),
+		.st_mtim = inode_get_time(inode, I_MTIME),
+		.st_ctim = inode_get_time(inode, I_CTIME),
 	};
 }
 

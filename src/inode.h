@@ -66,6 +66,9 @@ struct inode_operations {
 	int (*get_magic)(struct dentry *dentry, struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
+	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
+	 * every inode; in uvfs all inodes with one i_op share them). */
+	const struct file_operations *fop;
 };
 
 /* Open-file operations. */
@@ -100,25 +103,50 @@ struct super_operations {
 	bool (*drop_inode)(const struct inode *inode);
 };
 
+/*
+ * 96 bytes, packed the way the kernel packs its own (6.6+: seconds and nanoseconds of
+ * the three times apart, i_link and i_pipe in one union): with memfs's 16 and a
+ * 144-byte dentry an empty file takes 256 bytes (docs/PERFORMANCE.md).
+ */
+enum inode_time { I_ATIME, I_MTIME, I_CTIME };
+
 struct inode {
-	uint64_t i_ino;                  /* immutable */
-	mode_t i_mode;                   /* type bits immutable */
+	/* tmpfs's 32-bit inode numbers (inode32, the default: no "inode64" in this
+	 * machine's mounts), wrapping to 1 after UINT_MAX as shmem_reserve_inode()'s do */
+	uint32_t i_ino;                  /* immutable */
+	uint16_t i_mode;                 /* umode_t; type bits immutable */
+	uint16_t i_state;
+	unsigned int i_nlink;
 	uid_t i_uid;
 	gid_t i_gid;
-	unsigned int i_nlink;
-	unsigned int i_state;
+	int i_count;                     /* references: dentries, open files, tasks */
+	uint32_t i_rdev;                 /* immutable; the kernel's 32-bit dev_t */
+	uint32_t i_nsec[3];              /* enum inode_time; see inode_get_time() */
 	off_t i_size;
-	dev_t i_rdev;                    /* immutable */
-	struct timespec i_atime, i_mtime, i_ctime;
-	long i_count;                    /* references: dentries, open files, tasks */
+	int64_t i_sec[3];
 	struct super_block *i_sb;        /* immutable */
 	const struct inode_operations *i_op;  /* immutable */
-	const struct file_operations *i_fop;  /* immutable */
-	struct pipe *i_pipe;             /* a fifo's buffer, while it is open */
-	struct cds_list_head i_sb_list;  /* in i_sb->s_inodes */
+	union {
+		struct pipe *i_pipe;     /* fifos: the buffer, while open */
+		char *i_link;            /* symlinks: the body, the filesystem's to free */
+	};
 };
 
+_Static_assert(sizeof(struct inode) == 96, "memory per file: docs/PERFORMANCE.md");
+
+static inline struct timespec inode_get_time(const struct inode *inode, enum inode_time t)
+{
+	return (struct timespec){ .tv_sec = inode->i_sec[t], .tv_nsec = inode->i_nsec[t] };
+}
+
+static inline void inode_set_time(struct inode *inode, enum inode_time t, struct timespec ts)
+{
+	inode->i_sec[t] = ts.tv_sec;
+	inode->i_nsec[t] = (uint32_t)ts.tv_nsec;
+}
+
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
+#define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */
 #define SB_RCU_WALK      0x2u  /* namei_rcu.c may walk it: every name is in the dcache
 				* (->lookup_noent) and reading inodes has no side effects */
 
@@ -132,7 +160,7 @@ struct super_block {
 	void *s_fs_info;                         /* the filesystem's */
 	struct kmem_cache *s_inode_cache;        /* ns_lock: made at the first new_inode */
 	uint64_t s_next_ino;
-	struct cds_list_head s_inodes;           /* every live inode */
+	long s_nr_inodes;                        /* live inodes (all gone at unmount) */
 	long s_count;                            /* mounts using it */
 };
 
@@ -161,7 +189,9 @@ gid_t current_gid(const struct inode *any);
 /* A read happened: atime per relatime. */
 void inode_touch_atime(struct inode *inode);
 
-/* i_ctime = i_mtime = now (a directory's entries changed). */
+/* mtime = ctime = ts. */
+void inode_set_mctime(struct inode *inode, struct timespec ts);
+/* mtime = ctime = now (a directory's entries changed). */
 void inode_touch_dir(struct inode *dir);
 
 /* Fill st from the inode (generic_fillattr). */
@@ -170,8 +200,6 @@ void inode_fillattr(const struct inode *inode, struct stat *st);
 /* Filesystems, by type name.  fill_super builds s_root and s_fs_info. */
 struct super_block *sb_new(struct uvfs *fs, const char *type);
 void sb_put(struct super_block *sb);
-/* Free every inode the superblock still has (unmount). */
-void sb_evict_all(struct super_block *sb);
 int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes);
 int procfs_fill_super(struct super_block *sb);
 /* sizeof memfs's inode (memory accounting, introspect.c). */

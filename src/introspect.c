@@ -28,8 +28,8 @@ static void fill_info(const struct dentry *d, struct uvfs_dentry_info *out)
 	out->hashed = !d_unhashed(d);
 	out->negative = d_is_negative(d);
 	out->refcount = d->d_count;
-	out->id = d->d_id;
-	out->parent_id = p->d_id;
+	out->id = (uintptr_t)d;
+	out->parent_id = (uintptr_t)p;
 	memcpy(out->parent_name, p->d_name.name, pn);
 	out->ino = d->d_inode ? d->d_inode->i_ino : 0;
 }

@@ -21,8 +21,8 @@ struct uvfs_dentry_info {
 	bool hashed;
 	bool negative;
 	long refcount;           /* d_count */
-	uint64_t id;             /* the dentry's serial */
-	uint64_t parent_id;      /* d_parent's serial (own id for a root) */
+	uint64_t id;             /* the dentry's identity while it lives (its address) */
+	uint64_t parent_id;      /* d_parent's (own id for a root) */
 	char parent_name[256];
 	uint64_t ino;            /* 0 when negative */
 };

@@ -3,7 +3,8 @@
  * super.c - superblocks: one per mounted filesystem instance.
  *
  * Locking: superblock fields are immutable after fill_super but s_next_ino,
- * s_inodes and s_count, which uvfs.ns_lock protects.
+ * s_nr_inodes and s_count, which uvfs.ns_lock protects, and SB_DYING in s_flags, set
+ * when the last mount goes (uvfs_free: no other call, so no lockless walk, runs).
  */
 #include <sys/sysmacros.h>
 
@@ -24,7 +25,6 @@ struct super_block *sb_new(struct uvfs *fs, const char *type)
 	sb->s_dev = makedev(0, fs->next_dev++);
 	sb->s_next_ino = 1;
 	sb->s_count = 1;
-	CDS_INIT_LIST_HEAD(&sb->s_inodes);
 	return sb;
 }
 
@@ -37,11 +37,14 @@ void sb_put(struct super_block *sb)
 {
 	if (--sb->s_count > 0)
 		return;
+	/* Every task and file is gone: the dentries hold the last inode references,
+	 * and with SB_DYING each inode goes with its last dentry. */
+	sb->s_flags |= SB_DYING;
 	if (sb->s_root) {
 		d_release_tree(sb->s_root);
 		sb->s_root = NULL;
 	}
-	sb_evict_all(sb);
+	assert(sb->s_nr_inodes == 0);
 	if (sb->s_op && sb->s_op->put_super)
 		sb->s_op->put_super(sb);
 	/* After its inodes' deferred frees, which still read s_op (rcu_defer.c runs

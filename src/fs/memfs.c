@@ -40,14 +40,22 @@ struct radix_node {
 	void *slot[RADIX_FANOUT];
 };
 
+/* What memfs adds to an inode depends on its type (a symlink's body is the VFS's
+ * i_link, as shmem keeps short ones): 16 bytes. */
 struct memfs_inode {
 	struct inode vfs_inode;
-	void *root;          /* radix tree of pages: a page at height 0, else a node */
-	unsigned int height; /* levels: covers RADIX_FANOUT^height pages */
-	uint64_t npages;     /* pages allocated (st_blocks = npages * 8) */
-	char *link;          /* symlink body */
-	uint64_t next_offset;/* directories: the next entry's readdir offset */
+	union {
+		struct {                 /* regular files */
+			void *root;      /* radix tree of pages: a page at height 0, else a node */
+			uint32_t npages; /* pages allocated (st_blocks = npages * 8): 16 TiB */
+			uint32_t height; /* levels: covers RADIX_FANOUT^height pages */
+		};
+		uint32_t next_offset;    /* directories: the next entry's readdir offset */
+	};
 };
+
+_Static_assert(sizeof(struct memfs_inode) == sizeof(struct inode) + 16,
+	       "memory per file: docs/PERFORMANCE.md");
 
 /* simple_offset (fs/libfs.c): entries of a directory get offsets 3, 4, ... in the
  * order they are added, a rename takes a new one in the new directory, an exchange
@@ -61,7 +69,7 @@ struct memfs_sb {
 };
 
 static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link_iops,
-	memfs_special_iops;
+	memfs_special_iops, memfs_fifo_iops;
 static const struct file_operations memfs_dir_fops, memfs_file_fops;
 static const struct super_operations memfs_sops;
 static void memfs_free_inode(struct inode *inode);
@@ -289,11 +297,9 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 	switch (mode & S_IFMT) {
 	case S_IFREG:
 		inode->i_op = &memfs_file_iops;
-		inode->i_fop = &memfs_file_fops;
 		break;
 	case S_IFDIR:
 		inode->i_op = &memfs_dir_iops;
-		inode->i_fop = &memfs_dir_fops;
 		inode->i_nlink = 2;
 		inode->i_size = 2 * BOGO_DIRENT_SIZE;
 		MI(inode)->next_offset = DIR_OFFSET_MIN;
@@ -302,12 +308,11 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 		inode->i_op = &memfs_link_iops;
 		break;
 	case S_IFIFO:
-		inode->i_op = &memfs_special_iops;
-		inode->i_fop = &pipe_fops;
+		inode->i_op = &memfs_fifo_iops;
 		break;
 	default:
 		inode->i_op = &memfs_special_iops;
-		inode->i_rdev = rdev;
+		inode->i_rdev = (uint32_t)rdev;
 		break;
 	}
 	return inode;
@@ -320,27 +325,24 @@ enomem:
  * walk may still read, in memfs_free_inode after the grace period. */
 static void memfs_evict_inode(struct inode *inode)
 {
-	struct memfs_inode *mi = MI(inode);
-
-	radix_truncate(inode->i_sb, mi, 0);
-	if (mi->link && strlen(mi->link) >= SHORT_SYMLINK_LEN)
+	if (S_ISREG(inode->i_mode))
+		radix_truncate(inode->i_sb, MI(inode), 0);
+	if (S_ISLNK(inode->i_mode) && inode->i_link && strlen(inode->i_link) >= SHORT_SYMLINK_LEN)
 		MSB(inode->i_sb)->used_pages--;
 	free_inode_slot(inode->i_sb);
 }
 
 static void memfs_free_inode(struct inode *inode)
 {
-	struct memfs_inode *mi = MI(inode);
-
-	free(mi->link);
+	if (S_ISLNK(inode->i_mode))
+		free(inode->i_link);
 }
 
 static blkcnt_t memfs_blocks(const struct inode *inode)
 {
-	const struct memfs_inode *mi = MI(inode);
-	uint64_t pages = mi->npages;
+	uint64_t pages = S_ISREG(inode->i_mode) ? MI(inode)->npages : 0;
 
-	if (mi->link && strlen(mi->link) >= SHORT_SYMLINK_LEN)
+	if (S_ISLNK(inode->i_mode) && inode->i_link && strlen(inode->i_link) >= SHORT_SYMLINK_LEN)
 		pages++;
 	return (blkcnt_t)(pages * (UVFS_PAGE_SIZE / 512));
 }
@@ -442,7 +444,6 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 {
 	size_t len = strlen(target);
 	struct inode *inode;
-	struct memfs_inode *mi;
 
 	/* shmem_symlink: the body and its NUL must fit in a page. */
 	if (len + 1 > UVFS_PAGE_SIZE)
@@ -450,7 +451,6 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 	inode = memfs_get_inode(dir->i_sb, dir, S_IFLNK | 0777, 0, uid, gid);
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
-	mi = MI(inode);
 	if (len >= SHORT_SYMLINK_LEN) {
 		struct memfs_sb *s = MSB(dir->i_sb);
 
@@ -458,15 +458,15 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 			goto nospc;
 		s->used_pages++;
 	}
-	mi->link = uvfs_malloc(len + 1);
-	if (!mi->link) {
+	inode->i_link = uvfs_malloc(len + 1);
+	if (!inode->i_link) {
 		if (len >= SHORT_SYMLINK_LEN)
 			MSB(dir->i_sb)->used_pages--;
 		inode->i_nlink = 0;
 		iput(inode);
 		return -ENOMEM;
 	}
-	memcpy(mi->link, target, len + 1);
+	memcpy(inode->i_link, target, len + 1);
 	inode->i_size = (off_t)len;
 	memfs_link_entry(dir, dentry, inode);
 	return 0;
@@ -488,7 +488,7 @@ static int memfs_link(struct dentry *old, struct inode *dir, struct dentry *dent
 		if (err)
 			return err;
 	}
-	inode->i_ctime = uvfs_now();
+	inode_set_time(inode, I_CTIME, uvfs_now());
 	inc_nlink(inode);
 	igrab(inode);
 	memfs_link_entry(dir, dentry, inode);
@@ -503,7 +503,7 @@ static int memfs_unlink(struct inode *dir, struct dentry *dentry)
 		free_inode_slot(dir->i_sb);
 	dir->i_size -= BOGO_DIRENT_SIZE;
 	inode_touch_dir(dir);
-	inode->i_ctime = dir->i_ctime;
+	inode_set_time(inode, I_CTIME, inode_get_time(dir, I_CTIME));
 	drop_nlink(inode);
 	d_delete(dentry);
 	dentry->d_flags &= ~DCACHE_PINNED;
@@ -555,18 +555,18 @@ static void rename_timestamps(struct inode *old_dir, struct dentry *old,
 {
 	struct timespec now = uvfs_now();
 
-	old_dir->i_mtime = old_dir->i_ctime = now;
-	new_dir->i_mtime = new_dir->i_ctime = now;
-	old->d_inode->i_ctime = now;
+	inode_set_mctime(old_dir, now);
+	inode_set_mctime(new_dir, now);
+	inode_set_time(old->d_inode, I_CTIME, now);
 	if (new->d_inode)
-		new->d_inode->i_ctime = now;
+		inode_set_time(new->d_inode, I_CTIME, now);
 }
 
 static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
 			struct dentry *new, unsigned int flags)
 {
 	bool they_are_dirs = S_ISDIR(old->d_inode->i_mode);
-	uint64_t old_offset;
+	uint32_t old_offset;
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
@@ -587,7 +587,7 @@ static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode 
 		rename_timestamps(old_dir, old, new_dir, new);
 		{
 			/* simple_offset_rename_exchange(): the two swap offsets */
-			uint64_t o = old->d_offset;
+			uint32_t o = old->d_offset;
 
 			old->d_offset = new->d_offset;
 			new->d_offset = o;
@@ -642,7 +642,7 @@ static int memfs_tmpfile(struct inode *dir, struct dentry *dentry, mode_t mode, 
 
 static const char *memfs_get_link(struct inode *inode)
 {
-	return MI(inode)->link;
+	return inode->i_link;
 }
 
 static int memfs_setsize(struct inode *inode, off_t size)
@@ -674,10 +674,12 @@ static const struct inode_operations memfs_dir_iops = {
 	.rmdir = memfs_rmdir,
 	.rename = memfs_rename,
 	.tmpfile = memfs_tmpfile,
+	.fop = &memfs_dir_fops,
 };
 
 static const struct inode_operations memfs_file_iops = {
 	.setsize = memfs_setsize,
+	.fop = &memfs_file_fops,
 };
 
 static const struct inode_operations memfs_link_iops = {
@@ -685,6 +687,10 @@ static const struct inode_operations memfs_link_iops = {
 };
 
 static const struct inode_operations memfs_special_iops = { 0 };
+
+static const struct inode_operations memfs_fifo_iops = {
+	.fop = &pipe_fops,
+};
 
 /* ---------------------------------------------------------------------------------
  * File operations
@@ -766,7 +772,7 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 	*pos += (off_t)done;
 	if (*pos > inode->i_size)
 		inode->i_size = *pos;
-	inode->i_mtime = inode->i_ctime = uvfs_now();
+	inode_set_mctime(inode, uvfs_now());
 	return (ssize_t)done;
 }
 

@@ -98,14 +98,12 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	switch (type) {
 	case PROC_ROOT: case PROC_PID: case PROC_FD_DIR: case PROC_FDINFO_DIR:
 		inode->i_op = &proc_dir_iops;
-		inode->i_fop = &proc_dir_fops;
 		break;
 	case PROC_SELF:
 		inode->i_op = &proc_self_iops;
 		break;
 	case PROC_FDINFO:
 		inode->i_op = &proc_file_iops;
-		inode->i_fop = &proc_fdinfo_fops;
 		break;
 	default:
 		inode->i_op = &proc_link_iops;
@@ -410,7 +408,7 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 
 	if (!target)
 		return -ENOENT;
-	len = snprintf(text, sizeof(text), "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%" PRIu64 "\n",
+	len = snprintf(text, sizeof(text), "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%" PRIu32 "\n",
 		       (long long)target->f_pos,
 		       target->f_flags | (t->files.cloexec[pi->fd] ? O_CLOEXEC : 0),
 		       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
@@ -424,12 +422,14 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 }
 
 static const struct inode_operations proc_dir_iops = {
-	.lookup = proc_lookup, .revalidate = proc_revalidate,
+	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 };
 static const struct inode_operations proc_link_iops = {
 	.get_magic = proc_get_magic, .revalidate = proc_revalidate,
 };
 static const struct inode_operations proc_self_iops = { .get_link = proc_self_get_link };
-static const struct inode_operations proc_file_iops = { .revalidate = proc_revalidate };
+static const struct inode_operations proc_file_iops = {
+	.revalidate = proc_revalidate, .fop = &proc_fdinfo_fops,
+};
 static const struct file_operations proc_dir_fops = { .iterate = proc_iterate };
 static const struct file_operations proc_fdinfo_fops = { .read = proc_fdinfo_read };
