@@ -112,7 +112,7 @@ static void d_hash_grow(struct uvfs *fs)
 
 void d_rehash(struct dentry *d)
 {
-	struct uvfs *fs = d->d_sb->s_fs;
+	struct uvfs *fs = d_sb(d)->s_fs;
 
 	assert(ns_locked(fs));
 	assert(d_unhashed(d));
@@ -124,7 +124,7 @@ void d_rehash(struct dentry *d)
 
 void d_drop(struct dentry *d)
 {
-	struct uvfs *fs = d->d_sb->s_fs;
+	struct uvfs *fs = d_sb(d)->s_fs;
 
 	assert(ns_locked(fs));
 	if (d_unhashed(d))
@@ -136,7 +136,7 @@ void d_drop(struct dentry *d)
 
 struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 {
-	struct uvfs *fs = parent->d_sb->s_fs;
+	struct uvfs *fs = d_sb(parent)->s_fs;
 	struct cds_hlist_node *pos;
 
 	assert(ns_locked(fs));
@@ -320,7 +320,7 @@ void release_dentry_name_snapshot(struct name_snapshot *snap)
  * d_offset, the readdir position, is the filesystem's to assign. */
 static void d_link_child(struct dentry *d, struct dentry *parent)
 {
-	cds_list_add(&d->d_sib, &parent->d_children);
+	cds_hlist_add_head(&d->d_sib, &parent->d_children);
 }
 
 static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
@@ -347,9 +347,6 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 	d->d_name.hash = name->hash;
 	d->d_count = 1;
 	d->d_parent = d;
-	d->d_sb = sb;
-	CDS_INIT_LIST_HEAD(&d->d_sib);
-	CDS_INIT_LIST_HEAD(&d->d_children);
 	atomic_fetch_add(&fs->stats.dentries, 1);
 	atomic_fetch_add(&uvfs_live.dentries, 1);
 	return d;
@@ -364,7 +361,7 @@ static unsigned int d_type_flags(const struct inode *inode)
 
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
 {
-	struct dentry *d = __d_alloc(parent->d_sb, name);
+	struct dentry *d = __d_alloc(d_sb(parent), name);
 
 	if (!d)
 		return NULL;
@@ -398,17 +395,16 @@ static void d_free(struct uvfs *fs, void *obj)
 
 /* __dentry_kill: unhash, unlink from the parent, drop the inode and the name, free
  * after a grace period.  Returns the parent whose reference the caller must drop. */
-static struct dentry *dentry_kill(struct dentry *d)
+static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 {
-	struct uvfs *fs = d->d_sb->s_fs;
 	struct dentry *parent = IS_ROOT(d) ? NULL : d->d_parent;
 	struct inode *inode = d->d_inode;
 
-	assert(cds_list_empty(&d->d_children));
+	assert(!d->d_children.next);
 	d->d_flags |= DCACHE_DEAD;
 	d_drop(d);
 	if (parent)
-		cds_list_del(&d->d_sib);
+		cds_hlist_del(&d->d_sib);
 	d->d_inode = NULL;
 	d->d_flags &= ~DCACHE_ENTRY_TYPE;
 	if (inode)
@@ -422,23 +418,23 @@ static struct dentry *dentry_kill(struct dentry *d)
 
 void d_release_tree(struct dentry *root)
 {
+	struct uvfs *fs = d_sb(root)->s_fs;
 	struct dentry *d = root;
 
 	/* Post-order walk without recursion: descend to a leaf, free it, climb. */
 	for (;;) {
 		struct dentry *parent;
 
-		while (!cds_list_empty(&d->d_children))
-			d = cds_list_first_entry(&d->d_children, struct dentry, d_sib);
+		while (d->d_children.next)
+			d = cds_hlist_entry(d->d_children.next, struct dentry, d_sib);
 		parent = d == root ? NULL : d->d_parent;
 		if (parent)
-			cds_list_del(&d->d_sib);
-		CDS_INIT_LIST_HEAD(&d->d_children);
+			cds_hlist_del(&d->d_sib);
 		d->d_count = 1;
 		d->d_flags &= ~DCACHE_PINNED;
 		d_drop(d);
 		d->d_parent = d; /* dentry_kill must not touch the parent */
-		dentry_kill(d);
+		dentry_kill(fs, d);
 		if (!parent)
 			return;
 		d = parent;
@@ -448,14 +444,14 @@ void d_release_tree(struct dentry *root)
 void dput(struct dentry *d)
 {
 	while (d) {
-		assert(ns_locked(d->d_sb->s_fs));
+		assert(ns_locked(d_sb(d)->s_fs));
 		assert(d->d_count > 0);
 		if (--d->d_count > 0)
 			return;
 		/* retain_dentry(): keep hashed dentries cached unless the fs says no. */
-		if (!d_unhashed(d) && !(d->d_sb->s_flags & SB_ALWAYS_DELETE))
+		if (!d_unhashed(d) && !(d_sb(d)->s_flags & SB_ALWAYS_DELETE))
 			return;
-		d = dentry_kill(d);
+		d = dentry_kill(d_sb(d)->s_fs, d);
 	}
 }
 
@@ -521,7 +517,7 @@ bool d_is_subdir(const struct dentry *d, const struct dentry *ancestor)
  * readdir lists the children newest first, and a renamed entry counts as new). */
 static void d_relink(struct dentry *d, struct dentry *new_parent)
 {
-	cds_list_del(&d->d_sib);
+	cds_hlist_del(&d->d_sib);
 	d->d_parent = new_parent;
 	d_link_child(d, new_parent);
 }
@@ -535,7 +531,7 @@ static void d_relink(struct dentry *d, struct dentry *new_parent)
  */
 static void __d_move(struct dentry *dentry, struct dentry *target, bool exchange)
 {
-	struct uvfs *fs = dentry->d_sb->s_fs;
+	struct uvfs *fs = d_sb(dentry)->s_fs;
 	const struct uvfs_abi *abi = fs->abi;
 	struct dentry *old_parent = dentry->d_parent;
 	struct dentry *new_parent = target->d_parent;

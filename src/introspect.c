@@ -76,13 +76,25 @@ static int walk(const struct dentry *d, int depth,
 	ret = visit(&info, depth, arg);
 	if (ret)
 		return ret;
-	/* Oldest first reads more naturally than the list's newest-first order. */
-	cds_list_for_each_entry_reverse(c, &d->d_children, d_sib) {
-		ret = walk(c, depth + 1, visit, arg);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	/* Oldest first reads more naturally than the list's newest-first order; the
+	 * hlist goes one way only, so the children are gathered first. */
+	size_t n = 0, i;
+	const struct dentry **v;
+
+	cds_hlist_for_each_entry_2(c, &d->d_children, d_sib)
+		n++;
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	i = n;
+	cds_hlist_for_each_entry_2(c, &d->d_children, d_sib)
+		v[--i] = c;
+	for (i = 0; i < n && !ret; i++)
+		ret = walk(v[i], depth + 1, visit, arg);
+	free(v);
+	return ret;
 }
 
 int uvfs_dcache_walk(struct uvfs_task *task, const char *name,

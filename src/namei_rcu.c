@@ -56,9 +56,14 @@ struct rcu_nd {
 
 static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
 
+/* d_sb(d) allows this walk; d_sb() without trusting d_inode to stay put. */
 static bool rcu_ok(const struct dentry *d)
 {
-	return READ_ONCE(d->d_sb->s_flags) & SB_RCU_WALK;
+	const struct inode *inode = READ_ONCE(d->d_inode);
+
+	if (!inode)
+		inode = READ_ONCE(READ_ONCE(d->d_parent)->d_inode);
+	return inode && (READ_ONCE(inode->i_sb->s_flags) & SB_RCU_WALK);
 }
 
 /*

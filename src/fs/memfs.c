@@ -516,7 +516,7 @@ static bool memfs_empty(const struct dentry *dentry)
 {
 	const struct dentry *c;
 
-	cds_list_for_each_entry(c, &dentry->d_children, d_sib)
+	cds_hlist_for_each_entry_2(c, &dentry->d_children, d_sib)
 		if (!d_unhashed(c) && c->d_inode)
 			return false;
 	return true;
@@ -835,10 +835,10 @@ static bool listable(const struct dentry *c)
 }
 
 /* The first listable child from pos on, in list order. */
-static struct dentry *listable_from(struct dentry *dir, struct cds_list_head *pos)
+static struct dentry *listable_from(struct cds_hlist_node *pos)
 {
-	for (; pos != &dir->d_children; pos = pos->next) {
-		struct dentry *d = cds_list_entry(pos, struct dentry, d_sib);
+	for (; pos; pos = pos->next) {
+		struct dentry *d = cds_hlist_entry(pos, struct dentry, d_sib);
 
 		if (listable(d))
 			return d;
@@ -873,7 +873,7 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 		f->f_pos = 1;
 	}
 	if (f->f_pos == 1) {
-		off_t next = pos_of(listable_from(dir, dir->d_children.next));
+		off_t next = pos_of(listable_from(dir->d_children.next));
 
 		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, next, DT_DIR))
 			return used ? (ssize_t)used : -EINVAL;
@@ -881,14 +881,13 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 	}
 	if (f->f_pos == DIR_OFFSET_EOD)
 		goto out;
-	c = NULL;
-	cds_list_for_each_entry(c, &dir->d_children, d_sib)
+	cds_hlist_for_each_entry_2(c, &dir->d_children, d_sib)
 		if (listable(c) && (off_t)c->d_offset == f->f_pos)
 			break;
-	if (&c->d_sib == &dir->d_children)
-		c = listable_from(dir, dir->d_children.next);
+	if (!c)
+		c = listable_from(dir->d_children.next);
 	while (c) {
-		struct dentry *next = listable_from(dir, c->d_sib.next);
+		struct dentry *next = listable_from(c->d_sib.next);
 
 		if (!emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
 			  c->d_inode->i_ino, pos_of(next), inode_dtype(c->d_inode->i_mode)))

@@ -347,7 +347,7 @@ static bool proc_revalidate(struct dentry *dentry)
 
 	if (pi->type == PROC_ROOT || pi->type == PROC_SELF)
 		return true;
-	t = find_task(dentry->d_sb->s_fs, pi->pid);
+	t = find_task(d_sb(dentry)->s_fs, pi->pid);
 	if (!t)
 		return false;
 	inode->i_uid = t->uid; /* pid_update_inode() */
@@ -366,7 +366,7 @@ static bool proc_revalidate(struct dentry *dentry)
 static int proc_get_magic(struct dentry *dentry, struct path *out)
 {
 	const struct proc_inode *pi = PI(dentry->d_inode);
-	struct uvfs_task *t = find_task(dentry->d_sb->s_fs, pi->pid);
+	struct uvfs_task *t = find_task(d_sb(dentry)->s_fs, pi->pid);
 	const struct path *p = NULL;
 
 	if (!t)
