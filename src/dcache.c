@@ -140,7 +140,7 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 	struct cds_hlist_node *pos;
 
 	assert(ns_locked(fs));
-	atomic_fetch_add_explicit(&fs->stats.lookups, 1, memory_order_relaxed);
+	STAT_ADD(fs->stats.lookups, 1);
 	for (pos = d_hash_bucket(fs, parent, name->hash)->next; pos; pos = pos->next) {
 		struct dentry *d = container_of(pos, struct dentry, d_hash);
 
@@ -148,11 +148,13 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 		    d->d_name.len != name->len ||
 		    memcmp(d->d_name.name, name->name, name->len))
 			continue;
-		atomic_fetch_add_explicit(d->d_inode ? &fs->stats.hits : &fs->stats.negative_hits,
-					  1, memory_order_relaxed);
+		if (d->d_inode)
+			STAT_ADD(fs->stats.hits, 1);
+		else
+			STAT_ADD(fs->stats.negative_hits, 1);
 		return dget(d);
 	}
-	atomic_fetch_add_explicit(&fs->stats.misses, 1, memory_order_relaxed);
+	STAT_ADD(fs->stats.misses, 1);
 	return NULL;
 }
 
@@ -220,14 +222,20 @@ static inline bool name_fits_inline(const struct uvfs *fs, size_t len)
 	return len < fs->abi->inline_len;
 }
 
+/* d_seq's writers hold ns_lock: stores, as ns_seq_begin/end (internal.h). */
 static void d_seq_begin(struct dentry *d)
 {
-	atomic_fetch_add_explicit(&d->d_seq, 1, memory_order_release);
+	unsigned int s = atomic_load_explicit(&d->d_seq, memory_order_relaxed);
+
+	atomic_store_explicit(&d->d_seq, s + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
 }
 
 static void d_seq_end(struct dentry *d)
 {
-	atomic_fetch_add_explicit(&d->d_seq, 1, memory_order_release);
+	unsigned int s = atomic_load_explicit(&d->d_seq, memory_order_relaxed);
+
+	atomic_store_explicit(&d->d_seq, s + 1, memory_order_release);
 }
 
 /*
@@ -347,8 +355,8 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 	d->d_name.hash = name->hash;
 	d->d_count = 1;
 	d->d_parent = d;
-	atomic_fetch_add(&fs->stats.dentries, 1);
-	atomic_fetch_add(&uvfs_live.dentries, 1);
+	STAT_ADD(fs->stats.dentries, 1);
+	fs->live_dentries++;
 	return d;
 }
 
@@ -386,7 +394,7 @@ static void d_free(struct uvfs *fs, void *obj)
 {
 	struct dentry *d = obj;
 
-	atomic_fetch_sub(&uvfs_live.dentries, 1);
+	fs->live_dentries--;
 	/* Poison, for a reader that outlived its grace period; the slab's free chain
 	 * takes the first word anyway. */
 	memset(d->d_iname, 0x6b, sizeof(d->d_iname));
@@ -411,7 +419,7 @@ static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 		iput(inode);
 	if (dname_external(d))
 		put_external_name(external_name(d));
-	atomic_fetch_sub(&fs->stats.dentries, 1);
+	STAT_ADD(fs->stats.dentries, -1);
 	defer_free(fs, d, d_free);
 	return parent;
 }
@@ -571,7 +579,7 @@ static void __d_move(struct dentry *dentry, struct dentry *target, bool exchange
 
 	d_seq_end(target);
 	d_seq_end(dentry);
-	atomic_fetch_add_explicit(&fs->stats.renames, 1, memory_order_relaxed);
+	STAT_ADD(fs->stats.renames, 1);
 	if (put_parent)
 		dput(put_parent);
 }

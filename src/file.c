@@ -33,16 +33,16 @@ void file_init(struct file *f, const struct path *path, unsigned int flags, unsi
 	f->f_flags = flags;
 	f->f_mode = mode;
 	f->f_op = inode->i_op->fop;
-	atomic_fetch_add(&inode->i_sb->s_fs->stats.files, 1);
-	atomic_fetch_add(&uvfs_live.files, 1);
+	STAT_ADD(inode->i_sb->s_fs->stats.files, 1);
+	inode->i_sb->s_fs->live_files++;
 }
 
 void file_deinit(struct file *f)
 {
 	struct inode *inode = f->f_inode;
 
-	atomic_fetch_sub(&inode->i_sb->s_fs->stats.files, 1);
-	atomic_fetch_sub(&uvfs_live.files, 1);
+	STAT_ADD(inode->i_sb->s_fs->stats.files, -1);
+	inode->i_sb->s_fs->live_files--;
 	path_put(&f->f_path);
 	iput(inode);
 	memset(f, 0, sizeof(*f));

@@ -47,8 +47,8 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	inode->i_sec[I_MTIME] = inode->i_sec[I_CTIME] = inode->i_sec[I_ATIME];
 	inode->i_nsec[I_MTIME] = inode->i_nsec[I_CTIME] = inode->i_nsec[I_ATIME];
 	sb->s_nr_inodes++;
-	atomic_fetch_add(&sb->s_fs->stats.inodes, 1);
-	atomic_fetch_add(&uvfs_live.inodes, 1);
+	STAT_ADD(sb->s_fs->stats.inodes, 1);
+	sb->s_fs->live_inodes++;
 	return inode;
 }
 
@@ -60,7 +60,7 @@ static void inode_free(struct uvfs *fs, void *obj)
 
 	if (inode->i_sb->s_op->free_inode)
 		inode->i_sb->s_op->free_inode(inode);
-	atomic_fetch_sub(&uvfs_live.inodes, 1);
+	fs->live_inodes--;
 	kmem_cache_free(inode);
 }
 
@@ -75,7 +75,7 @@ static void destroy_inode(struct inode *inode)
 		inode->i_pipe = NULL;
 	}
 	sb->s_nr_inodes--;
-	atomic_fetch_sub(&sb->s_fs->stats.inodes, 1);
+	STAT_ADD(sb->s_fs->stats.inodes, -1);
 	/* after a grace period: namei_rcu.c may be reading it */
 	defer_free(sb->s_fs, inode, inode_free);
 }

@@ -135,27 +135,59 @@ struct uvfs {
 	/* call_rcu callbacks queued that will still touch the instance (names dropped
 	 * without ns_lock): uvfs_free waits for them only when there are some. */
 	atomic_long rcu_callbacks;
+	/* ns_lock: objects of the instance not yet freed (deferred frees too); added to
+	 * the process-wide uvfs_live at uvfs_free, where they should be zero. */
+	long live_dentries, live_inodes, live_files;
 };
 
 /* Process-wide totals of live objects, for leak checks after uvfs_free(): the
- * instance's own counters die with it. */
+ * instance's own counters die with it.  dentries, inodes and files are what each
+ * instance left over (uvfs.live_*), added when it is freed: no locked increment
+ * per object on the way. */
 struct uvfs_live {
 	atomic_long dentries, names, inodes, files, tasks, instances;
 };
 extern struct uvfs_live uvfs_live;
+
+/*
+ * ns_seq has one writer, the ns_lock holder, so it is stored, not incremented with a
+ * locked read-modify-write: write_seqcount_begin()/end() in C11 terms (the odd store,
+ * then a release fence before the writer's own stores; the even one a release
+ * store).  namei_rcu.c is the reader.
+ */
+static inline void ns_seq_begin(struct uvfs *fs)
+{
+	unsigned long s = atomic_load_explicit(&fs->ns_seq, memory_order_relaxed);
+
+	atomic_store_explicit(&fs->ns_seq, s + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+}
+
+static inline void ns_seq_end(struct uvfs *fs)
+{
+	unsigned long s = atomic_load_explicit(&fs->ns_seq, memory_order_relaxed);
+
+	atomic_store_explicit(&fs->ns_seq, s + 1, memory_order_release);
+}
+
+/* A counter that only ns_lock holders change, read by anyone (uvfs_get_stats): a
+ * load and a store, no locked read-modify-write. */
+#define STAT_ADD(c, v) \
+	atomic_store_explicit(&(c), atomic_load_explicit(&(c), memory_order_relaxed) + (v), \
+			      memory_order_relaxed)
 
 static inline void uvfs_lock(struct uvfs *fs)
 {
 	pthread_mutex_lock(&fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
-	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_acq_rel); /* odd */
+	ns_seq_begin(fs);
 }
 
 static inline void uvfs_unlock(struct uvfs *fs)
 {
 	assert(fs->ns_locked && pthread_equal(fs->ns_owner, pthread_self()));
-	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_release); /* even */
+	ns_seq_end(fs);
 	fs->ns_locked = false;
 	pthread_mutex_unlock(&fs->ns_lock);
 }
@@ -172,12 +204,12 @@ static inline void uvfs_cond_wait(struct uvfs *fs, pthread_cond_t *cond)
 	struct uvfs_task *cur = fs->current;
 
 	assert(ns_locked(fs));
-	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_release);
+	ns_seq_end(fs);
 	fs->ns_locked = false;
 	pthread_cond_wait(cond, &fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
-	atomic_fetch_add_explicit(&fs->ns_seq, 1, memory_order_acq_rel);
+	ns_seq_begin(fs);
 	fs->current = cur;
 }
 

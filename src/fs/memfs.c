@@ -122,14 +122,14 @@ static void *alloc_page(struct super_block *sb)
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 	s->used_pages++;
-	atomic_fetch_add(&sb->s_fs->stats.data_bytes, UVFS_PAGE_SIZE);
+	STAT_ADD(sb->s_fs->stats.data_bytes, UVFS_PAGE_SIZE);
 	return page;
 }
 
 static void free_page(struct super_block *sb, void *page)
 {
 	MSB(sb)->used_pages--;
-	atomic_fetch_sub(&sb->s_fs->stats.data_bytes, UVFS_PAGE_SIZE);
+	STAT_ADD(sb->s_fs->stats.data_bytes, -UVFS_PAGE_SIZE);
 	free(page);
 }
 
