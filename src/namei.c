@@ -4,10 +4,11 @@
  * follow_dotdot, the trailing-symlink loop.
  *
  * Locking: everything runs under uvfs.ns_lock.  The walk holds a reference on the
- * path it stands on (nd->path) and on the task's root (nd->root).  This is the
- * kernel's ref-walk; a lockless RCU walk in front of it (sampling d_seq, falling back
- * here on any change) is the planned fast path, which is why the walk keeps all its
- * state in struct nameidata and touches the dcache only through lookup_one().
+ * path it stands on (nd->path), not on the task's root (nd->root): that can change
+ * only by a call of this instance, and the walk's caller holds ns_lock for the whole
+ * call (the kernel's walk, too, takes no reference on the root while in RCU mode).
+ * This is the kernel's ref-walk; namei_rcu.c's walk goes in front of it (stat, and
+ * the walk to the parent of path_parentat), falling back here when it cannot.
  *
  * What must match Linux is the result, errno for errno (docs/SEMANTICS.md, "Path
  * walk"):
@@ -128,7 +129,7 @@ static void nd_init(struct nameidata *nd, struct uvfs_task *task, unsigned int f
 void nd_done(struct nameidata *nd)
 {
 	path_put(&nd->path);
-	path_put(&nd->root);
+	nd->root = (struct path){ 0 };
 	for (int i = 0; i < nd->nlinks; i++)
 		free(nd->links[i]);
 	nd->nlinks = 0;
@@ -149,7 +150,6 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 	struct uvfs_task *task = nd->task;
 
 	nd->root = task->root;
-	path_get(&nd->root);
 	if (*name == '/') {
 		nd->path = nd->root;
 	} else if (dfd == AT_FDCWD) {

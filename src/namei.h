@@ -27,7 +27,7 @@ enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 struct nameidata {
 	struct uvfs_task *task;
 	struct path path;          /* where the walk stands (referenced) */
-	struct path root;          /* the task's root (referenced) */
+	struct path root;          /* the task's root (not referenced: namei.c) */
 	struct qstr last;          /* the final component (not looked up) */
 	enum last_type last_type;
 	unsigned int flags;        /* LOOKUP_*; a trailing slash adds FOLLOW|DIRECTORY */
