@@ -362,9 +362,11 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 
 static unsigned int d_type_flags(const struct inode *inode)
 {
+	unsigned int f = inode->i_op && inode->i_op->revalidate ? DCACHE_OP_REVALIDATE : 0;
+
 	if (S_ISDIR(inode->i_mode))
-		return DCACHE_DIRECTORY_TYPE;
-	return S_ISLNK(inode->i_mode) ? DCACHE_SYMLINK_TYPE : 0;
+		return f | DCACHE_DIRECTORY_TYPE;
+	return f | (S_ISLNK(inode->i_mode) ? DCACHE_SYMLINK_TYPE : 0);
 }
 
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
@@ -414,7 +416,7 @@ static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 	if (parent)
 		cds_hlist_del(&d->d_sib);
 	d->d_inode = NULL;
-	d->d_flags &= ~DCACHE_ENTRY_TYPE;
+	d->d_flags &= ~(DCACHE_ENTRY_TYPE | DCACHE_OP_REVALIDATE);
 	if (inode)
 		iput(inode);
 	if (dname_external(d))

@@ -58,6 +58,9 @@ struct external_name {
 #define DCACHE_DIRECTORY_TYPE 0x0040u
 #define DCACHE_SYMLINK_TYPE   0x0080u
 #define DCACHE_ENTRY_TYPE     (DCACHE_DIRECTORY_TYPE | DCACHE_SYMLINK_TYPE)
+/* The inode has ->revalidate (the kernel's DCACHE_OP_REVALIDATE): a walk must ask
+ * it before trusting the dentry.  Set and cleared with the type. */
+#define DCACHE_OP_REVALIDATE  0x0100u
 
 /*
  * 128 bytes, two cache lines (the kernel's is 192, with 40 of inline name too): what

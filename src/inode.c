@@ -95,14 +95,22 @@ void iput(struct inode *inode)
 }
 
 /* relatime (the default mount option): update atime only if it is not newer than
- * mtime or ctime, or is a day old (relatime_need_update()). */
+ * mtime or ctime, or is a day old (relatime_need_update()).  The day is checked on the
+ * coarse clock first (a few ns against a fine read's tens on this kind of VM), with a
+ * second to spare, so that most reads of a file read no fine clock at all. */
 void inode_touch_atime(struct inode *inode)
 {
-	struct timespec now = uvfs_now();
 	struct timespec a = inode_get_time(inode, I_ATIME);
 	struct timespec m = inode_get_time(inode, I_MTIME), c = inode_get_time(inode, I_CTIME);
+	struct timespec now;
 
 #define TS_LE(x, y) ((x).tv_sec < (y).tv_sec || ((x).tv_sec == (y).tv_sec && (x).tv_nsec <= (y).tv_nsec))
+	if (!TS_LE(a, m) && !TS_LE(a, c)) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (now.tv_sec - a.tv_sec < 24 * 60 * 60 - 1)
+			return;
+	}
+	now = uvfs_now();
 	if (TS_LE(a, m) || TS_LE(a, c) || now.tv_sec - a.tv_sec >= 24 * 60 * 60)
 		inode_set_time(inode, I_ATIME, now);
 #undef TS_LE

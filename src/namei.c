@@ -442,13 +442,18 @@ int filename_lookup(struct uvfs_task *task, int dfd, const char *name,
 	if (err < 0)
 		return err;
 	err = path_init(&nd, dfd, name);
-	if (!err)
+	if (!err) {
+		err = path_walk_locked(&nd, name);
+		if (err != -ECHILD)
+			goto done;
 		err = link_path_walk(&nd, name);
+	}
 	while (!err && (err = lookup_last(&nd)) > 0)
 		err = nd_follow_link(&nd);
 	if (!err && (nd.flags & LOOKUP_DIRECTORY) &&
 	    !S_ISDIR(nd.path.dentry->d_inode->i_mode))
 		err = -ENOTDIR;
+done:
 	if (!err) {
 		*out = nd.path;
 		nd.path.dentry = NULL;

@@ -114,6 +114,8 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
  * code, under ns_lock (namei_rcu.c): 0, -errno, or -ECHILD when link_path_walk()
  * must do it. */
 int parent_walk_locked(struct nameidata *nd, const char *name);
+/* path_walk_locked - the whole of filename_lookup()'s walk the same way. */
+int path_walk_locked(struct nameidata *nd, const char *name);
 
 /* Validate and measure a user path: -ENAMETOOLONG at PATH_MAX, -ENOENT if empty and
  * not allowed, -EFAULT for NULL. */

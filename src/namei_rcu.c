@@ -46,6 +46,9 @@ struct rcu_nd {
 	unsigned int flags;          /* LOOKUP_FOLLOW / LOOKUP_DIRECTORY, as in namei.c */
 	int links;                   /* symlinks followed (MAXSYMLINKS) */
 	const unsigned char *end;    /* where the last rcu_resolve() to succeed stopped */
+	/* Under ns_lock (parent_walk_locked, path_walk_locked): every filesystem may be
+	 * walked, ->revalidate and ->get_link may be called. */
+	bool locked;
 	/* parent_walk_locked(): stop before the walk's last component, and say what it is */
 	bool parent;
 	const unsigned char *last;
@@ -57,10 +60,12 @@ struct rcu_nd {
 static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
 
 /* d_sb(d) allows this walk; d_sb() without trusting d_inode to stay put. */
-static bool rcu_ok(const struct dentry *d)
+static bool rcu_ok(const struct rcu_nd *nd, const struct dentry *d)
 {
 	const struct inode *inode = READ_ONCE(d->d_inode);
 
+	if (nd->locked)
+		return true;
 	if (!inode)
 		inode = READ_ONCE(READ_ONCE(d->d_parent)->d_inode);
 	return inode && (READ_ONCE(inode->i_sb->s_flags) & SB_RCU_WALK);
@@ -122,7 +127,7 @@ static int follow_mounts_rcu(struct rcu_nd *nd)
 			break;
 		nd->mnt = found;
 		nd->dentry = READ_ONCE(found->mnt_root);
-		if (!rcu_ok(nd->dentry))
+		if (!rcu_ok(nd, nd->dentry))
 			return -ECHILD;
 	}
 	return 0;
@@ -141,7 +146,7 @@ static int follow_dotdot_rcu(struct rcu_nd *nd)
 			return 0;
 		nd->dentry = READ_ONCE(m->mnt_mountpoint);
 		nd->mnt = READ_ONCE(m->mnt_parent);
-		if (!rcu_ok(nd->dentry))
+		if (!rcu_ok(nd, nd->dentry))
 			return -ECHILD;
 	}
 	nd->dentry = READ_ONCE(nd->dentry->d_parent);
@@ -183,6 +188,9 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
 		return -ECHILD;
 	iop = READ_ONCE(inode->i_op);
 	if (iop->get_magic || !iop->get_link)
+		return -ECHILD;
+	/* only memfs is walked without the lock, and its ->get_link only reads */
+	if (!nd->locked && !(READ_ONCE(inode->i_sb->s_flags) & SB_RCU_WALK))
 		return -ECHILD;
 	if (nd->links >= MAXSYMLINKS)
 		return -ELOOP;
@@ -239,6 +247,11 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 		return rcu_miss(dir, comp, len);
 	dflags = READ_ONCE(d->d_flags);
 	if (!(dflags & DCACHE_HASHED))
+		return -ECHILD;
+	/* lookup_cached(): a dentry that says it may be stale is asked (procfs's
+	 * pid_revalidate); a stale one is for the full walk to drop and look up again */
+	if ((dflags & DCACHE_OP_REVALIDATE) &&
+	    (!nd->locked || !d->d_inode->i_op->revalidate(d)))
 		return -ECHILD;
 	if (!(dflags & DCACHE_ENTRY_TYPE) && !READ_ONCE(d->d_inode))
 		return -ENOENT;
@@ -304,7 +317,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 
 			if (__builtin_expect(d != NULL, 1) &&
 			    (READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE |
-						      DCACHE_MOUNTED | DCACHE_SYMLINK_TYPE)) ==
+						      DCACHE_MOUNTED | DCACHE_SYMLINK_TYPE |
+						      DCACHE_OP_REVALIDATE)) ==
 			    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE)) {
 				dentry = d;
 				s++;
@@ -315,7 +329,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
 
 			if (d && (READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_MOUNTED |
-							   DCACHE_SYMLINK_TYPE)) == DCACHE_HASHED &&
+							   DCACHE_SYMLINK_TYPE |
+							   DCACHE_OP_REVALIDATE)) == DCACHE_HASHED &&
 			    READ_ONCE(d->d_inode)) {
 				dentry = d;
 				break;
@@ -357,7 +372,7 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
 	nd.root_dentry = READ_ONCE(task->root.dentry);
 	nd.mnt = name[0] == '/' ? nd.root_mnt : READ_ONCE(task->pwd.mnt);
 	nd.dentry = name[0] == '/' ? nd.root_dentry : READ_ONCE(task->pwd.dentry);
-	if (!nd.root_dentry || !nd.dentry || !rcu_ok(nd.dentry) || !rcu_ok(nd.root_dentry)) {
+	if (!nd.root_dentry || !nd.dentry || !rcu_ok(&nd, nd.dentry) || !rcu_ok(&nd, nd.root_dentry)) {
 		err = -ECHILD;
 		goto out;
 	}
@@ -402,13 +417,14 @@ int parent_walk_locked(struct nameidata *nd, const char *name)
 	struct rcu_nd r = {
 		.fs = fs, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
 		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
-		.parent = true, .last_type = LAST_ROOT, .links = nd->total_link_count,
+		.locked = true, .parent = true, .last_type = LAST_ROOT,
+		.links = nd->total_link_count,
 	};
 	struct path p;
 	int err;
 
 	assert(ns_locked(fs));
-	if (!rcu_ok(r.dentry) || !rcu_ok(r.root_dentry))
+	if (!rcu_ok(&r, r.dentry) || !rcu_ok(&r, r.root_dentry))
 		return -ECHILD;
 	err = rcu_resolve(&r, name, true);
 	if (err)
@@ -423,6 +439,41 @@ int parent_walk_locked(struct nameidata *nd, const char *name)
 	nd->last.name = r.last;
 	nd->last.len = r.last_len;
 	nd->last.hash = 0;
+	nd->total_link_count = r.links;
+	return 0;
+}
+
+/*
+ * path_walk_locked - filename_lookup()'s whole walk the same way: nd->flags
+ * (LOOKUP_FOLLOW, LOOKUP_DIRECTORY) say how the last component is taken.  0 with
+ * nd->path the result, -errno, or -ECHILD (nd untouched): a magic link to follow, a
+ * name not in the dcache of a filesystem that makes its dentries on demand, a stale
+ * dentry -- the full walk does those.
+ */
+int path_walk_locked(struct nameidata *nd, const char *name)
+{
+	struct uvfs *fs = nd->task->fs;
+	struct rcu_nd r = {
+		.fs = fs, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
+		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
+		.locked = true, .flags = nd->flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY),
+		.links = nd->total_link_count,
+	};
+	struct path p;
+	int err;
+
+	assert(ns_locked(fs));
+	err = rcu_resolve(&r, name, true);
+	if (err)
+		return err;
+	if (!r.dentry->d_inode)
+		return -ECHILD;
+	p.mnt = r.mnt;
+	p.dentry = r.dentry;
+	path_get(&p);
+	path_put(&nd->path);
+	nd->path = p;
+	nd->flags |= r.flags;
 	nd->total_link_count = r.links;
 	return 0;
 }
