@@ -68,6 +68,90 @@ char *d_path(const struct path *path, const struct path *root, char *buf, int bu
 	return buf + b.len;
 }
 
+/*
+ * The same without ns_lock, for namei_rcu.c's readlink: a name is read the way the
+ * kernel's prepend_name() reads it under RCU -- the pointer (acquire) before the
+ * length, and the bytes up to a NUL at most, since a rename may be swapping both
+ * (inline names and external ones are NUL-terminated) -- and the climb is bounded,
+ * since a rename may make a loop meanwhile.  Whatever comes out counts only if the
+ * caller's ns_seq check passes.
+ */
+static void prepend_name_rcu(struct prepend_buffer *b, const struct qstr *name)
+{
+	const unsigned char *s = __atomic_load_n(&name->name, __ATOMIC_ACQUIRE);
+	uint32_t n = __atomic_load_n(&name->len, __ATOMIC_RELAXED);
+
+	if (n > 255)
+		n = 255;
+	b->len -= (int)n + 1;
+	if (b->len < 0)
+		return;
+	b->buf[b->len] = '/';
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (!c)
+			break;
+		b->buf[b->len + 1 + (int)i] = (char)c;
+	}
+}
+
+static int prepend_path_rcu(const struct path *path, const struct path *root,
+			    struct prepend_buffer *b)
+{
+	const struct dentry *dentry = path->dentry;
+	const struct mount *mnt = path->mnt;
+	int len0 = b->len, steps = 0;
+	int ret = PATH_REACHED_ROOT;
+
+	while (dentry != root->dentry || mnt != root->mnt) {
+		const struct dentry *parent;
+
+		if (++steps > UVFS_PATH_MAX) {
+			b->len = -1;  /* a loop: only a concurrent rename makes one */
+			break;
+		}
+		if (dentry == __atomic_load_n(&mnt->mnt_root, __ATOMIC_RELAXED)) {
+			const struct mount *up = __atomic_load_n(&mnt->mnt_parent, __ATOMIC_RELAXED);
+
+			if (up != mnt) {
+				dentry = __atomic_load_n(&mnt->mnt_mountpoint, __ATOMIC_RELAXED);
+				mnt = up;
+				continue;
+			}
+			ret = PATH_UNREACHABLE;
+			break;
+		}
+		parent = __atomic_load_n(&dentry->d_parent, __ATOMIC_RELAXED);
+		if (parent == dentry) {
+			b->len = len0;
+			ret = PATH_ESCAPED;
+			break;
+		}
+		prepend_name_rcu(b, &dentry->d_name);
+		dentry = parent;
+	}
+	if (b->len == len0)
+		prepend(b, "/", 1);
+	return ret;
+}
+
+char *d_path_rcu(const struct path *path, const struct path *root, char *buf, int buflen)
+{
+	struct prepend_buffer b = { buf, buflen };
+	const struct dentry *d = path->dentry;
+	unsigned int flags = __atomic_load_n(&d->d_flags, __ATOMIC_RELAXED);
+
+	prepend(&b, "", 1);
+	/* d_unlinked() */
+	if (!(flags & DCACHE_HASHED) && __atomic_load_n(&d->d_parent, __ATOMIC_RELAXED) != d)
+		prepend(&b, " (deleted)", 10);
+	prepend_path_rcu(path, root, &b);
+	if (b.len < 0)
+		return ERR_PTR(-ENAMETOOLONG);
+	return buf + b.len;
+}
+
 int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size)
 {
 	char *page;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * d_path.h - the names of paths (fs/d_path.c).  Called with ns_lock held.
+ * d_path.h - the names of paths (fs/d_path.c).  Called with ns_lock held, but for
+ * d_path_rcu().
  */
 #ifndef UVFS_D_PATH_H
 #define UVFS_D_PATH_H
@@ -28,6 +29,9 @@ int prepend_path(const struct path *path, const struct path *root, struct prepen
  * namespace root.  Returns a pointer into buf (NUL-terminated) or ERR_PTR(-ENAMETOOLONG).
  */
 char *d_path(const struct path *path, const struct path *root, char *buf, int buflen);
+/* d_path_rcu - d_path inside an RCU read section without ns_lock: the caller checks
+ * ns_seq before it trusts the result. */
+char *d_path_rcu(const struct path *path, const struct path *root, char *buf, int buflen);
 
 /* do_proc_readlink(): d_path into a PATH_MAX page, copied to buf without NUL and
  * truncated to bufsiz; returns the length or -ENAMETOOLONG/-ENOMEM. */

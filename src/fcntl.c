@@ -23,7 +23,7 @@ int uvfs_dup(struct uvfs_task *task, int oldfd)
 	if (!f) {
 		fd = -EBADF;
 	} else {
-		fd = fd_alloc(&task->files, 0);
+		fd = fd_alloc(task->fs, &task->files, 0);
 		if (fd >= 0)
 			fd_install(&task->files, (unsigned int)fd, get_file(f), false);
 	}
@@ -52,7 +52,7 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 	}
 	/* Make room for newfd: allocate before closing anything. */
 	if ((unsigned int)newfd >= task->files.size) {
-		err = fd_alloc(&task->files, (unsigned int)newfd);
+		err = fd_alloc(task->fs, &task->files, (unsigned int)newfd);
 		if (err < 0)
 			goto out;
 	}
@@ -86,7 +86,7 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 			ret = -EINVAL;
 			break;
 		}
-		ret = fd_alloc(&task->files, (unsigned int)arg);
+		ret = fd_alloc(task->fs, &task->files, (unsigned int)arg);
 		if (ret >= 0)
 			fd_install(&task->files, (unsigned int)ret, get_file(f), cmd == F_DUPFD_CLOEXEC);
 		break;

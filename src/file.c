@@ -8,6 +8,7 @@
 #include "dcache.h"
 #include "file.h"
 #include "inode.h"
+#include "rcu_defer.h"
 #include "slab.h"
 #include "task.h"
 
@@ -16,10 +17,20 @@ struct file *alloc_empty_file(struct uvfs *fs)
 	return kmem_cache_zalloc(fs->file_cache);
 }
 
-/* A file is never seen by a lockless walk: it goes back to its cache at once. */
+/* A file that was never installed goes back to its cache at once. */
 void file_free(struct file *f)
 {
 	kmem_cache_free(f);
+}
+
+static void file_free_deferred(struct uvfs *fs, void *obj)
+{
+	kmem_cache_free(obj);
+}
+
+static void free_deferred(struct uvfs *fs, void *obj)
+{
+	free(obj);
 }
 
 void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode)
@@ -51,16 +62,19 @@ void file_deinit(struct file *f)
 void fput(struct file *f)
 {
 	struct inode *inode = f->f_inode;
+	struct uvfs *fs = inode->i_sb->s_fs;
 
 	assert(f->f_count > 0);
 	if (--f->f_count > 0)
 		return;
+
 	if (!(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
 	/* file_deinit drops the dentry first: an unlinked file's dentry dies there and
 	 * takes its inode reference with it; ours is the last, freeing the data. */
 	file_deinit(f);
-	file_free(f);
+	/* a lockless readlink of /proc/PID/fd/N may be reading it (fdget_rcu) */
+	defer_free(fs, f, file_free_deferred);
 }
 
 int fdtable_init(struct fdtable *t, unsigned int max)
@@ -70,37 +84,49 @@ int fdtable_init(struct fdtable *t, unsigned int max)
 	return 0;
 }
 
-static int fdtable_grow(struct fdtable *t, unsigned int need)
+/*
+ * A larger table.  Lockless readers (fdget_rcu) load size, then fd: the new array
+ * is published before the new size, so one that sees the new size sees the new
+ * array, and the old array is freed only after a grace period (the kernel's
+ * expand_fdtable() with its RCU-freed struct fdtable).
+ */
+static int fdtable_grow(struct uvfs *fs, struct fdtable *t, unsigned int need)
 {
 	unsigned int n = t->size ? t->size : 16;
-	struct file **fd;
+	struct file **fd, **old = t->fd;
 	unsigned char *ce;
 
 	while (n <= need)
 		n *= 2;
 	if (n > t->max)
 		n = t->max;
-	fd = uvfs_realloc(t->fd, n * sizeof(*fd));
+	fd = uvfs_malloc(n * sizeof(*fd));
 	if (!fd)
 		return -ENOMEM;
-	t->fd = fd;
-	ce = uvfs_realloc(t->cloexec, n);
-	if (!ce)
-		return -ENOMEM;  /* t->fd is larger than size says: harmless */
+	ce = uvfs_realloc(t->cloexec, n);  /* read under ns_lock only */
+	if (!ce) {
+		free(fd);
+		return -ENOMEM;
+	}
 	t->cloexec = ce;
-	memset(t->fd + t->size, 0, (n - t->size) * sizeof(*fd));
+	if (t->size)
+		memcpy(fd, old, t->size * sizeof(*fd));
+	memset(fd + t->size, 0, (n - t->size) * sizeof(*fd));
 	memset(t->cloexec + t->size, 0, n - t->size);
-	t->size = n;
+	__atomic_store_n(&t->fd, fd, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->size, n, __ATOMIC_RELEASE);
+	if (old)
+		defer_free(fs, old, free_deferred);
 	return 0;
 }
 
-int fdtable_copy(struct fdtable *dst, const struct fdtable *src)
+int fdtable_copy(struct uvfs *fs, struct fdtable *dst, const struct fdtable *src)
 {
 	fdtable_init(dst, src->max);
 	if (!src->size)
 		return 0;
-	if (fdtable_grow(dst, src->size - 1)) {
-		fdtable_release(dst);
+	if (fdtable_grow(fs, dst, src->size - 1)) {
+		fdtable_release(fs, dst);
 		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < src->size; i++) {
@@ -111,12 +137,13 @@ int fdtable_copy(struct fdtable *dst, const struct fdtable *src)
 	return 0;
 }
 
-void fdtable_release(struct fdtable *t)
+void fdtable_release(struct uvfs *fs, struct fdtable *t)
 {
 	for (unsigned int i = 0; i < t->size; i++)
 		if (t->fd[i])
 			fput(t->fd[i]);
-	free(t->fd);
+	if (t->fd)
+		defer_free(fs, t->fd, free_deferred);
 	free(t->cloexec);
 	memset(t, 0, sizeof(*t));
 }
@@ -130,7 +157,18 @@ struct file *fdget(struct uvfs_task *task, int fd)
 	return t->fd[fd];
 }
 
-int fd_alloc(struct fdtable *t, unsigned int start)
+struct file *fdget_rcu(struct uvfs_task *task, int fd)
+{
+	struct fdtable *t = &task->files;
+	unsigned int n = __atomic_load_n(&t->size, __ATOMIC_ACQUIRE);
+	struct file **arr = __atomic_load_n(&t->fd, __ATOMIC_ACQUIRE);
+
+	if (fd < 0 || (unsigned int)fd >= n)
+		return NULL;
+	return __atomic_load_n(&arr[fd], __ATOMIC_ACQUIRE);
+}
+
+int fd_alloc(struct uvfs *fs, struct fdtable *t, unsigned int start)
 {
 	unsigned int i;
 
@@ -139,7 +177,7 @@ int fd_alloc(struct fdtable *t, unsigned int start)
 			return (int)i;
 	if (i >= t->max)
 		return -EMFILE;
-	if (fdtable_grow(t, i))
+	if (fdtable_grow(fs, t, i))
 		return -ENOMEM;
 	return (int)i;
 }
@@ -150,7 +188,7 @@ void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec
 
 	assert(fd < t->size);
 	old = t->fd[fd];
-	t->fd[fd] = f;
+	__atomic_store_n(&t->fd[fd], f, __ATOMIC_RELEASE);  /* fdget_rcu() */
 	t->cloexec[fd] = cloexec;
 	if (old)
 		fput(old);

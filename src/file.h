@@ -45,22 +45,25 @@ static inline struct file *get_file(struct file *f)
 void fput(struct file *f);
 
 struct fdtable {
-	struct file **fd;          /* fd[n] or NULL */
+	struct file **fd;          /* fd[n] or NULL; published before size, freed by RCU */
 	unsigned char *cloexec;    /* one byte a descriptor: FD_CLOEXEC set */
-	unsigned int size;         /* allocated slots */
+	unsigned int size;         /* allocated slots; stored after fd (fdget_rcu) */
 	unsigned int max;          /* RLIMIT_NOFILE; immutable */
 };
 
 int fdtable_init(struct fdtable *t, unsigned int max);
 /* A copy sharing the same open files (fork). */
-int fdtable_copy(struct fdtable *dst, const struct fdtable *src);
-void fdtable_release(struct fdtable *t);
+int fdtable_copy(struct uvfs *fs, struct fdtable *dst, const struct fdtable *src);
+void fdtable_release(struct uvfs *fs, struct fdtable *t);
 
 /* The file at fd, no reference taken (the caller holds ns_lock), or NULL. */
 struct file *fdget(struct uvfs_task *task, int fd);
+/* The same inside an RCU read section without ns_lock: the table and the file stay
+ * readable (freed after a grace period); what it says is checked by ns_seq. */
+struct file *fdget_rcu(struct uvfs_task *task, int fd);
 /* Reserve the lowest free descriptor >= start: -EMFILE beyond the limit. The slot
  * stays free until fd_install; -ENOMEM leaves the table as it was. */
-int fd_alloc(struct fdtable *t, unsigned int start);
+int fd_alloc(struct uvfs *fs, struct fdtable *t, unsigned int start);
 /* Put f (whose reference the caller passes on) at fd, closing what was there. */
 void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec);
 /* Close fd: -EBADF if not open. */

@@ -98,23 +98,32 @@ void iput(struct inode *inode)
  * mtime or ctime, or is a day old (relatime_need_update()).  The day is checked on the
  * coarse clock first (a few ns against a fine read's tens on this kind of VM), with a
  * second to spare, so that most reads of a file read no fine clock at all. */
+#define TS_LE(x, y) ((x).tv_sec < (y).tv_sec || ((x).tv_sec == (y).tv_sec && (x).tv_nsec <= (y).tv_nsec))
+bool inode_atime_maybe_due(const struct inode *inode)
+{
+	struct timespec a = inode_get_time(inode, I_ATIME);
+	struct timespec m = inode_get_time(inode, I_MTIME), c = inode_get_time(inode, I_CTIME);
+	struct timespec now;
+
+	if (TS_LE(a, m) || TS_LE(a, c))
+		return true;
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	return now.tv_sec - a.tv_sec >= 24 * 60 * 60 - 1;
+}
+
 void inode_touch_atime(struct inode *inode)
 {
 	struct timespec a = inode_get_time(inode, I_ATIME);
 	struct timespec m = inode_get_time(inode, I_MTIME), c = inode_get_time(inode, I_CTIME);
 	struct timespec now;
 
-#define TS_LE(x, y) ((x).tv_sec < (y).tv_sec || ((x).tv_sec == (y).tv_sec && (x).tv_nsec <= (y).tv_nsec))
-	if (!TS_LE(a, m) && !TS_LE(a, c)) {
-		clock_gettime(CLOCK_REALTIME_COARSE, &now);
-		if (now.tv_sec - a.tv_sec < 24 * 60 * 60 - 1)
-			return;
-	}
+	if (!inode_atime_maybe_due(inode))
+		return;
 	now = uvfs_now();
 	if (TS_LE(a, m) || TS_LE(a, c) || now.tv_sec - a.tv_sec >= 24 * 60 * 60)
 		inode_set_time(inode, I_ATIME, now);
-#undef TS_LE
 }
+#undef TS_LE
 
 void inode_set_mctime(struct inode *inode, struct timespec ts)
 {

@@ -19,6 +19,7 @@ struct inode;
 struct qstr;
 struct super_block;
 struct path;
+struct uvfs_task;
 
 #define UVFS_PAGE_SIZE 4096
 #define UVFS_PAGE_SHIFT 12
@@ -55,15 +56,25 @@ struct inode_operations {
 	/* O_TMPFILE: a new inode with no name, attached to the (unhashed) dentry. */
 	int (*tmpfile)(struct inode *dir, struct dentry *dentry, mode_t mode,
 		       uid_t uid, gid_t gid);
-	/* Optional: is a cached dentry of this inode still what its name means?  false
-	 * drops it and the name is looked up again (the kernel's d_revalidate; procfs's
-	 * entries follow tasks and descriptors that come and go). */
-	bool (*revalidate)(struct dentry *dentry);
-	/* Symlink body (NUL-terminated), valid until the next call under ns_lock. */
+	/* Optional: is a cached dentry of this inode still what its name means?  1 yes,
+	 * 0 no: it is dropped and the name looked up again (the kernel's d_revalidate;
+	 * procfs's entries follow tasks and descriptors that come and go).  With
+	 * LOOKUP_RCU (no ns_lock, namei_rcu.c) it may change nothing and answers
+	 * -ECHILD when it would have to. */
+	int (*revalidate)(struct dentry *dentry, unsigned int flags);
+	/* Symlink body (NUL-terminated), valid until the next call under ns_lock.  One
+	 * that writes anything to make the body must have get_link_rcu too. */
 	const char *(*get_link)(struct inode *inode);
+	/* Optional: the body for a lockless walk by reader, made in buf if need be
+	 * (procfs's "self"); NULL: the walk takes the lock. */
+	const char *(*get_link_rcu)(struct inode *inode, const struct uvfs_task *reader,
+				    char buf[16]);
 	/* A magic link (/proc/PID/fd/N, cwd, root, exe): the object itself, referenced
 	 * into *out, instead of a body to resolve (the kernel's proc_get_link). */
 	int (*get_magic)(struct dentry *dentry, struct path *out);
+	/* Optional: the same for a lockless readlink, no reference taken (the object
+	 * stays readable for the RCU read section); -ECHILD: take the lock. */
+	int (*get_magic_rcu)(struct dentry *dentry, struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
 	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
@@ -147,8 +158,9 @@ static inline void inode_set_time(struct inode *inode, enum inode_time t, struct
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
 #define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */
-#define SB_RCU_WALK      0x2u  /* namei_rcu.c may walk it: every name is in the dcache
-				* (->lookup_noent) and reading inodes has no side effects */
+#define SB_RCU_WALK      0x2u  /* namei_rcu.c may walk it without ns_lock: a miss is
+				* answered by ->lookup_noent or taken to the lock, reading
+				* inodes has no side effects, ->revalidate takes LOOKUP_RCU */
 
 struct super_block {
 	struct uvfs *s_fs;                       /* immutable */
@@ -188,6 +200,9 @@ gid_t current_gid(const struct inode *any);
 
 /* A read happened: atime per relatime. */
 void inode_touch_atime(struct inode *inode);
+/* Might inode_touch_atime() change atime now?  (Reads only: a lockless reader that
+ * gets false has nothing to write.) */
+bool inode_atime_maybe_due(const struct inode *inode);
 
 /* mtime = ctime = ts. */
 void inode_set_mctime(struct inode *inode, struct timespec ts);

@@ -72,7 +72,7 @@ static struct dentry *lookup_cached(struct dentry *dir, const struct qstr *name)
 	struct dentry *d = d_lookup(dir, name);
 
 	if (d && d->d_inode && d->d_inode->i_op->revalidate &&
-	    !d->d_inode->i_op->revalidate(d)) {
+	    d->d_inode->i_op->revalidate(d, 0) <= 0) {
 		d_drop(d);
 		dput(d);
 		return NULL;

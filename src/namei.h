@@ -21,6 +21,7 @@ struct uvfs_task;
 #define LOOKUP_FOLLOW    0x0001u  /* follow a final symlink */
 #define LOOKUP_DIRECTORY 0x0002u  /* the result must be a directory */
 #define LOOKUP_EMPTY     0x0004u  /* an empty path means dirfd itself */
+#define LOOKUP_RCU       0x0008u  /* ->revalidate: no ns_lock, change nothing */
 
 enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
@@ -109,6 +110,9 @@ const char *d_get_link(const struct dentry *dentry);
  * answer instead.  Called without ns_lock.
  */
 int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat *st);
+/* readlink_rcu - readlinkat(AT_FDCWD or absolute name) the same way: the length
+ * copied to buf, -errno, or -ECHILD for the locked call. */
+ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t bufsiz);
 
 /* parent_walk_locked - link_path_walk() for path_parentat() by the lockless walk's
  * code, under ns_lock (namei_rcu.c): 0, -errno, or -ECHILD when link_path_walk()

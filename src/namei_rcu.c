@@ -8,11 +8,13 @@
  *
  *   what the walk reads               why it is still there
  *   --------------------------------  -------------------------------------------
- *   dentries, external names           freed by call_rcu (dcache.c)
- *   inodes, memfs_inode, link bodies   freed by call_rcu (inode.c, ->i_free)
+ *   dentries, external names           freed after a grace period (rcu_defer.c)
+ *   inodes and their fs parts, bodies  the same (inode.c, ->free_inode)
  *   the hash table                     the old one freed by call_rcu when it grows
  *   mounts                             freed only by uvfs_free (lookup_mnt)
  *   the task's root and cwd            the caller's own task
+ *   other tasks (/proc/PID)            freed after a grace period (task.c)
+ *   fd arrays, open files              the same (file.c: fdget_rcu)
  *
  * Nothing here is protected by a lock: a writer may change any field while we read
  * it.  What makes the result right is uvfs.ns_seq, which every holder of ns_lock
@@ -24,10 +26,15 @@
  * -ECHILD: the caller takes the locked walk.  With only one thread in the instance
  * the fast path always succeeds.
  *
- * Only filesystems that set SB_RCU_WALK are walked here: their dcache holds every
- * name (a miss is the answer, ->lookup_noent) and reading their inodes has no side
- * effects.
+ * Only filesystems that set SB_RCU_WALK are walked here: memfs, whose dcache holds
+ * every name (a miss is the answer, ->lookup_noent), and procfs, whose cached
+ * entries revalidate with LOOKUP_RCU (a miss takes the lock, which makes the entry).
+ * Reading their inodes has no side effects.
+ *
+ * The same code runs under ns_lock for path_parentat() and filename_lookup()
+ * (rcu_nd.locked): there nothing changes, so no ns_seq, and ->revalidate may act.
  */
+#include "d_path.h"
 #include "dcache.h"
 #include "inode.h"
 #include "namehash.h"
@@ -39,6 +46,7 @@
 
 struct rcu_nd {
 	struct uvfs *fs;
+	const struct uvfs_task *task;  /* the walker (procfs's "self") */
 	struct mount *mnt;           /* where the walk stands */
 	struct dentry *dentry;
 	struct mount *root_mnt;      /* the task's root */
@@ -158,6 +166,14 @@ static bool is_dir(const struct dentry *d)
 	return READ_ONCE(d->d_flags) & DCACHE_DIRECTORY_TYPE;
 }
 
+/* ->revalidate of a cached dentry the walk is about to use: valid as it is? */
+static __attribute__((noinline)) bool rcu_revalidate(const struct rcu_nd *nd, struct dentry *d)
+{
+	struct inode *inode = READ_ONCE(d->d_inode);
+
+	return inode && inode->i_op->revalidate(d, nd->locked ? 0 : LOOKUP_RCU) > 0;
+}
+
 /* A name the dcache does not have: lookup_walk()'s answer for a complete dcache. */
 static int rcu_miss(struct dentry *dir, const unsigned char *name, uint32_t len)
 {
@@ -183,19 +199,19 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
 	struct inode *inode = READ_ONCE(nd->dentry->d_inode);
 	const struct inode_operations *iop;
 	const char *body;
+	char buf[16];  /* a body made on demand lives as long as its resolution */
 
 	if (!inode)
 		return -ECHILD;
 	iop = READ_ONCE(inode->i_op);
 	if (iop->get_magic || !iop->get_link)
 		return -ECHILD;
-	/* only memfs is walked without the lock, and its ->get_link only reads */
-	if (!nd->locked && !(READ_ONCE(inode->i_sb->s_flags) & SB_RCU_WALK))
-		return -ECHILD;
 	if (nd->links >= MAXSYMLINKS)
 		return -ELOOP;
 	nd->links++;
-	body = iop->get_link(inode);
+	/* ->get_link only reads unless there is ->get_link_rcu (inode.h) */
+	body = !nd->locked && iop->get_link_rcu ? iop->get_link_rcu(inode, nd->task, buf)
+						 : iop->get_link(inode);
 	if (!body)
 		return -ECHILD;
 	if (!*body)
@@ -210,13 +226,14 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
  * One component the common loop of rcu_resolve() did not take: the last one, ".",
  * "..", a miss, a mount, a symlink.  comp is the component (hash_len its hash and
  * length), slash: a '/' follows it, last: nothing but slashes does; nd stands on its
- * directory.
+ * directory.  looked_up: the caller did the lookup already, and d is its answer.
  */
 static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsigned char *comp,
 						    uint64_t hash_len, bool slash, bool last,
-						    const struct dcache_buckets *t, bool final)
+						    const struct dcache_buckets *t, bool final,
+						    struct dentry *d, bool looked_up)
 {
-	struct dentry *dir = nd->dentry, *d;
+	struct dentry *dir = nd->dentry;
 	struct mount *dir_mnt = nd->mnt;
 	uint32_t len = HASH_LEN_LEN(hash_len);
 	unsigned int dflags;
@@ -242,7 +259,8 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 	}
 	if (slash && last && final)
 		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-	d = d_lookup_rcu(t, dir, comp, hash_len);
+	if (!looked_up)
+		d = d_lookup_rcu(t, dir, comp, hash_len);
 	if (!d)
 		return rcu_miss(dir, comp, len);
 	dflags = READ_ONCE(d->d_flags);
@@ -250,9 +268,12 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 		return -ECHILD;
 	/* lookup_cached(): a dentry that says it may be stale is asked (procfs's
 	 * pid_revalidate); a stale one is for the full walk to drop and look up again */
-	if ((dflags & DCACHE_OP_REVALIDATE) &&
-	    (!nd->locked || !d->d_inode->i_op->revalidate(d)))
-		return -ECHILD;
+	if (dflags & DCACHE_OP_REVALIDATE) {
+		struct inode *di = READ_ONCE(d->d_inode);
+
+		if (!di || di->i_op->revalidate(d, nd->locked ? 0 : LOOKUP_RCU) <= 0)
+			return -ECHILD;
+	}
 	if (!(dflags & DCACHE_ENTRY_TYPE) && !READ_ONCE(d->d_inode))
 		return -ENOENT;
 	nd->dentry = d;
@@ -298,6 +319,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 	}
 	for (;;) {
 		const unsigned char *comp;
+		struct dentry *d = NULL;
+		bool looked_up = false;
 		uint64_t hash_len;
 		uint32_t len;
 
@@ -310,30 +333,39 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 		len = HASH_LEN_LEN(hash_len);
 		s += len;
 		/* followed by '/' and another component (one at the end, or after "//",
-		 * is for rcu_component: a parent walk stops before it) */
-		if (__builtin_expect(s[0] == '/' && s[1] != '/' && s[1], 1) &&
+		 * is for rcu_component: a parent walk stops before it), or the last of a
+		 * symlink body met in the middle, which must be a directory all the same */
+		if (__builtin_expect((s[0] == '/' && s[1] != '/' && s[1]) || (!s[0] && !final), 1) &&
 		    (comp[0] != '.' || len > 2)) {
-			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
+			d = d_lookup_rcu(t, dentry, comp, hash_len);
+			looked_up = true;
+			if (__builtin_expect(d != NULL, 1)) {
+				unsigned int f = READ_ONCE(d->d_flags);
 
-			if (__builtin_expect(d != NULL, 1) &&
-			    (READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE |
-						      DCACHE_MOUNTED | DCACHE_SYMLINK_TYPE |
-						      DCACHE_OP_REVALIDATE)) ==
-			    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE)) {
-				dentry = d;
-				s++;
-				continue;
+				if ((f & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE | DCACHE_MOUNTED |
+					  DCACHE_SYMLINK_TYPE)) ==
+				    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) &&
+				    (!(f & DCACHE_OP_REVALIDATE) || rcu_revalidate(nd, d))) {
+					dentry = d;
+					s += !!*s;
+					continue;
+				}
 			}
 		} else if (!*s && final && !nd->parent && (comp[0] != '.' || len > 2)) {
 			/* the walk's last component, positive, nothing to follow */
-			struct dentry *d = d_lookup_rcu(t, dentry, comp, hash_len);
+			d = d_lookup_rcu(t, dentry, comp, hash_len);
+			looked_up = true;
+			if (d) {
+				unsigned int f = READ_ONCE(d->d_flags);
 
-			if (d && (READ_ONCE(d->d_flags) & (DCACHE_HASHED | DCACHE_MOUNTED |
-							   DCACHE_SYMLINK_TYPE |
-							   DCACHE_OP_REVALIDATE)) == DCACHE_HASHED &&
-			    READ_ONCE(d->d_inode)) {
-				dentry = d;
-				break;
+				/* a symlink is the answer unless it is to be followed */
+				if ((f & (DCACHE_HASHED | DCACHE_MOUNTED)) == DCACHE_HASHED &&
+				    (!(f & DCACHE_SYMLINK_TYPE) || !(nd->flags & LOOKUP_FOLLOW)) &&
+				    READ_ONCE(d->d_inode) &&
+				    (!(f & DCACHE_OP_REVALIDATE) || rcu_revalidate(nd, d))) {
+					dentry = d;
+					break;
+				}
 			}
 		}
 		{
@@ -342,7 +374,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			while (*s == '/')
 				s++;
 			nd->dentry = dentry;
-			err = rcu_component(nd, comp, hash_len, s != end, !*s, t, final);
+			err = rcu_component(nd, comp, hash_len, s != end, !*s, t, final, d,
+					    looked_up);
 			if (err)
 				return err;
 			dentry = nd->dentry;
@@ -355,28 +388,52 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 	return 0;
 }
 
+/* Where a lockless walk of name starts: the task's root and cwd, read once. */
+static int rcu_nd_start(struct rcu_nd *nd, struct uvfs_task *task, const char *name)
+{
+	nd->root_mnt = READ_ONCE(task->root.mnt);
+	nd->root_dentry = READ_ONCE(task->root.dentry);
+	nd->mnt = name[0] == '/' ? nd->root_mnt : READ_ONCE(task->pwd.mnt);
+	nd->dentry = name[0] == '/' ? nd->root_dentry : READ_ONCE(task->pwd.dentry);
+	if (!nd->root_dentry || !nd->dentry || !rcu_ok(nd, nd->dentry) ||
+	    !rcu_ok(nd, nd->root_dentry))
+		return -ECHILD;
+	return 0;
+}
+
+/* read_seqretry(): everything the walk read was read before this load */
+static bool rcu_seq_retry(struct uvfs *fs, unsigned long seq)
+{
+	atomic_thread_fence(memory_order_acquire);
+	return atomic_load_explicit(&fs->ns_seq, memory_order_relaxed) != seq;
+}
+
+/*
+ * getname() fails a path of PATH_MAX bytes or more before any walk.  A walk that
+ * succeeded read the whole path, so its length is known; one that failed may have
+ * stopped early, and the length is measured only then.
+ */
+static int rcu_name_check(const struct rcu_nd *nd, const char *name, int err)
+{
+	if (!err && nd->end - (const unsigned char *)name >= UVFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (err && err != -ECHILD && getname_check(name, false) < 0)
+		return getname_check(name, false);
+	return err;
+}
+
 int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat *st)
 {
 	struct uvfs *fs = task->fs;
-	struct rcu_nd nd = { .fs = fs, .flags = follow ? LOOKUP_FOLLOW : 0 };
+	struct rcu_nd nd = { .fs = fs, .task = task, .flags = follow ? LOOKUP_FOLLOW : 0 };
 	unsigned long seq;
 	int err;
 
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
-	if (seq & 1) {
-		err = -ECHILD;
-		goto out;
-	}
-	nd.root_mnt = READ_ONCE(task->root.mnt);
-	nd.root_dentry = READ_ONCE(task->root.dentry);
-	nd.mnt = name[0] == '/' ? nd.root_mnt : READ_ONCE(task->pwd.mnt);
-	nd.dentry = name[0] == '/' ? nd.root_dentry : READ_ONCE(task->pwd.dentry);
-	if (!nd.root_dentry || !nd.dentry || !rcu_ok(&nd, nd.dentry) || !rcu_ok(&nd, nd.root_dentry)) {
-		err = -ECHILD;
-		goto out;
-	}
-	err = rcu_resolve(&nd, name, true);
+	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, name);
+	if (!err)
+		err = rcu_resolve(&nd, name, true);
 	if (!err) {
 		const struct inode *inode = READ_ONCE(nd.dentry->d_inode);
 
@@ -385,22 +442,89 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
 		else
 			err = -ECHILD;
 	}
-	/* read_seqretry(): everything above was read before this load */
-	atomic_thread_fence(memory_order_acquire);
-	if (atomic_load_explicit(&fs->ns_seq, memory_order_relaxed) != seq)
+	if (rcu_seq_retry(fs, seq))
 		err = -ECHILD;
-out:
 	urcu_bp_read_unlock();
-	/*
-	 * getname() fails a path of PATH_MAX bytes or more before any walk.  A walk that
-	 * succeeded read the whole path, so its length is known; one that failed may
-	 * have stopped early, and the length is measured only then.
-	 */
-	if (!err && nd.end - (const unsigned char *)name >= UVFS_PATH_MAX)
-		err = -ENAMETOOLONG;
-	else if (err && err != -ECHILD && getname_check(name, false) < 0)
-		err = getname_check(name, false);
-	return err;
+	return rcu_name_check(&nd, name, err);
+}
+
+/*
+ * What readlink of the dentry the walk stands on gives, into page (PATH_MAX): a magic
+ * link's d_path from the reader's root, a symlink's body; *len its length.  A link
+ * whose atime relatime would update now is left to the locked call, which writes.
+ */
+static int rcu_readlink_dentry(struct rcu_nd *nd, char *page, const char **out, size_t *len)
+{
+	struct dentry *d = nd->dentry;
+	struct inode *inode = READ_ONCE(d->d_inode);
+	const struct inode_operations *iop;
+
+	if (!inode)
+		return -ECHILD;
+	iop = READ_ONCE(inode->i_op);
+	if (iop->get_magic) {
+		struct path target, root = { .mnt = nd->root_mnt, .dentry = nd->root_dentry };
+		char *p;
+		int err;
+
+		if (!iop->get_magic_rcu)
+			return -ECHILD;
+		err = iop->get_magic_rcu(d, &target);
+		if (err)
+			return err;
+		p = d_path_rcu(&target, &root, page, UVFS_PATH_MAX);
+		if (IS_ERR(p))
+			return (int)PTR_ERR(p);
+		*out = p;
+		*len = strlen(p);
+	} else {
+		char buf[16];
+		const char *body;
+
+		/* d_get_link(): not a symlink is EINVAL for vfs_readlink */
+		if (!S_ISLNK(READ_ONCE(inode->i_mode)) || !iop->get_link)
+			return -EINVAL;
+		body = iop->get_link_rcu ? iop->get_link_rcu(inode, nd->task, buf)
+					 : iop->get_link(inode);
+		if (!body)
+			return -ECHILD;
+		*len = strnlen(body, UVFS_PATH_MAX - 1);
+		memcpy(page, body, *len);
+		*out = page;
+	}
+	if (inode_atime_maybe_due(inode))
+		return -ECHILD;
+	return 0;
+}
+
+ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t bufsiz)
+{
+	struct uvfs *fs = task->fs;
+	struct rcu_nd nd = { .fs = fs, .task = task };
+	char page[UVFS_PATH_MAX];
+	const char *out = NULL;
+	size_t len = 0;
+	unsigned long seq;
+	int err;
+
+	urcu_bp_read_lock();
+	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
+	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, name);
+	if (!err)
+		err = rcu_resolve(&nd, name, true);
+	if (!err)
+		err = rcu_readlink_dentry(&nd, page, &out, &len);
+	if (rcu_seq_retry(fs, seq))
+		err = -ECHILD;
+	urcu_bp_read_unlock();
+	err = rcu_name_check(&nd, name, err);
+	if (err)
+		return err;
+	/* do_proc_readlink(): no NUL, truncated to the buffer */
+	if (len > bufsiz)
+		len = bufsiz;
+	memcpy(buf, out, len);
+	return (ssize_t)len;
 }
 
 /*
@@ -415,7 +539,7 @@ int parent_walk_locked(struct nameidata *nd, const char *name)
 {
 	struct uvfs *fs = nd->task->fs;
 	struct rcu_nd r = {
-		.fs = fs, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
+		.fs = fs, .task = nd->task, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
 		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
 		.locked = true, .parent = true, .last_type = LAST_ROOT,
 		.links = nd->total_link_count,
@@ -454,7 +578,7 @@ int path_walk_locked(struct nameidata *nd, const char *name)
 {
 	struct uvfs *fs = nd->task->fs;
 	struct rcu_nd r = {
-		.fs = fs, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
+		.fs = fs, .task = nd->task, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
 		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
 		.locked = true, .flags = nd->flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY),
 		.links = nd->total_link_count,

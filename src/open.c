@@ -287,7 +287,7 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 	task_enter(task);
 	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT; then
 	 * alloc_empty_file(), before anything is created. */
-	fd = fd_alloc(&task->files, 0);
+	fd = fd_alloc(task->fs, &task->files, 0);
 	if (fd < 0)
 		goto out;
 	f = alloc_empty_file(task->fs);

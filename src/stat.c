@@ -65,6 +65,11 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, cha
 
 	if ((ssize_t)bufsiz <= 0 || bufsiz > INT32_MAX)
 		return -EINVAL;
+	if (name && name[0] && (dirfd == AT_FDCWD || name[0] == '/')) {
+		ret = readlink_rcu(task, name, buf, bufsiz);
+		if (ret != -ECHILD)
+			return ret;
+	}
 	task_enter(task);
 	/* do_readlinkat() always walks with LOOKUP_EMPTY. */
 	ret = filename_lookup(task, dirfd, name, LOOKUP_EMPTY, &path);

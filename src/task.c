@@ -5,8 +5,11 @@
  * Locking: task fields and uvfs.tasks are protected by uvfs.ns_lock.  A task holds
  * references on its root and cwd paths, and through its descriptor table on files.
  */
+#include <urcu/rculist.h>
+
 #include "dcache.h"
 #include "inode.h"
+#include "rcu_defer.h"
 #include "task.h"
 
 uid_t current_uid(const struct inode *any)
@@ -56,7 +59,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 		path_get(&t->root);
 		path_get(&t->pwd);
 		fdtable_init(&t->files, fs->max_files);
-		cds_list_add_tail(&t->t_list, &fs->tasks);
+		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
 	}
 	uvfs_unlock(fs);
 	return t;
@@ -69,7 +72,7 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 
 	uvfs_lock(fs);
 	t = task_alloc(fs);
-	if (t && fdtable_copy(&t->files, &parent->files)) {
+	if (t && fdtable_copy(fs, &t->files, &parent->files)) {
 		atomic_fetch_sub(&uvfs_live.tasks, 1);
 		free(t);
 		t = NULL;
@@ -86,21 +89,29 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 			t->exe = parent->exe;
 			path_get(&t->exe);
 		}
-		cds_list_add_tail(&t->t_list, &fs->tasks);
+		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
 	}
 	uvfs_unlock(fs);
 	return t;
 }
 
+static void task_free(struct uvfs *fs, void *obj)
+{
+	atomic_fetch_sub(&uvfs_live.tasks, 1);
+	free(obj);
+}
+
 void task_release(struct uvfs_task *t)
 {
-	fdtable_release(&t->files);
+	struct uvfs *fs = t->fs;
+
+	fdtable_release(fs, &t->files);
 	path_put(&t->exe);
 	path_put(&t->pwd);
 	path_put(&t->root);
-	cds_list_del(&t->t_list);
-	atomic_fetch_sub(&uvfs_live.tasks, 1);
-	free(t);
+	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */
+	cds_list_del_rcu(&t->t_list);
+	defer_free(fs, t, task_free);
 }
 
 void uvfs_task_exit(struct uvfs_task *task)

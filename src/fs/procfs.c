@@ -28,7 +28,10 @@
 #include <stdio.h>
 
 #include "../d_path.h"
+#include <urcu/rculist.h>
+
 #include "../dcache.h"
+#include "../namei.h"
 #include "../file.h"
 #include "../inode.h"
 #include "../task.h"
@@ -59,11 +62,13 @@ static inline struct proc_inode *PI(const struct inode *inode)
 	return container_of(inode, struct proc_inode, vfs_inode);
 }
 
+/* Under ns_lock, or in an RCU read section: tasks leave the list with
+ * cds_list_del_rcu and are freed after a grace period (task_release). */
 static struct uvfs_task *find_task(struct uvfs *fs, int pid)
 {
 	struct uvfs_task *t;
 
-	cds_list_for_each_entry(t, &fs->tasks, t_list)
+	cds_list_for_each_entry_rcu(t, &fs->tasks, t_list)
 		if (t->pid == pid)
 			return t;
 	return NULL;
@@ -136,7 +141,9 @@ int procfs_fill_super(struct super_block *sb)
 	if (!sb->s_fs_info)
 		return -ENOMEM;
 	sb->s_op = &proc_sops;
-	sb->s_flags = 0; /* cached, revalidated */
+	/* cached and revalidated; walked lockless too, its ->revalidate and
+	 * ->get_link_rcu taking LOOKUP_RCU (a miss takes the lock: no ->lookup_noent) */
+	sb->s_flags = SB_RCU_WALK;
 	root = proc_inode(sb, PROC_ROOT, 0, 0, S_IFDIR | 0555);
 	if (!root)
 		return -ENOMEM;
@@ -347,43 +354,58 @@ static const char *proc_self_get_link(struct inode *inode)
 }
 
 /* pid_revalidate(), tid_fd_revalidate(): the task, and the descriptor, still there;
- * an fd link takes the mode of whatever file the descriptor holds now. */
-static bool proc_revalidate(struct dentry *dentry)
+ * an fd link takes the mode of whatever file the descriptor holds now.  Lockless
+ * (LOOKUP_RCU) it only looks: an inode that would change, or an entry that would
+ * go, is -ECHILD, for the locked walk to see to. */
+static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 {
-	struct inode *inode = dentry->d_inode;
-	const struct proc_inode *pi = PI(inode);
+	bool rcu = flags & LOOKUP_RCU;
+	struct inode *inode = rcu ? __atomic_load_n(&dentry->d_inode, __ATOMIC_RELAXED)
+				  : dentry->d_inode;
+	const struct proc_inode *pi;
 	struct uvfs_task *t;
 	struct file *f;
+	uint16_t mode;
 
+	if (!inode)
+		return rcu ? -ECHILD : 0;
+	pi = PI(inode);
 	if (pi->type == PROC_ROOT || pi->type == PROC_SELF)
-		return true;
-	t = find_task(d_sb(dentry)->s_fs, pi->pid);
+		return 1;
+	t = find_task(inode->i_sb->s_fs, pi->pid);
 	if (!t)
-		return false;
+		return rcu ? -ECHILD : 0;
+	if (rcu && (inode->i_uid != t->uid || inode->i_gid != t->gid))
+		return -ECHILD;
 	inode->i_uid = t->uid; /* pid_update_inode() */
 	inode->i_gid = t->gid;
 	if (pi->type != PROC_FD && pi->type != PROC_FDINFO)
-		return true;
-	f = fdget(t, pi->fd);
+		return 1;
+	f = rcu ? fdget_rcu(t, pi->fd) : fdget(t, pi->fd);
 	if (!f)
-		return false;
-	if (pi->type == PROC_FD)
-		inode->i_mode = fd_link_mode(f);
-	return true;
+		return rcu ? -ECHILD : 0;
+	if (pi->type == PROC_FD) {
+		mode = (uint16_t)fd_link_mode(f);
+		if (rcu && inode->i_mode != mode)
+			return -ECHILD;
+		inode->i_mode = mode;
+	}
+	return 1;
 }
 
-/* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link */
-static int proc_get_magic(struct dentry *dentry, struct path *out)
+/* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link: the path, not
+ * referenced, or NULL; rcu: no ns_lock (fdget_rcu). */
+static const struct path *magic_path(struct dentry *dentry, bool rcu)
 {
 	const struct proc_inode *pi = PI(dentry->d_inode);
 	struct uvfs_task *t = find_task(d_sb(dentry)->s_fs, pi->pid);
 	const struct path *p = NULL;
 
 	if (!t)
-		return -ENOENT;
+		return NULL;
 	switch (pi->type) {
 	case PROC_FD: {
-		struct file *f = fdget(t, pi->fd);
+		struct file *f = rcu ? fdget_rcu(t, pi->fd) : fdget(t, pi->fd);
 
 		p = f ? &f->f_path : NULL;
 		break;
@@ -400,11 +422,43 @@ static int proc_get_magic(struct dentry *dentry, struct path *out)
 	default:
 		break;
 	}
+	return p;
+}
+
+static int proc_get_magic(struct dentry *dentry, struct path *out)
+{
+	const struct path *p = magic_path(dentry, false);
+
 	if (!p)
 		return -ENOENT;
 	*out = *p;
 	path_get(out);
 	return 0;
+}
+
+static int proc_get_magic_rcu(struct dentry *dentry, struct path *out)
+{
+	const struct path *p = magic_path(dentry, true);
+
+	if (!p)
+		return -ECHILD;
+	out->mnt = __atomic_load_n(&p->mnt, __ATOMIC_RELAXED);
+	out->dentry = __atomic_load_n(&p->dentry, __ATOMIC_RELAXED);
+	return out->mnt && out->dentry ? 0 : -ECHILD;
+}
+
+/* "self" for a lockless walk: the reader's pid, made in the walk's buffer */
+static const char *proc_self_get_link_rcu(struct inode *inode, const struct uvfs_task *reader,
+					  char buf[16])
+{
+	char *p = buf + 16;
+	unsigned int v = (unsigned int)reader->pid;
+
+	*--p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
 }
 
 /* seq_show() of fs/proc/fd.c */
@@ -435,9 +489,12 @@ static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 };
 static const struct inode_operations proc_link_iops = {
-	.get_magic = proc_get_magic, .revalidate = proc_revalidate,
+	.get_magic = proc_get_magic, .get_magic_rcu = proc_get_magic_rcu,
+	.revalidate = proc_revalidate,
 };
-static const struct inode_operations proc_self_iops = { .get_link = proc_self_get_link };
+static const struct inode_operations proc_self_iops = {
+	.get_link = proc_self_get_link, .get_link_rcu = proc_self_get_link_rcu,
+};
 static const struct inode_operations proc_file_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_fdinfo_fops,
 };
