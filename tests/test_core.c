@@ -534,6 +534,107 @@ static void test_rcu_walk_under_renames(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * The lockless readlink of /proc/PID/fd/N (namei_rcu.c, procfs's LOOKUP_RCU ops) while
+ * the owner renames its file, swaps descriptors with dup3 and tasks come and go: every
+ * answer is one the locked call could give at some instant.
+ */
+struct readlink_arg {
+	struct uvfs_task *t;
+	atomic_int *stop;
+	char fd3[64], fd4[64], fd7[64];
+	long wrong, done;
+};
+
+static void *fd_churner(void *p)
+{
+	struct readlink_arg *a = p;
+
+	for (int i = 0; i < 20000; i++) {
+		uvfs_renameat2(a->t, AT_FDCWD, i % 2 ? "/e/a" : "/d/a", AT_FDCWD,
+			       i % 2 ? "/d/a" : "/e/a", 0);
+		uvfs_dup3(a->t, i % 2 ? 5 : 6, 4, 0);
+		if (i % 64 == 0) {
+			struct uvfs_task *child = uvfs_task_fork(a->t);
+
+			uvfs_task_exit(child);
+		}
+	}
+	atomic_store(a->stop, 1);
+	return NULL;
+}
+
+static bool link_is(struct uvfs_task *t, const char *path, const char *want1, const char *want2)
+{
+	char buf[256];
+	ssize_t n = uvfs_readlinkat(t, AT_FDCWD, path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return false;
+	buf[n] = 0;
+	return !strcmp(buf, want1) || (want2 && !strcmp(buf, want2));
+}
+
+static void *link_reader(void *p)
+{
+	struct readlink_arg *a = p;
+
+	while (!atomic_load(a->stop)) {
+		if (!link_is(a->t, a->fd3, "/d/a", "/e/a"))
+			a->wrong++;
+		if (!link_is(a->t, a->fd4, "/d/x", "/d/y"))
+			a->wrong++;
+		if (!link_is(a->t, a->fd7, "/d/gone (deleted)", NULL))
+			a->wrong++;
+		if (!link_is(a->t, "/proc/self/fd/0", "/", NULL))
+			a->wrong++;
+		a->done++;
+	}
+	return NULL;
+}
+
+static void test_rcu_readlink_under_changes(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	atomic_int stop = 0;
+	struct readlink_arg w = { .t = uvfs_task_fork(t), .stop = &stop };
+	struct readlink_arg r[2] = { { .t = uvfs_task_fork(t), .stop = &stop },
+				     { .t = uvfs_task_fork(t), .stop = &stop } };
+	int pid = uvfs_task_pid(w.t);
+	pthread_t tw, tr[2];
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/e", 0755), 0);
+	/* the writer's descriptors: 0-2 on "/", 3 /d/a, 4-6 /d/x and /d/y, 7 unlinked */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/", O_RDONLY, 0), i);
+	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/a", O_CREAT | O_RDWR, 0644), 3);
+	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/x", O_CREAT | O_RDWR, 0644), 4);
+	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/x", O_RDONLY, 0), 5);
+	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/y", O_CREAT | O_RDWR, 0644), 6);
+	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/gone", O_CREAT | O_RDWR, 0644), 7);
+	assert_int_equal(uvfs_unlinkat(w.t, AT_FDCWD, "/d/gone", 0), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(uvfs_openat(r[i].t, AT_FDCWD, "/", O_RDONLY, 0), 0);
+		snprintf(r[i].fd3, sizeof(r[i].fd3), "/proc/%d/fd/3", pid);
+		snprintf(r[i].fd4, sizeof(r[i].fd4), "/proc/%d/fd/4", pid);
+		snprintf(r[i].fd7, sizeof(r[i].fd7), "/proc/%d/fd/7", pid);
+		assert_true(link_is(r[i].t, r[i].fd3, "/d/a", NULL));
+		assert_true(pthread_create(&tr[i], NULL, link_reader, &r[i]) == 0);
+	}
+	assert_int_equal(pthread_create(&tw, NULL, fd_churner, &w), 0);
+	pthread_join(tw, NULL);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(tr[i], NULL);
+		print_message("reader %d: %ld rounds, %ld wrong\n", i, r[i].done, r[i].wrong);
+		assert_int_equal(r[i].wrong, 0);
+		assert_true(r[i].done > 0);
+	}
+	uvfs_free(fs);
+}
+
 static void test_no_leaks(void **state)
 {
 	(void)state;
@@ -553,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),
+		cmocka_unit_test(test_rcu_readlink_under_changes),
 		cmocka_unit_test(test_no_leaks),
 	};
 
