@@ -18,7 +18,7 @@ int do_truncate(struct inode *inode, off_t size)
 	if (size != inode->i_size)
 		err = inode->i_op->setsize(inode, size);
 	if (!err)
-		inode_set_mctime(inode, uvfs_now());
+		inode_set_mctime_current(inode);  /* setattr: mtime = ctime = inode_set_ctime_current */
 	return err;
 }
 
@@ -97,7 +97,7 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 		err = -EOPNOTSUPP;
 	} else {
 		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
-		inode_set_time(inode, I_CTIME, uvfs_now());
+		inode_set_ctime_current(inode);
 	}
 	path_put(&path);
 out:
@@ -131,7 +131,7 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 		if ((inode->i_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
 			inode->i_mode &= ~(mode_t)S_ISGID;
 	}
-	inode_set_time(inode, I_CTIME, uvfs_now());
+	inode_set_ctime_current(inode);
 	path_put(&path);
 out:
 	task_leave(task);
@@ -143,13 +143,14 @@ static bool nsec_valid(long nsec)
 	return nsec == UTIME_OMIT || nsec == UTIME_NOW || (nsec >= 0 && nsec <= 999999999);
 }
 
-/* utimes_common() */
+/* utimes_common(), setattr_copy_mgtime(): "now" is the new ctime */
 static void set_times(struct inode *inode, const struct timespec times[2])
 {
-	struct timespec now = uvfs_now();
+	struct timespec now;
 
 	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
 		return;
+	now = inode_set_ctime_current(inode);
 	if (!times || times[0].tv_nsec == UTIME_NOW)
 		inode_set_time(inode, I_ATIME, now);
 	else if (times[0].tv_nsec != UTIME_OMIT)
@@ -158,7 +159,6 @@ static void set_times(struct inode *inode, const struct timespec times[2])
 		inode_set_time(inode, I_MTIME, now);
 	else if (times[1].tv_nsec != UTIME_OMIT)
 		inode_set_time(inode, I_MTIME, times[1]);
-	inode_set_time(inode, I_CTIME, now);
 }
 
 int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,

@@ -22,6 +22,70 @@ struct timespec uvfs_now(void)
 	return ts;
 }
 
+/* ---------------------------------------------------------------------------------
+ * Multigrain timestamps (inode.h).  The kernel keeps its floor on the monotonic clock
+ * so that a step of the wall clock cannot reorder stamps; this one is wall-clock
+ * nanoseconds, process-wide (the kernel's is system-wide): a deliberate
+ * simplification, visible only across a clock step.
+ */
+static _Atomic int64_t mg_floor;
+
+static int64_t ts_ns(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static struct timespec ns_ts(int64_t ns)
+{
+	return (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
+}
+
+/* ktime_get_coarse_real_ts64_mg() */
+struct timespec current_time(void)
+{
+	struct timespec c;
+	int64_t floor = atomic_load_explicit(&mg_floor, memory_order_relaxed);
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &c);
+	return ts_ns(c) < floor ? ns_ts(floor) : c;
+}
+
+/* ktime_get_real_ts64_mg(): a fine-grained time, which becomes the floor; if another
+ * thread moved the floor meanwhile, its newer value is the answer */
+static struct timespec fine_time(void)
+{
+	struct timespec now = uvfs_now();
+	int64_t n = ts_ns(now), old = atomic_load_explicit(&mg_floor, memory_order_relaxed);
+
+	if (n <= old)
+		return ns_ts(old);
+	if (atomic_compare_exchange_strong(&mg_floor, &old, n))
+		return now;
+	return ns_ts(old);
+}
+
+static bool ts_le(struct timespec a, struct timespec b)
+{
+	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec);
+}
+
+/* inode_set_ctime_current() */
+struct timespec inode_set_ctime_current(struct inode *inode)
+{
+	struct timespec now = current_time();
+	uint32_t cns = __atomic_load_n(&inode->i_nsec[I_CTIME], __ATOMIC_ACQUIRE);
+
+	if (cns & I_CTIME_QUERIED) {
+		struct timespec ctime = { .tv_sec = inode->i_sec[I_CTIME],
+					  .tv_nsec = cns & ~I_CTIME_QUERIED };
+
+		if (ts_le(now, ctime))
+			now = fine_time();
+	}
+	inode_set_time(inode, I_CTIME, now);
+	return now;
+}
+
 struct inode *new_inode(struct super_block *sb, mode_t mode)
 {
 	struct inode *inode;
@@ -43,9 +107,13 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	inode->i_mode = (uint16_t)mode;
 	inode->i_count = 1;
 	inode->i_sb = sb;
-	inode_set_time(inode, I_ATIME, uvfs_now());
-	inode->i_sec[I_MTIME] = inode->i_sec[I_CTIME] = inode->i_sec[I_ATIME];
-	inode->i_nsec[I_MTIME] = inode->i_nsec[I_CTIME] = inode->i_nsec[I_ATIME];
+	/* simple_inode_init_ts() */
+	{
+		struct timespec ts = inode_set_ctime_current(inode);
+
+		inode_set_time(inode, I_ATIME, ts);
+		inode_set_time(inode, I_MTIME, ts);
+	}
 	sb->s_nr_inodes++;
 	STAT_ADD(sb->s_fs->stats.inodes, 1);
 	sb->s_fs->live_inodes++;
@@ -119,7 +187,7 @@ void inode_touch_atime(struct inode *inode)
 
 	if (!inode_atime_maybe_due(inode))
 		return;
-	now = uvfs_now();
+	now = current_time();
 	if (TS_LE(a, m) || TS_LE(a, c) || now.tv_sec - a.tv_sec >= 24 * 60 * 60)
 		inode_set_time(inode, I_ATIME, now);
 }
@@ -131,13 +199,18 @@ void inode_set_mctime(struct inode *inode, struct timespec ts)
 	inode_set_time(inode, I_CTIME, ts);
 }
 
-void inode_touch_dir(struct inode *dir)
+void inode_set_mctime_current(struct inode *inode)
 {
-	inode_set_mctime(dir, uvfs_now());
+	inode_set_time(inode, I_MTIME, inode_set_ctime_current(inode));
 }
 
 void inode_fillattr(const struct inode *inode, struct stat *st)
 {
+	/* fill_mg_cmtime(): the times are seen, the next stamp must show a change */
+	uint32_t *cns = (uint32_t *)&inode->i_nsec[I_CTIME];
+
+	if (!(__atomic_load_n(cns, __ATOMIC_RELAXED) & I_CTIME_QUERIED))
+		__atomic_fetch_or(cns, I_CTIME_QUERIED, __ATOMIC_RELAXED);
 	/* one store of the whole struct: the padding and glibc's reserved words are
 	 * zeroed with the fields, not by a memset first */
 	*st = (struct stat){

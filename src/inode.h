@@ -145,16 +145,37 @@ struct inode {
 
 _Static_assert(sizeof(struct inode) == 96, "memory per file: docs/PERFORMANCE.md");
 
+/* The kernel's I_CTIME_QUERIED: a bit of ctime's nanoseconds, set by stat (a lockless
+ * one too, hence the atomics) and cleared by the next stamp (inode_set_ctime_current). */
+#define I_CTIME_QUERIED (1u << 31)
+
 static inline struct timespec inode_get_time(const struct inode *inode, enum inode_time t)
 {
-	return (struct timespec){ .tv_sec = inode->i_sec[t], .tv_nsec = inode->i_nsec[t] };
+	uint32_t ns = __atomic_load_n(&inode->i_nsec[t], __ATOMIC_RELAXED);
+
+	return (struct timespec){ .tv_sec = inode->i_sec[t], .tv_nsec = ns & ~I_CTIME_QUERIED };
 }
 
 static inline void inode_set_time(struct inode *inode, enum inode_time t, struct timespec ts)
 {
 	inode->i_sec[t] = ts.tv_sec;
-	inode->i_nsec[t] = (uint32_t)ts.tv_nsec;
+	__atomic_store_n(&inode->i_nsec[t], (uint32_t)ts.tv_nsec, __ATOMIC_RELEASE);
 }
+
+/*
+ * Multigrain timestamps (Linux 6.13+, tmpfs among the filesystems that use them;
+ * Documentation/filesystems/multigrain-ts.rst):
+ *  - current_time(): the coarse clock, never earlier than the floor (the newest
+ *    fine-grained stamp handed out), for atime and as the usual c/mtime;
+ *  - inode_set_ctime_current(): stamps ctime, with a fine-grained time only when the
+ *    times were queried since the last stamp and the coarse time would not show a
+ *    change; returns the time, which callers give mtime too;
+ *  - inode_fillattr() marks the inode queried.
+ * So a file nobody looks at gets tick-granular times, as on the kernel, and reading
+ * the fine clock (tens of ns on a VM's kvm-clock) is the exception.
+ */
+struct timespec current_time(void);
+struct timespec inode_set_ctime_current(struct inode *inode);
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
 #define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */
@@ -206,8 +227,9 @@ bool inode_atime_maybe_due(const struct inode *inode);
 
 /* mtime = ctime = ts. */
 void inode_set_mctime(struct inode *inode, struct timespec ts);
-/* mtime = ctime = now (a directory's entries changed). */
-void inode_touch_dir(struct inode *dir);
+/* mtime = ctime = inode_set_ctime_current() (a directory's entries changed, a file's
+ * data). */
+void inode_set_mctime_current(struct inode *inode);
 
 /* Fill st from the inode (generic_fillattr). */
 void inode_fillattr(const struct inode *inode, struct stat *st);

@@ -118,7 +118,7 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 		done += n;
 	}
 	pthread_cond_broadcast(&p->wait);
-	inode_set_time(f->f_inode, I_ATIME, uvfs_now());
+	inode_set_time(f->f_inode, I_ATIME, current_time());
 	return (ssize_t)done;
 }
 
@@ -158,7 +158,7 @@ static ssize_t pipe_write(struct file *f, const void *buf, size_t count, off_t *
 		}
 		pthread_cond_broadcast(&p->wait);
 	}
-	inode_set_mctime(f->f_inode, uvfs_now());
+	inode_set_mctime_current(f->f_inode);
 	return (ssize_t)done;
 }
 

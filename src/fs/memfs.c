@@ -407,12 +407,13 @@ static int memfs_lookup_noent(struct inode *dir, const struct qstr *name)
 	return name->len > NAME_MAX ? -ENAMETOOLONG : -ENOENT;
 }
 
-/* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned. */
+/* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned.  The
+ * caller stamps dir (shmem_mknod and shmem_link take the time from different
+ * inodes). */
 static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
 {
 	dentry->d_offset = MI(dir)->next_offset++; /* simple_offset_add() */
 	dir->i_size += BOGO_DIRENT_SIZE;
-	inode_touch_dir(dir);
 	d_instantiate(dentry, inode);
 	dget(dentry);
 	dentry->d_flags |= DCACHE_PINNED;
@@ -426,6 +427,7 @@ static int memfs_mknod(struct inode *dir, struct dentry *dentry, mode_t mode, de
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	memfs_link_entry(dir, dentry, inode);
+	inode_set_mctime_current(dir);
 	return 0;
 }
 
@@ -469,6 +471,7 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 	memcpy(inode->i_link, target, len + 1);
 	inode->i_size = (off_t)len;
 	memfs_link_entry(dir, dentry, inode);
+	inode_set_mctime_current(dir);
 	return 0;
 nospc:
 	inode->i_nlink = 0;
@@ -488,7 +491,8 @@ static int memfs_link(struct dentry *old, struct inode *dir, struct dentry *dent
 		if (err)
 			return err;
 	}
-	inode_set_time(inode, I_CTIME, uvfs_now());
+	/* shmem_link(): the dir takes the inode's new ctime */
+	inode_set_mctime(dir, inode_set_ctime_current(inode));
 	inc_nlink(inode);
 	igrab(inode);
 	memfs_link_entry(dir, dentry, inode);
@@ -502,8 +506,8 @@ static int memfs_unlink(struct inode *dir, struct dentry *dentry)
 	if (inode->i_nlink > 1 && !S_ISDIR(inode->i_mode))
 		free_inode_slot(dir->i_sb);
 	dir->i_size -= BOGO_DIRENT_SIZE;
-	inode_touch_dir(dir);
-	inode_set_time(inode, I_CTIME, inode_get_time(dir, I_CTIME));
+	/* shmem_unlink(): the dir takes the inode's new ctime */
+	inode_set_mctime(dir, inode_set_ctime_current(inode));
 	drop_nlink(inode);
 	d_delete(dentry);
 	dentry->d_flags &= ~DCACHE_PINNED;
@@ -553,13 +557,13 @@ static int memfs_whiteout(struct inode *old_dir, struct dentry *old)
 static void rename_timestamps(struct inode *old_dir, struct dentry *old,
 			      struct inode *new_dir, struct dentry *new)
 {
-	struct timespec now = uvfs_now();
-
-	inode_set_mctime(old_dir, now);
-	inode_set_mctime(new_dir, now);
-	inode_set_time(old->d_inode, I_CTIME, now);
+	/* each inode its own stamp (multigrain: each its own queried bit) */
+	inode_set_mctime_current(old_dir);
+	if (new_dir != old_dir)
+		inode_set_mctime_current(new_dir);
+	inode_set_ctime_current(old->d_inode);
 	if (new->d_inode)
-		inode_set_time(new->d_inode, I_CTIME, now);
+		inode_set_ctime_current(new->d_inode);
 }
 
 static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
@@ -772,7 +776,7 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 	*pos += (off_t)done;
 	if (*pos > inode->i_size)
 		inode->i_size = *pos;
-	inode_set_mctime(inode, uvfs_now());
+	inode_set_mctime_current(inode);  /* file_update_time(): mtime and ctime */
 	return (ssize_t)done;
 }
 
