@@ -25,8 +25,9 @@ struct timespec uvfs_now(void)
 /* ---------------------------------------------------------------------------------
  * Multigrain timestamps (inode.h).  The kernel keeps its floor on the monotonic clock
  * so that a step of the wall clock cannot reorder stamps; this one is wall-clock
- * nanoseconds, process-wide (the kernel's is system-wide): a deliberate
- * simplification, visible only across a clock step.
+ * nanoseconds, process-wide (the kernel's is system-wide).  Deliberate difference
+ * (docs/SEMANTICS.md), visible only across a clock step or between processes;
+ * test_core's test_multigrain checks the ordering it keeps.
  */
 static _Atomic int64_t mg_floor;
 

@@ -635,6 +635,42 @@ static void test_rcu_readlink_under_changes(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * Multigrain timestamps (Linux 6.13+): a change to a file whose times were looked at
+ * is always visible in them, and a later change to another file never looks older
+ * (the floor), across instances of one process too.
+ */
+static int ts_cmp(struct timespec a, struct timespec b)
+{
+	return a.tv_sec != b.tv_sec ? (a.tv_sec < b.tv_sec ? -1 : 1)
+				    : (a.tv_nsec < b.tv_nsec ? -1 : a.tv_nsec > b.tv_nsec);
+}
+
+static void test_multigrain(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL), *fs2 = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *t2 = uvfs_task_new(fs2);
+	struct stat a, b, g;
+
+	(void)state;
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/f", S_IFREG | 0644, 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/f", &a, 0), 0);
+	for (int i = 0; i < 2000; i++) {
+		assert_int_equal(uvfs_fchmodat(t, AT_FDCWD, "/f", i % 2 ? 0644 : 0600, 0), 0);
+		assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/f", &b, 0), 0);
+		/* queried, then changed: the new ctime is later, within one tick too */
+		assert_true(ts_cmp(a.st_ctim, b.st_ctim) < 0);
+		/* a file nobody has looked at, in another instance: not before it */
+		assert_int_equal(uvfs_mknodat(t2, AT_FDCWD, "/g", S_IFREG | 0644, 0), 0);
+		assert_int_equal(uvfs_fstatat(t2, AT_FDCWD, "/g", &g, 0), 0);
+		assert_true(ts_cmp(b.st_ctim, g.st_ctim) <= 0);
+		assert_int_equal(uvfs_unlinkat(t2, AT_FDCWD, "/g", 0), 0);
+		a = b;
+	}
+	uvfs_free(fs2);
+	uvfs_free(fs);
+}
+
 static void test_no_leaks(void **state)
 {
 	(void)state;
@@ -655,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),
 		cmocka_unit_test(test_rcu_readlink_under_changes),
+		cmocka_unit_test(test_multigrain),
 		cmocka_unit_test(test_no_leaks),
 	};
 
