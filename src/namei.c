@@ -121,6 +121,7 @@ static void nd_init(struct nameidata *nd, struct uvfs_task *task, unsigned int f
 	nd->last_type = LAST_ROOT;
 	nd->flags = flags;
 	nd->last_slash = false;
+	nd->last_hashed = false;
 	nd->total_link_count = 0;
 	nd->pending_link = NULL;
 	nd->nlinks = 0;
@@ -217,7 +218,8 @@ static int walk_middle_last(struct nameidata *nd);
 /* Hash q in nd->path and look it up there (dcache, then the filesystem). */
 static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
 {
-	q->hash = d_name_hash(nd->path.dentry, q->name, q->len);
+	if (q != &nd->last || !nd->last_hashed)
+		q->hash = d_name_hash(nd->path.dentry, q->name, q->len);
 	return lookup_one(nd->path.dentry, q);
 }
 
@@ -358,6 +360,7 @@ static int link_path_walk(struct nameidata *nd, const char *name)
 			nd->last.name = comp;
 			nd->last.len = (uint32_t)len;
 			nd->last.hash = 0;
+			nd->last_hashed = false;
 			nd->last_type = type;
 			nd->last_slash = slash;
 			return 0;
@@ -387,6 +390,56 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 	if (err)
 		nd_done(nd);
 	return err;
+}
+
+/* Where name's last component starts (its parent's text is name[0 .. start)), what
+ * link_path_walk() would leave in nd->last*; false for a name of slashes only. */
+static bool last_component(const char *name, size_t *start, struct nameidata *nd)
+{
+	size_t n = strlen(name), end = n, b;
+
+	while (end > 0 && name[end - 1] == '/')
+		end--;
+	if (!end)
+		return false;
+	for (b = end; b > 0 && name[b - 1] != '/'; b--)
+		;
+	*start = b;
+	if (nd) {
+		const unsigned char *c = (const unsigned char *)name + b;
+		size_t len = end - b;
+
+		nd->last.name = c;
+		nd->last.len = (uint32_t)len;
+		nd->last.hash = 0;
+		nd->last_hashed = false;
+		nd->last_slash = end < n;
+		nd->last_type = LAST_NORM;
+		if (c[0] == '.' && len <= 2 && (len == 1 || c[1] == '.'))
+			nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
+	}
+	return true;
+}
+
+int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
+		       const char *like_name, const char *name)
+{
+	size_t a, b;
+	int err;
+
+	if (!last_component(like_name, &a, NULL) || !last_component(name, &b, NULL) ||
+	    a != b || memcmp(like_name, name, a))
+		return 1;
+	err = getname_check(name, false);
+	nd_init(nd, like->task, like->flags & ~(LOOKUP_FOLLOW | LOOKUP_DIRECTORY));
+	if (err < 0)
+		return err;
+	nd->root = like->root;
+	nd->path = like->path;
+	path_get(&nd->path);
+	nd->total_link_count = like->total_link_count;
+	last_component(name, &b, nd);
+	return 0;
 }
 
 int nd_pending_link(struct nameidata *nd, const char *body)

@@ -33,6 +33,7 @@ struct nameidata {
 	enum last_type last_type;
 	unsigned int flags;        /* LOOKUP_*; a trailing slash adds FOLLOW|DIRECTORY */
 	bool last_slash;           /* the final component was followed by '/' */
+	bool last_hashed;          /* last.hash is d_name_hash()'s already */
 	int total_link_count;      /* symlinks followed so far (<= MAXSYMLINKS) */
 	const char *pending_link;  /* lookup_last() found this final symlink body */
 	int nlinks;                /* bodies held in links[] */
@@ -46,6 +47,15 @@ struct nameidata {
  */
 int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 		  const char *name, unsigned int flags);
+/*
+ * path_parentat_like - the same for name when a walk of like_name from the same
+ * starting point, under the same ns_lock, has just given like: if the two have the
+ * same text up to their last components, name's parent is like's, and nothing is
+ * walked twice (a rename within one directory).  1 when it could not tell (nd
+ * untouched: walk with path_parentat), else as path_parentat.
+ */
+int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
+		       const char *like_name, const char *name);
 
 /*
  * lookup_last - resolve nd->last in nd->path.  Returns 0 with nd->path the result

@@ -60,7 +60,7 @@ struct rcu_nd {
 	/* parent_walk_locked(): stop before the walk's last component, and say what it is */
 	bool parent;
 	const unsigned char *last;
-	uint32_t last_len;
+	uint32_t last_len, last_hash;
 	enum last_type last_type;
 	bool last_slash;
 };
@@ -243,6 +243,7 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 		/* link_path_walk() leaves the last component to its caller */
 		nd->last = comp;
 		nd->last_len = len;
+		nd->last_hash = (uint32_t)hash_len;
 		nd->last_slash = slash;
 		nd->last_type = LAST_NORM;
 		if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.'))
@@ -562,7 +563,8 @@ int parent_walk_locked(struct nameidata *nd, const char *name)
 	nd->last_slash = r.last_slash;
 	nd->last.name = r.last;
 	nd->last.len = r.last_len;
-	nd->last.hash = 0;
+	nd->last.hash = r.last_hash;
+	nd->last_hashed = r.last_type == LAST_NORM;
 	nd->total_link_count = r.links;
 	return 0;
 }

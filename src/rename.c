@@ -94,7 +94,10 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 	err = path_parentat(&ond, task, olddirfd, oldpath, 0);
 	if (err)
 		goto out;
-	err = path_parentat(&nnd, task, newdirfd, newpath, 0);
+	/* within one directory, the second walk would find the first's parent again */
+	err = olddirfd == newdirfd ? path_parentat_like(&nnd, &ond, oldpath, newpath) : 1;
+	if (err > 0)
+		err = path_parentat(&nnd, task, newdirfd, newpath, 0);
 	if (err)
 		goto put_old_nd;
 	if (ond.path.mnt != nnd.path.mnt) {
