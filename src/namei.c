@@ -392,53 +392,39 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 	return err;
 }
 
-/* Where name's last component starts (its parent's text is name[0 .. start)), what
- * link_path_walk() would leave in nd->last*; false for a name of slashes only. */
-static bool last_component(const char *name, size_t *start, struct nameidata *nd)
-{
-	size_t n = strlen(name), end = n, b;
-
-	while (end > 0 && name[end - 1] == '/')
-		end--;
-	if (!end)
-		return false;
-	for (b = end; b > 0 && name[b - 1] != '/'; b--)
-		;
-	*start = b;
-	if (nd) {
-		const unsigned char *c = (const unsigned char *)name + b;
-		size_t len = end - b;
-
-		nd->last.name = c;
-		nd->last.len = (uint32_t)len;
-		nd->last.hash = 0;
-		nd->last_hashed = false;
-		nd->last_slash = end < n;
-		nd->last_type = LAST_NORM;
-		if (c[0] == '.' && len <= 2 && (len == 1 || c[1] == '.'))
-			nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
-	}
-	return true;
-}
-
 int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 		       const char *like_name, const char *name)
 {
-	size_t a, b;
-	int err;
+	size_t n, end, b, a, len;
+	const unsigned char *c;
 
-	if (!last_component(like_name, &a, NULL) || !last_component(name, &b, NULL) ||
-	    a != b || memcmp(like_name, name, a))
+	/* like's last component points into like_name: its parent's text precedes it */
+	if (like->last_type == LAST_ROOT || !name)
 		return 1;
-	err = getname_check(name, false);
+	a = (size_t)(like->last.name - (const unsigned char *)like_name);
+	n = strnlen(name, UVFS_PATH_MAX);
+	if (n >= UVFS_PATH_MAX || !n)
+		return 1;  /* path_parentat says which error */
+	for (end = n; end > 0 && name[end - 1] == '/'; end--)
+		;
+	for (b = end; b > 0 && name[b - 1] != '/'; b--)
+		;
+	if (!end || a != b || memcmp(like_name, name, a))
+		return 1;
 	nd_init(nd, like->task, like->flags & ~(LOOKUP_FOLLOW | LOOKUP_DIRECTORY));
-	if (err < 0)
-		return err;
 	nd->root = like->root;
 	nd->path = like->path;
 	path_get(&nd->path);
 	nd->total_link_count = like->total_link_count;
-	last_component(name, &b, nd);
+	/* what link_path_walk() leaves for the last component */
+	c = (const unsigned char *)name + b;
+	len = end - b;
+	nd->last.name = c;
+	nd->last.len = (uint32_t)len;
+	nd->last_slash = end < n;
+	nd->last_type = LAST_NORM;
+	if (c[0] == '.' && len <= 2 && (len == 1 || c[1] == '.'))
+		nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
 	return 0;
 }
 
