@@ -219,7 +219,11 @@ struct timespec uvfs_now(void);
 /* Fault injection for tests (tests/test_enomem.c): when uvfs_fail_countdown reaches
  * zero, uvfs_malloc fails once.  Negative: never fails. */
 extern _Thread_local long uvfs_fail_countdown;
-bool uvfs_should_fail(void);  /* counts down; true once at zero (slab.c asks too) */
+/* counts down; true once at zero (slab.c asks too) */
+static inline bool uvfs_should_fail(void)
+{
+	return __builtin_expect(uvfs_fail_countdown >= 0, 0) && uvfs_fail_countdown-- == 0;
+}
 void *uvfs_malloc(size_t size);
 void *uvfs_zalloc(size_t size);
 void *uvfs_realloc(void *p, size_t size);

@@ -352,7 +352,15 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 					continue;
 				}
 			}
-		} else if (!*s && final && !nd->parent && (comp[0] != '.' || len > 2)) {
+		} else if (!*s && final && nd->parent && (comp[0] != '.' || len > 2)) {
+			/* a parent walk ends here: the last component is its caller's */
+			nd->last = comp;
+			nd->last_len = len;
+			nd->last_hash = (uint32_t)hash_len;
+			nd->last_slash = false;
+			nd->last_type = LAST_NORM;
+			break;
+		} else if (!*s && final && (comp[0] != '.' || len > 2)) {
 			/* the walk's last component, positive, nothing to follow */
 			d = d_lookup_rcu(t, dentry, comp, hash_len);
 			looked_up = true;

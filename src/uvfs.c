@@ -36,13 +36,6 @@ static void set_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-bool uvfs_should_fail(void)
-{
-	if (uvfs_fail_countdown < 0)
-		return false;
-	return uvfs_fail_countdown-- == 0;
-}
-
 void *uvfs_malloc(size_t size)
 {
 	return uvfs_should_fail() ? NULL : malloc(size);
