@@ -167,7 +167,7 @@ static bool is_dir(const struct dentry *d)
 }
 
 /* ->revalidate of a cached dentry the walk is about to use: valid as it is? */
-static __attribute__((noinline)) bool rcu_revalidate(const struct rcu_nd *nd, struct dentry *d)
+static inline bool rcu_revalidate(const struct rcu_nd *nd, struct dentry *d)
 {
 	struct inode *inode = READ_ONCE(d->d_inode);
 
@@ -343,10 +343,18 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			if (__builtin_expect(d != NULL, 1)) {
 				unsigned int f = READ_ONCE(d->d_flags);
 
-				if ((f & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE | DCACHE_MOUNTED |
+				if ((f & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE |
 					  DCACHE_SYMLINK_TYPE)) ==
 				    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) &&
 				    (!(f & DCACHE_OP_REVALIDATE) || rcu_revalidate(nd, d))) {
+					if (__builtin_expect(f & DCACHE_MOUNTED, 0)) {
+						/* a mount root is a directory, and is
+						 * not revalidated (it was not looked up) */
+						nd->dentry = d;
+						if (follow_mounts_rcu(nd))
+							return -ECHILD;
+						d = nd->dentry;
+					}
 					dentry = d;
 					s += !!*s;
 					continue;
@@ -509,13 +517,20 @@ static int rcu_readlink_dentry(struct rcu_nd *nd, char *page, const char **out, 
 ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t bufsiz)
 {
 	struct uvfs *fs = task->fs;
-	struct rcu_nd nd = { .fs = fs, .task = task };
+	struct rcu_nd nd;
 	char page[UVFS_PATH_MAX];
 	const char *out = NULL;
 	size_t len = 0;
 	unsigned long seq;
 	int err;
 
+	/* only what rcu_resolve() reads: the struct is most of a cache line and a half */
+	nd.fs = fs;
+	nd.task = task;
+	nd.flags = 0;
+	nd.links = 0;
+	nd.locked = false;
+	nd.parent = false;
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
 	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, name);
