@@ -373,20 +373,35 @@ static int link_path_walk(struct nameidata *nd, const char *name)
 	}
 }
 
+/*
+ * getname() comes first in the kernel: a path of PATH_MAX bytes or more fails before
+ * anything else.  The walk to the parent reads the whole path when it succeeds, so the
+ * length is measured from where it stopped; only a walk that failed, or that the fast
+ * walk could not do, measures it with strnlen (the errno order is the kernel's either
+ * way: nothing the walk does before is visible).
+ */
 int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 		  const char *name, unsigned int flags)
 {
-	int err = getname_check(name, false);
+	size_t len;
+	int err;
 
 	nd_init(nd, task, flags);
-	if (err < 0)
-		return err;
+	if (!name || !name[0])
+		return getname_check(name, false);  /* EFAULT, ENOENT */
 	err = path_init(nd, dfd, name);
 	if (!err) {
-		err = parent_walk_locked(nd, name);
-		if (err == -ECHILD)
-			err = link_path_walk(nd, name);
+		err = parent_walk_locked(nd, name, &len);
+		if (!err && len >= UVFS_PATH_MAX)
+			err = -ENAMETOOLONG;
+		else if (err == -ECHILD) {
+			err = getname_check(name, false);
+			if (err >= 0)
+				err = link_path_walk(nd, name);
+		}
 	}
+	if (err < 0 && err != -ENAMETOOLONG && getname_check(name, false) < 0)
+		err = -ENAMETOOLONG;
 	if (err)
 		nd_done(nd);
 	return err;

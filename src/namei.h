@@ -125,9 +125,9 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
 ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t bufsiz);
 
 /* parent_walk_locked - link_path_walk() for path_parentat() by the lockless walk's
- * code, under ns_lock (namei_rcu.c): 0, -errno, or -ECHILD when link_path_walk()
- * must do it. */
-int parent_walk_locked(struct nameidata *nd, const char *name);
+ * code, under ns_lock (namei_rcu.c): 0 (*len: the length of name, which it read to
+ * the end), -errno, or -ECHILD when link_path_walk() must do it. */
+int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len);
 /* path_walk_locked - the whole of filename_lookup()'s walk the same way. */
 int path_walk_locked(struct nameidata *nd, const char *name);
 

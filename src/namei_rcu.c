@@ -559,24 +559,33 @@ ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t
  * is the parent and nd->last* describe the last component, as link_path_walk()
  * leaves them; -ECHILD (nd untouched) sends the caller to link_path_walk().
  */
-int parent_walk_locked(struct nameidata *nd, const char *name)
+int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len)
 {
 	struct uvfs *fs = nd->task->fs;
-	struct rcu_nd r = {
-		.fs = fs, .task = nd->task, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
-		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
-		.locked = true, .parent = true, .last_type = LAST_ROOT,
-		.links = nd->total_link_count,
-	};
+	struct rcu_nd r;
 	struct path p;
 	int err;
 
 	assert(ns_locked(fs));
-	if (!rcu_ok(&r, r.dentry) || !rcu_ok(&r, r.root_dentry))
-		return -ECHILD;
+	/* only what rcu_resolve() reads, and the last component's type */
+	r.fs = fs;
+	r.task = nd->task;
+	r.mnt = nd->path.mnt;
+	r.dentry = nd->path.dentry;
+	r.root_mnt = nd->root.mnt;
+	r.root_dentry = nd->root.dentry;
+	r.flags = 0;
+	r.links = nd->total_link_count;
+	r.locked = true;
+	r.parent = true;
+	r.last_type = LAST_ROOT;
+	r.last = NULL;
+	r.last_len = r.last_hash = 0;
+	r.last_slash = false;
 	err = rcu_resolve(&r, name, true);
 	if (err)
 		return err;
+	*len = (size_t)(r.end - (const unsigned char *)name);
 	p.mnt = r.mnt;
 	p.dentry = r.dentry;
 	path_get(&p);
