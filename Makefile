@@ -63,15 +63,16 @@ bench: deps $(BENCH_BUILD)/build.ninja
 	./$(BENCH_BUILD)/bench/uvfs-bench --json > $(BENCH_BUILD)/bench.json
 	python3 bench/report.py $(BENCH_BUILD)/bench.json $(BENCH_BUILD)/bench-lookup.png
 
-BENCH_INSTR = "fstatat depth 1" "fstatat depth 4" "fstatat depth 16" "fstatat ENOENT depth 4" \
-	"create+close+unlink" "rename, one directory" "RENAME_EXCHANGE, one directory" \
-	"readlink /proc/self/fd/N"
+BENCH_INSTR = "fstatat depth 1" "fstatat depth 4" "fstatat depth 16" "fstatat 4 x 100 bytes" \
+	"fstatat ENOENT depth 4" "openat+close" "create+close+unlink" "mkdir+rmdir" \
+	"rename, one directory" "RENAME_EXCHANGE, one directory" "readlink /proc/self/fd/N"
 bench-instr: deps $(BENCH_BUILD)/build.ninja
 	ninja -C $(BENCH_BUILD) bench/uvfs-bench
 	@for b in $(BENCH_INSTR); do \
-	  valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=$(BENCH_BUILD)/callgrind.out \
-	    ./$(BENCH_BUILD)/bench/uvfs-bench --instr "$$b" 2>/dev/null | sed 's/ uvfs operations measured//'; \
-	  callgrind_annotate $(BENCH_BUILD)/callgrind.out 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",","",$$1); print "  instructions: " $$1}'; \
+	  n=$$(valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=$(BENCH_BUILD)/callgrind.out \
+	    ./$(BENCH_BUILD)/bench/uvfs-bench --instr "$$b" 2>/dev/null | sed 's/.*: \([0-9]*\) uvfs operations measured/\1/'); \
+	  callgrind_annotate $(BENCH_BUILD)/callgrind.out 2>/dev/null | \
+	    awk -v n="$$n" -v b="$$b" '/PROGRAM TOTALS/ {gsub(",","",$$1); printf "%-34s %8.0f instructions/op\n", b, $$1 / n}'; \
 	done
 
 # Regenerate the generated parts of the docs (the scenario table of SEMANTICS.md).
