@@ -15,8 +15,8 @@
  * Lifetime: a dentry holds a reference on its parent and on its inode.  A hashed
  * dentry whose count falls to zero is kept (cached) unless its superblock says
  * SB_ALWAYS_DELETE (tmpfs: always_delete_dentry); an unhashed one is killed.  Both
- * dentries and external names are freed through call_rcu, so RCU readers that found
- * them before they were dropped may finish looking at them.
+ * dentries and external names are freed after a grace period (rcu_defer.c), so RCU
+ * readers that found them before they were dropped may finish looking at them.
  *
  * Names (the reason uvfs exists): see struct external_name in dcache.h and
  * docs/SEMANTICS.md.  copy_name() and swap_names() below are the only places that

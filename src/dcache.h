@@ -5,8 +5,8 @@
  * A dentry's name lives inline in d_iname when it is shorter than the personality's
  * inline length (39 bytes today, 31 before 6.8), or in a struct external_name: an
  * immutable, reference-counted copy that a plain rename *shares* between the moved
- * dentry and its victim (copy_name(), Linux 3.18+) and that is freed through call_rcu
- * when the last reference goes.
+ * dentry and its victim (copy_name(), Linux 3.18+) and that is freed after a grace
+ * period when the last reference goes (rcu_defer.c, or call_rcu without ns_lock).
  *
  * Every field is protected by uvfs.ns_lock (internal.h) unless it says otherwise.
  */

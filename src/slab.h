@@ -6,8 +6,9 @@
  *
  * Why: malloc rounds every chunk up and keeps a header per chunk (a 176-byte object
  * took 192 bytes), and a free in one thread of memory another thread allocated goes
- * the slow way through the arena.  A slab carries one header for hundreds of objects,
- * and a freed object is handed out again first (it is cache-warm).
+ * the slow way through the arena.  A slab carries one header for hundreds of objects
+ * (docs/PERFORMANCE.md: 240 bytes an empty file), and a freed object is handed out
+ * again first (it is cache-warm).
  *
  * Locking: a cache and its slabs are protected by uvfs.ns_lock; objects are
  * allocated and freed by holders of it only (deferred frees run under it too:
