@@ -6,7 +6,8 @@
  *
  *   lock            protects
  *   --------------  ---------------------------------------------------------------
- *   uvfs.ns_lock    everything reachable from the instance that changes: the dentry
+ *   uvfs.ns_lock    (a futex mutex, lock.h) everything reachable from the instance
+ *                   that changes: the dentry
  *                   tree and hash table, inodes and their data, mounts, tasks, fd
  *                   tables, open file positions.  Taken by every public call on entry
  *                   (uvfs_lock/uvfs_unlock below) and released on return.
@@ -51,6 +52,7 @@
 #include <urcu/hlist.h>
 #include <urcu/list.h>
 
+#include "lock.h"
 #include "uvfs/uvfs.h"
 
 struct uvfs_abi;
@@ -105,7 +107,7 @@ struct uvfs_defer {
 };
 
 struct uvfs {
-	pthread_mutex_t ns_lock;
+	struct uvfs_mutex ns_lock;     /* lock.h: a futex mutex */
 	pthread_t ns_owner;             /* ns_lock; valid while ns_locked */
 	bool ns_locked;                 /* ns_lock */
 
@@ -178,7 +180,7 @@ static inline void ns_seq_end(struct uvfs *fs)
 
 static inline void uvfs_lock(struct uvfs *fs)
 {
-	pthread_mutex_lock(&fs->ns_lock);
+	uvfs_mutex_lock(&fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
 	ns_seq_begin(fs);
@@ -189,7 +191,7 @@ static inline void uvfs_unlock(struct uvfs *fs)
 	assert(fs->ns_locked && pthread_equal(fs->ns_owner, pthread_self()));
 	ns_seq_end(fs);
 	fs->ns_locked = false;
-	pthread_mutex_unlock(&fs->ns_lock);
+	uvfs_mutex_unlock(&fs->ns_lock);
 }
 
 /* assert(ns_locked(fs)) documents and checks "caller holds ns_lock". */
@@ -199,14 +201,14 @@ static inline bool ns_locked(const struct uvfs *fs)
 }
 
 /* Wait on cond, giving ns_lock up meanwhile (blocking fifo I/O). */
-static inline void uvfs_cond_wait(struct uvfs *fs, pthread_cond_t *cond)
+static inline void uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
 {
 	struct uvfs_task *cur = fs->current;
 
 	assert(ns_locked(fs));
 	ns_seq_end(fs);
 	fs->ns_locked = false;
-	pthread_cond_wait(cond, &fs->ns_lock);
+	waitq_wait(q, &fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
 	ns_seq_begin(fs);

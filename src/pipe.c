@@ -14,7 +14,6 @@ void pipe_free(struct pipe *p)
 {
 	if (!p)
 		return;
-	pthread_cond_destroy(&p->wait);
 	free(p->buf);
 	free(p);
 }
@@ -40,14 +39,13 @@ static int fifo_open(struct inode *inode, struct file *f)
 			free(p);
 			return -ENOMEM;
 		}
-		pthread_cond_init(&p->wait, NULL);
 		inode->i_pipe = p;
 	}
 	switch (f->f_mode & (FMODE_READ | FMODE_WRITE)) {
 	case FMODE_READ:
 		p->readers++;
 		p->r_counter++;
-		pthread_cond_broadcast(&p->wait);
+		waitq_wake_all(&p->wait);
 		/* O_RDONLY waits for a writer unless O_NONBLOCK. */
 		seen = p->w_counter;
 		while (!nonblock && !p->writers && p->w_counter == seen)
@@ -59,7 +57,7 @@ static int fifo_open(struct inode *inode, struct file *f)
 			return -ENXIO;
 		p->writers++;
 		p->w_counter++;
-		pthread_cond_broadcast(&p->wait);
+		waitq_wake_all(&p->wait);
 		seen = p->r_counter;
 		while (!p->readers && p->r_counter == seen)
 			uvfs_cond_wait(fs, &p->wait);
@@ -70,7 +68,7 @@ static int fifo_open(struct inode *inode, struct file *f)
 		p->writers++;
 		p->r_counter++;
 		p->w_counter++;
-		pthread_cond_broadcast(&p->wait);
+		waitq_wake_all(&p->wait);
 		break;
 	}
 	return 0;
@@ -84,7 +82,7 @@ static void fifo_release(struct inode *inode, struct file *f)
 		p->readers--;
 	if (f->f_mode & FMODE_WRITE)
 		p->writers--;
-	pthread_cond_broadcast(&p->wait);
+	waitq_wake_all(&p->wait);
 	/* The last user gone: the buffer's contents go too (free_pipe_info). */
 	if (!p->readers && !p->writers)
 		p->head = p->len = 0;
@@ -117,7 +115,7 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 		p->len -= n;
 		done += n;
 	}
-	pthread_cond_broadcast(&p->wait);
+	waitq_wake_all(&p->wait);
 	inode_set_time(f->f_inode, I_ATIME, current_time());
 	return (ssize_t)done;
 }
@@ -156,7 +154,7 @@ static ssize_t pipe_write(struct file *f, const void *buf, size_t count, off_t *
 			room -= n;
 			done += n;
 		}
-		pthread_cond_broadcast(&p->wait);
+		waitq_wake_all(&p->wait);
 	}
 	inode_set_mctime_current(f->f_inode);
 	return (ssize_t)done;

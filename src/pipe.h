@@ -17,7 +17,7 @@ struct pipe {
 	unsigned int readers;  /* ns_lock: open descriptions reading */
 	unsigned int writers;  /* ns_lock */
 	unsigned long r_counter, w_counter; /* ns_lock: opens so far, for fifo_open */
-	pthread_cond_t wait;   /* signalled on every change */
+	struct uvfs_waitq wait;  /* woken on every change (lock.h) */
 };
 
 extern const struct file_operations pipe_fops;

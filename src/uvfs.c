@@ -116,7 +116,7 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs = uvfs_zalloc(sizeof(*fs));
 	if (!fs)
 		goto enomem;
-	pthread_mutex_init(&fs->ns_lock, NULL);
+	atomic_init(&fs->ns_lock.state, 0);
 	fs->abi = abi;
 	fs->max_files = cfg->max_files ? cfg->max_files : 1024;
 	fs->next_pid = 1;
@@ -159,7 +159,6 @@ free_caches:
 	kmem_caches_destroy(fs);
 	dcache_exit(fs);
 free_fs:
-	pthread_mutex_destroy(&fs->ns_lock);
 	free(fs);
 enomem:
 	set_error("uvfs_new: out of memory");
@@ -191,7 +190,6 @@ void uvfs_free(struct uvfs *fs)
 	assert(atomic_load(&fs->stats.dentries) == 0);
 	assert(atomic_load(&fs->stats.names) == 0);
 	dcache_exit(fs);
-	pthread_mutex_destroy(&fs->ns_lock);
 	free(fs);
 	atomic_fetch_sub(&uvfs_live.instances, 1);
 }
