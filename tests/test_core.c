@@ -468,6 +468,19 @@ struct rcu_arg {
 	long wrong, done;
 };
 
+/* Join the writer, then each reader, which must have read and never been wrong. */
+static void join_readers(pthread_t writer, const pthread_t *readers, long *const wrong[],
+			 long *const done[], int n)
+{
+	pthread_join(writer, NULL);
+	for (int i = 0; i < n; i++) {
+		pthread_join(readers[i], NULL);
+		print_message("reader %d: %ld rounds, %ld wrong\n", i, *done[i], *wrong[i]);
+		assert_int_equal(*wrong[i], 0);
+		assert_true(*done[i] > 0);
+	}
+}
+
 static void *exchanger(void *p)
 {
 	struct rcu_arg *a = p;
@@ -524,13 +537,8 @@ static void test_rcu_walk_under_renames(void **state)
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pthread_create(&tr[i], NULL, stat_reader, &r[i]), 0);
 	assert_int_equal(pthread_create(&tw, NULL, exchanger, &w), 0);
-	pthread_join(tw, NULL);
-	for (int i = 0; i < 2; i++) {
-		pthread_join(tr[i], NULL);
-		print_message("reader %d: %ld rounds, %ld wrong\n", i, r[i].done, r[i].wrong);
-		assert_int_equal(r[i].wrong, 0);
-		assert_true(r[i].done > 0);
-	}
+	join_readers(tw, tr, (long *const[]){ &r[0].wrong, &r[1].wrong },
+		     (long *const[]){ &r[0].done, &r[1].done }, 2);
 	uvfs_free(fs);
 }
 
@@ -625,13 +633,8 @@ static void test_rcu_readlink_under_changes(void **state)
 		assert_true(pthread_create(&tr[i], NULL, link_reader, &r[i]) == 0);
 	}
 	assert_int_equal(pthread_create(&tw, NULL, fd_churner, &w), 0);
-	pthread_join(tw, NULL);
-	for (int i = 0; i < 2; i++) {
-		pthread_join(tr[i], NULL);
-		print_message("reader %d: %ld rounds, %ld wrong\n", i, r[i].done, r[i].wrong);
-		assert_int_equal(r[i].wrong, 0);
-		assert_true(r[i].done > 0);
-	}
+	join_readers(tw, tr, (long *const[]){ &r[0].wrong, &r[1].wrong },
+		     (long *const[]){ &r[0].done, &r[1].done }, 2);
 	uvfs_free(fs);
 }
 
