@@ -64,8 +64,8 @@ struct external_name {
 
 /*
  * 128 bytes, two cache lines (the kernel's is 192, with 40 of inline name too): what
- * the lockless walk reads first -- flags, the chain, parent, name, inode -- in the
- * first.  The children are an hlist as in the kernel since 6.8 (da549bdd15c2), and
+ * the lockless walk reads -- flags, the chain, parent, name, inode, the start of an
+ * inline name -- in the first.  The children are an hlist as in the kernel since 6.8 (da549bdd15c2), and
  * the superblock is found through the inode (d_sb()) instead of a field.
  */
 struct dentry {
@@ -77,18 +77,20 @@ struct dentry {
 	struct dentry *d_parent;        /* holds a reference; self for a root */
 	struct qstr d_name;             /* .name is d_iname or an external name's bytes */
 	struct inode *d_inode;          /* NULL: negative; holds an inode reference */
+	/* right after the walk's fields, as the kernel places d_iname: a name of up to
+	 * 7 bytes is compared without touching a second cache line */
+	unsigned char d_iname[UVFS_DNAME_INLINE_LEN];
 	int d_count;                    /* references */
 	/* readdir position in d_parent (the fs assigns it; tmpfs's simple_offset
 	 * numbers end below DIR_OFFSET_EOD, S32_MAX) */
 	uint32_t d_offset;
 	struct cds_hlist_node d_sib;    /* in d_parent->d_children, newest first */
 	struct cds_hlist_head d_children;
-	unsigned char d_iname[UVFS_DNAME_INLINE_LEN];
 };
 
 _Static_assert(sizeof(struct dentry) == 128, "memory per file: docs/PERFORMANCE.md");
-_Static_assert(offsetof(struct dentry, d_inode) + sizeof(void *) <= 64,
-	       "the lockless walk's fields share a cache line");
+_Static_assert(offsetof(struct dentry, d_iname) + 8 <= 64,
+	       "the lockless walk's fields and a short name share a cache line");
 
 _Static_assert(UVFS_DNAME_INLINE_LEN % sizeof(long) == 0,
 	       "inline names are copied and swapped as words");
