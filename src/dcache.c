@@ -134,6 +134,17 @@ void d_drop(struct dentry *d)
 	fs->dtable.count--;
 }
 
+/* Short names byte by byte: a call to memcmp costs more than the comparison. */
+static inline bool name_equal(const unsigned char *a, const unsigned char *b, uint32_t len)
+{
+	if (len > 16)
+		return !memcmp(a, b, len);
+	for (uint32_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 {
 	struct uvfs *fs = d_sb(parent)->s_fs;
@@ -144,9 +155,8 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 	for (pos = d_hash_bucket(fs, parent, name->hash)->next; pos; pos = pos->next) {
 		struct dentry *d = container_of(pos, struct dentry, d_hash);
 
-		if (d->d_parent != parent || d->d_name.hash != name->hash ||
-		    d->d_name.len != name->len ||
-		    memcmp(d->d_name.name, name->name, name->len))
+		if (d->d_name.hash_len != name->hash_len || d->d_parent != parent ||
+		    !name_equal(d->d_name.name, name->name, name->len))
 			continue;
 		if (d->d_inode)
 			STAT_ADD(fs->stats.hits, 1);
