@@ -41,13 +41,21 @@ static struct timespec ns_ts(int64_t ns)
 	return (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
 }
 
-/* ktime_get_coarse_real_ts64_mg() */
-struct timespec current_time(void)
+/* ktime_get_coarse_real_ts64_mg().  The coarse clock is read once a call (the
+ * ns_lock holder keeps it, uvfs_lock() forgets it): a rename stamps four inodes, and
+ * any instant within one call is the call's. */
+struct timespec current_time(struct uvfs *fs)
 {
-	struct timespec c;
 	int64_t floor = atomic_load_explicit(&mg_floor, memory_order_relaxed);
+	struct timespec c;
 
-	clock_gettime(CLOCK_REALTIME_COARSE, &c);
+	if (fs->coarse_now_valid) {
+		c = fs->coarse_now;
+	} else {
+		clock_gettime(CLOCK_REALTIME_COARSE, &c);
+		fs->coarse_now = c;
+		fs->coarse_now_valid = true;
+	}
 	return ts_ns(c) < floor ? ns_ts(floor) : c;
 }
 
@@ -73,7 +81,7 @@ static bool ts_le(struct timespec a, struct timespec b)
 /* inode_set_ctime_current() */
 struct timespec inode_set_ctime_current(struct inode *inode)
 {
-	struct timespec now = current_time();
+	struct timespec now = current_time(inode->i_sb->s_fs);
 	uint32_t cns = __atomic_load_n(&inode->i_nsec[I_CTIME], __ATOMIC_ACQUIRE);
 
 	if (cns & I_CTIME_QUERIED) {
@@ -188,7 +196,7 @@ void inode_touch_atime(struct inode *inode)
 
 	if (!inode_atime_maybe_due(inode))
 		return;
-	now = current_time();
+	now = current_time(inode->i_sb->s_fs);
 	if (TS_LE(a, m) || TS_LE(a, c) || now.tv_sec - a.tv_sec >= 24 * 60 * 60)
 		inode_set_time(inode, I_ATIME, now);
 }

@@ -174,7 +174,7 @@ static inline void inode_set_time(struct inode *inode, enum inode_time t, struct
  * So a file nobody looks at gets tick-granular times, as on the kernel, and reading
  * the fine clock (tens of ns on a VM's kvm-clock) is the exception.
  */
-struct timespec current_time(void);
+struct timespec current_time(struct uvfs *fs);
 struct timespec inode_set_ctime_current(struct inode *inode);
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */

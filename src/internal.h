@@ -140,6 +140,9 @@ struct uvfs {
 	/* ns_lock: objects of the instance not yet freed (deferred frees too); added to
 	 * the process-wide uvfs_live at uvfs_free, where they should be zero. */
 	long live_dentries, live_inodes, live_files;
+	/* ns_lock: the coarse clock as this call first read it (inode.c) */
+	struct timespec coarse_now;
+	bool coarse_now_valid;
 };
 
 /* Process-wide totals of live objects, for leak checks after uvfs_free(): the
@@ -183,6 +186,7 @@ static inline void uvfs_lock(struct uvfs *fs)
 	uvfs_mutex_lock(&fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
+	fs->coarse_now_valid = false;
 	ns_seq_begin(fs);
 }
 
@@ -211,6 +215,7 @@ static inline void uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
 	waitq_wait(q, &fs->ns_lock);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
+	fs->coarse_now_valid = false;  /* it slept: a new instant */
 	ns_seq_begin(fs);
 	fs->current = cur;
 }

@@ -417,6 +417,10 @@ int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 	if (like->last_type == LAST_ROOT || !name)
 		return 1;
 	a = (size_t)(like->last.name - (const unsigned char *)like_name);
+	/* most names that do not share it differ early: say so before measuring name */
+	for (size_t i = 0; i < a; i++)
+		if (name[i] != like_name[i])
+			return 1;
 	n = strnlen(name, UVFS_PATH_MAX);
 	if (n >= UVFS_PATH_MAX || !n)
 		return 1;  /* path_parentat says which error */
@@ -424,7 +428,7 @@ int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 		;
 	for (b = end; b > 0 && name[b - 1] != '/'; b--)
 		;
-	if (!end || a != b || memcmp(like_name, name, a))
+	if (!end || a != b)
 		return 1;
 	nd_init(nd, like->task, like->flags & ~(LOOKUP_FOLLOW | LOOKUP_DIRECTORY));
 	nd->root = like->root;

@@ -116,7 +116,7 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 		done += n;
 	}
 	waitq_wake_all(&p->wait);
-	inode_set_time(f->f_inode, I_ATIME, current_time());
+	inode_set_time(f->f_inode, I_ATIME, current_time(f->f_inode->i_sb->s_fs));
 	return (ssize_t)done;
 }
 
