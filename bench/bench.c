@@ -330,6 +330,25 @@ static void run_getdents(struct bench *b, enum side s, long n)
 	}
 }
 
+/* Under dir, on both sides: f entries named 0 .. f-1, directories with levels more
+ * levels below them, files at the bottom (levels 0). */
+static void fill_level(const char *dir, int f, int levels)
+{
+	for (int i = 0; i < f; i++) {
+		char p[4500];
+
+		snprintf(p, sizeof(p), "%s/%d", dir, i);
+		if (levels) {
+			uvfs_mkdirat(T, AT_FDCWD, p, 0755);
+			mkdirat(AT_FDCWD, p, 0755);
+			fill_level(p, f, levels - 1);
+		} else {
+			uvfs_mknodat(T, AT_FDCWD, p, S_IFREG | 0644, 0);
+			mknodat(AT_FDCWD, p, S_IFREG | 0644, 0);
+		}
+	}
+}
+
 /* A tree of about `entries` files at `depth`: a chain down to depth - 4, then four
  * levels of fanout f with f^4 ~ entries; random leaves, visited in random order. */
 static void setup_tree(struct bench *b, long entries, int depth)
@@ -348,34 +367,7 @@ static void setup_tree(struct bench *b, long entries, int depth)
 		uvfs_mkdirat(T, AT_FDCWD, prefix, 0755);
 		mkdirat(AT_FDCWD, prefix, 0755);
 	}
-	for (int a = 0; a < f; a++) {
-		char p[4200];
-
-		snprintf(p, sizeof(p), "%s/%d", prefix, a);
-		uvfs_mkdirat(T, AT_FDCWD, p, 0755);
-		mkdirat(AT_FDCWD, p, 0755);
-		for (int c = 0; c < f; c++) {
-			char q[4300];
-
-			snprintf(q, sizeof(q), "%s/%d", p, c);
-			uvfs_mkdirat(T, AT_FDCWD, q, 0755);
-			mkdirat(AT_FDCWD, q, 0755);
-			for (int e = 0; e < f; e++) {
-				char r[4400];
-
-				snprintf(r, sizeof(r), "%s/%d", q, e);
-				uvfs_mkdirat(T, AT_FDCWD, r, 0755);
-				mkdirat(AT_FDCWD, r, 0755);
-				for (int g = 0; g < f; g++) {
-					char leaf[4500];
-
-					snprintf(leaf, sizeof(leaf), "%s/%d", r, g);
-					uvfs_mknodat(T, AT_FDCWD, leaf, S_IFREG | 0644, 0);
-					mknodat(AT_FDCWD, leaf, S_IFREG | 0644, 0);
-				}
-			}
-		}
-	}
+	fill_level(prefix, f, 3);
 	b->npaths = 65536;
 	b->paths = calloc((size_t)b->npaths, sizeof(char *));
 	for (long i = 0; i < b->npaths; i++) {

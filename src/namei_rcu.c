@@ -222,6 +222,22 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
 	return rcu_resolve(nd, body, final);
 }
 
+/* A parent walk ends at its last component: link_path_walk() leaves it, and what kind
+ * it is, to the caller. */
+static inline void record_last(struct rcu_nd *nd, const unsigned char *comp, uint64_t hash_len,
+			       bool slash)
+{
+	uint32_t len = HASH_LEN_LEN(hash_len);
+
+	nd->last = comp;
+	nd->last_len = len;
+	nd->last_hash = (uint32_t)hash_len;
+	nd->last_slash = slash;
+	nd->last_type = LAST_NORM;
+	if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.'))
+		nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
+}
+
 /*
  * One component the common loop of rcu_resolve() did not take: the last one, ".",
  * "..", a miss, a mount, a symlink.  comp is the component (hash_len its hash and
@@ -240,14 +256,7 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 	int err;
 
 	if (last && final && nd->parent) {
-		/* link_path_walk() leaves the last component to its caller */
-		nd->last = comp;
-		nd->last_len = len;
-		nd->last_hash = (uint32_t)hash_len;
-		nd->last_slash = slash;
-		nd->last_type = LAST_NORM;
-		if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.'))
-			nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
+		record_last(nd, comp, hash_len, slash);
 		return 0;
 	}
 	if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.')) {
@@ -360,13 +369,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 					continue;
 				}
 			}
-		} else if (!*s && final && nd->parent && (comp[0] != '.' || len > 2)) {
-			/* a parent walk ends here: the last component is its caller's */
-			nd->last = comp;
-			nd->last_len = len;
-			nd->last_hash = (uint32_t)hash_len;
-			nd->last_slash = false;
-			nd->last_type = LAST_NORM;
+		} else if (!*s && final && nd->parent) {
+			record_last(nd, comp, hash_len, false);
 			break;
 		} else if (!*s && final && (comp[0] != '.' || len > 2)) {
 			/* the walk's last component, positive, nothing to follow */
