@@ -100,7 +100,6 @@ static struct slab *slab_new(struct kmem_cache *c)
 		s->free = NULL;
 		s->inuse = 0;
 		s->carved = 0;
-		c->slabs++;
 	}
 	cds_list_add(&s->list, &c->partial);
 	return s;
@@ -158,7 +157,6 @@ void kmem_cache_free(void *obj)
 		c->nr_empty++;
 		return;
 	}
-	c->slabs--;
 	slab_unmap(s);
 }
 

@@ -32,7 +32,6 @@ struct kmem_cache {
 	struct cds_list_head empty;     /* ns_lock: slabs kept when their last object went */
 	unsigned int nr_empty;          /* ns_lock: at most SLAB_KEEP_EMPTY */
 	long objects;                   /* ns_lock: objects handed out */
-	long slabs;                     /* ns_lock: slabs allocated, the kept empty one too */
 	struct kmem_cache *next;        /* ns_lock: uvfs.caches */
 };
 
