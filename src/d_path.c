@@ -202,39 +202,21 @@ ssize_t readlink_path(const struct path *path, const struct path *root, char *bu
 	return len;
 }
 
-enum which_link { LINK_FD, LINK_EXE, LINK_CWD, LINK_ROOT };
-
 static ssize_t readlink_task(struct uvfs_task *task, enum which_link which, int fd,
 			     char *buf, size_t bufsiz)
 {
-	const struct path *path = NULL;
+	const struct path *path;
 	ssize_t ret;
 
 	if ((ssize_t)bufsiz <= 0)
 		return -EINVAL;
 	task_enter(task);
-	switch (which) {
-	case LINK_FD: {
-		struct file *f = fdget(task, fd);
-
-		path = f ? &f->f_path : NULL;
-		ret = -EBADF;
-		break;
-	}
-	case LINK_EXE:
-		path = task->exe.dentry ? &task->exe : NULL;
-		ret = -ENOENT;
-		break;
-	case LINK_CWD:
-		path = &task->pwd;
-		break;
-	case LINK_ROOT:
-		path = &task->root;
-		break;
-	}
+	path = task_link_path(task, which, fd, false);
 	/* The reader's root: the task reads its own links here. */
 	if (path)
 		ret = readlink_path(path, &task->root, buf, bufsiz);
+	else
+		ret = which == LINK_FD ? -EBADF : -ENOENT;
 	task_leave(task);
 	return ret;
 }

@@ -37,7 +37,7 @@
 
 /* namehash.h: one function for both walks and for the names dcache.c stores.  The
  * parent salts the bucket, not the hash (d_hash_index). */
-uint32_t d_name_hash(const struct dentry *parent, const unsigned char *name, size_t len)
+uint32_t d_name_hash(const unsigned char *name, size_t len)
 {
 	return hash_known(name, (uint32_t)len);
 }

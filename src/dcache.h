@@ -123,9 +123,10 @@ static inline struct external_name *external_name(const struct dentry *d)
 	return container_of(d->d_name.name, struct external_name, name);
 }
 
-/* The hash of a name in a directory: the parent is the salt (since Linux 4.8),
- * so equal names in different directories land in different buckets. */
-uint32_t d_name_hash(const struct dentry *parent, const unsigned char *name, size_t len);
+/* The hash of a name (namehash.h).  Linux salts it with the parent since 4.8; uvfs
+ * salts the bucket instead (d_hash_index()), so equal names in different directories
+ * still land in different buckets. */
+uint32_t d_name_hash(const unsigned char *name, size_t len);
 
 /* d_alloc - a new negative, unhashed child of parent named name (allocates an
  * external name when the personality says it is too long to be inline).
@@ -145,7 +146,7 @@ static inline struct dentry *dget(struct dentry *d)
 void dput(struct dentry *d);
 
 /* d_lookup - the hashed dentry of (parent, name) with a reference, or NULL.
- * name->hash must be d_name_hash(parent, ...). */
+ * name->hash must be d_name_hash(name->name, name->len). */
 struct dentry *d_lookup(struct dentry *parent, const struct qstr *name);
 
 /* d_add - make d positive with inode (a reference the caller passes on; NULL keeps it

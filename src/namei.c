@@ -219,7 +219,7 @@ static int walk_middle_last(struct nameidata *nd);
 static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
 {
 	if (q != &nd->last || !nd->last_hashed)
-		q->hash = d_name_hash(nd->path.dentry, q->name, q->len);
+		q->hash = d_name_hash(q->name, q->len);
 	return lookup_one(nd->path.dentry, q);
 }
 
@@ -234,7 +234,7 @@ static struct dentry *lookup_walk(struct nameidata *nd, struct qstr *q)
 	struct dentry *dir = nd->path.dentry, *d;
 	const struct inode_operations *iop = dir->d_inode->i_op;
 
-	q->hash = d_name_hash(dir, q->name, q->len);
+	q->hash = d_name_hash(q->name, q->len);
 	d = lookup_cached(dir, q);
 	if (d || !iop->lookup_noent)
 		return d ? d : lookup_slow(dir, q);
@@ -344,14 +344,10 @@ static int link_path_walk(struct nameidata *nd, const char *name)
 	for (;;) {
 		const unsigned char *comp = (const unsigned char *)name;
 		size_t len = strcspn(name, "/");
-		enum last_type type = LAST_NORM;
+		enum last_type type = component_type(comp, len);
 		bool slash;
 		int err;
 
-		if (len == 1 && comp[0] == '.')
-			type = LAST_DOT;
-		else if (len == 2 && comp[0] == '.' && comp[1] == '.')
-			type = LAST_DOTDOT;
 		name += len;
 		slash = *name == '/';
 		while (*name == '/')
@@ -441,9 +437,7 @@ int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 	nd->last.name = c;
 	nd->last.len = (uint32_t)len;
 	nd->last_slash = end < n;
-	nd->last_type = LAST_NORM;
-	if (c[0] == '.' && len <= 2 && (len == 1 || c[1] == '.'))
-		nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
+	nd->last_type = component_type(c, len);
 	return 0;
 }
 

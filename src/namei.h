@@ -25,6 +25,16 @@ struct uvfs_task;
 
 enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
+/* What a component of len (> 0) bytes is: ".", "..", or a name. */
+static inline enum last_type component_type(const unsigned char *c, size_t len)
+{
+	if (c[0] != '.' || len > 2)
+		return LAST_NORM;
+	if (len == 1)
+		return LAST_DOT;
+	return c[1] == '.' ? LAST_DOTDOT : LAST_NORM;
+}
+
 struct nameidata {
 	struct uvfs_task *task;
 	struct path path;          /* where the walk stands (referenced) */

@@ -233,9 +233,7 @@ static inline void record_last(struct rcu_nd *nd, const unsigned char *comp, uin
 	nd->last_len = len;
 	nd->last_hash = (uint32_t)hash_len;
 	nd->last_slash = slash;
-	nd->last_type = LAST_NORM;
-	if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.'))
-		nd->last_type = len == 1 ? LAST_DOT : LAST_DOTDOT;
+	nd->last_type = component_type(comp, len);
 }
 
 /*
@@ -259,7 +257,7 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 		record_last(nd, comp, hash_len, slash);
 		return 0;
 	}
-	if (comp[0] == '.' && len <= 2 && (len == 1 || comp[1] == '.')) {
+	if (component_type(comp, len) != LAST_NORM) {
 		if (len == 2) {
 			err = follow_dotdot_rcu(nd);
 			if (err)
@@ -555,6 +553,39 @@ ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t
 	return (ssize_t)len;
 }
 
+/* The walk under ns_lock starts where nd stands, with nd's links and lookup flags
+ * (only what rcu_resolve() reads, and the last component's description). */
+static void rcu_nd_from(struct rcu_nd *r, const struct nameidata *nd, unsigned int flags,
+			bool parent)
+{
+	r->fs = nd->task->fs;
+	r->task = nd->task;
+	r->mnt = nd->path.mnt;
+	r->dentry = nd->path.dentry;
+	r->root_mnt = nd->root.mnt;
+	r->root_dentry = nd->root.dentry;
+	r->flags = flags;
+	r->links = nd->total_link_count;
+	r->locked = true;
+	r->parent = parent;
+	r->last_type = LAST_ROOT;
+	r->last = NULL;
+	r->last_len = r->last_hash = 0;
+	r->last_slash = false;
+	assert(ns_locked(r->fs));
+}
+
+/* legitimize_path(): nd takes the walk's answer, with the reference nd->path holds. */
+static void nd_from_rcu(struct nameidata *nd, const struct rcu_nd *r)
+{
+	struct path p = { .mnt = r->mnt, .dentry = r->dentry };
+
+	path_get(&p);
+	path_put(&nd->path);
+	nd->path = p;
+	nd->total_link_count = r->links;
+}
+
 /*
  * parent_walk_locked - path_parentat()'s walk to the parent of the last component,
  * by the code above, under ns_lock: nothing can change meanwhile, so neither ns_seq
@@ -565,43 +596,21 @@ ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t
  */
 int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len)
 {
-	struct uvfs *fs = nd->task->fs;
 	struct rcu_nd r;
-	struct path p;
 	int err;
 
-	assert(ns_locked(fs));
-	/* only what rcu_resolve() reads, and the last component's type */
-	r.fs = fs;
-	r.task = nd->task;
-	r.mnt = nd->path.mnt;
-	r.dentry = nd->path.dentry;
-	r.root_mnt = nd->root.mnt;
-	r.root_dentry = nd->root.dentry;
-	r.flags = 0;
-	r.links = nd->total_link_count;
-	r.locked = true;
-	r.parent = true;
-	r.last_type = LAST_ROOT;
-	r.last = NULL;
-	r.last_len = r.last_hash = 0;
-	r.last_slash = false;
+	rcu_nd_from(&r, nd, 0, true);
 	err = rcu_resolve(&r, name, true);
 	if (err)
 		return err;
 	*len = (size_t)(r.end - (const unsigned char *)name);
-	p.mnt = r.mnt;
-	p.dentry = r.dentry;
-	path_get(&p);
-	path_put(&nd->path);
-	nd->path = p;
+	nd_from_rcu(nd, &r);
 	nd->last_type = r.last_type;
 	nd->last_slash = r.last_slash;
 	nd->last.name = r.last;
 	nd->last.len = r.last_len;
 	nd->last.hash = r.last_hash;
 	nd->last_hashed = r.last_type == LAST_NORM;
-	nd->total_link_count = r.links;
 	return 0;
 }
 
@@ -614,28 +623,16 @@ int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len)
  */
 int path_walk_locked(struct nameidata *nd, const char *name)
 {
-	struct uvfs *fs = nd->task->fs;
-	struct rcu_nd r = {
-		.fs = fs, .task = nd->task, .mnt = nd->path.mnt, .dentry = nd->path.dentry,
-		.root_mnt = nd->root.mnt, .root_dentry = nd->root.dentry,
-		.locked = true, .flags = nd->flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY),
-		.links = nd->total_link_count,
-	};
-	struct path p;
+	struct rcu_nd r;
 	int err;
 
-	assert(ns_locked(fs));
+	rcu_nd_from(&r, nd, nd->flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY), false);
 	err = rcu_resolve(&r, name, true);
 	if (err)
 		return err;
 	if (!r.dentry->d_inode)
 		return -ECHILD;
-	p.mnt = r.mnt;
-	p.dentry = r.dentry;
-	path_get(&p);
-	path_put(&nd->path);
-	nd->path = p;
+	nd_from_rcu(nd, &r);
 	nd->flags |= r.flags;
-	nd->total_link_count = r.links;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <urcu/rculist.h>
 
 #include "dcache.h"
+#include "file.h"
 #include "inode.h"
 #include "rcu_defer.h"
 #include "task.h"
@@ -93,6 +94,24 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 	}
 	uvfs_unlock(fs);
 	return t;
+}
+
+const struct path *task_link_path(struct uvfs_task *t, enum which_link which, int fd, bool rcu)
+{
+	struct file *f;
+
+	switch (which) {
+	case LINK_FD:
+		f = rcu ? fdget_rcu(t, fd) : fdget(t, fd);
+		return f ? &f->f_path : NULL;
+	case LINK_EXE:
+		return t->exe.dentry ? &t->exe : NULL;
+	case LINK_CWD:
+		return &t->pwd;
+	case LINK_ROOT:
+		return &t->root;
+	}
+	return NULL;
 }
 
 static void task_free(struct uvfs *fs, void *obj)

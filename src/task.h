@@ -25,6 +25,14 @@ struct uvfs_task {
 /* Release everything a task holds (exit, uvfs_free); ns_lock held. */
 void task_release(struct uvfs_task *t);
 
+/* The links a task has in /proc/PID and through uvfs_readlink_*(). */
+enum which_link { LINK_FD, LINK_EXE, LINK_CWD, LINK_ROOT };
+
+/* task_link_path - what the link stands for (proc_fd_link, proc_exe_link,
+ * proc_cwd_link, proc_root_link), not referenced; NULL for a closed descriptor or no
+ * executable.  rcu: inside an RCU read section without ns_lock (fdget_rcu). */
+const struct path *task_link_path(struct uvfs_task *t, enum which_link which, int fd, bool rcu);
+
 /* Every system call runs between these: ns_lock held, fs->current the caller. */
 static inline struct uvfs *task_enter(struct uvfs_task *task)
 {

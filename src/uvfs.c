@@ -66,7 +66,7 @@ static int mount_proc(struct uvfs *fs)
 	struct qstr q = name;
 	int err;
 
-	q.hash = d_name_hash(root, q.name, q.len);
+	q.hash = d_name_hash(q.name, q.len);
 	d = d_alloc(root, &q);
 	if (!d)
 		return -ENOMEM;

@@ -228,13 +228,6 @@ static void test_article_table(void **state)
 	}
 }
 
-/* After uvfs_free, nothing the instances allocated is left. */
-static void test_no_leaks(void **state)
-{
-	(void)state;
-	assert_no_live_objects();
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "sysscript.h"
+#include "testutil.h"
 #include "uvfs/uvfs.h"
 
 #ifndef SOURCE_DIR
@@ -72,16 +73,6 @@ static struct uvfs_task *boot(const struct era *e, struct uvfs **fsp)
 	assert_non_null(t);
 	*fsp = fs;
 	return t;
-}
-
-static void readlink_str(struct uvfs_task *t, const char *link, char *out, size_t n)
-{
-	ssize_t r = uvfs_readlinkat(t, AT_FDCWD, link, out, n - 1);
-
-	if (r < 0)
-		snprintf(out, n, "%s", strerrorname_np((int)-r));
-	else
-		out[r] = 0;
 }
 
 /* cd /tmp-ish; touch foo bar; exec 42<bar; mv foo bar; readlink /proc/self/fd/42 */

@@ -5,7 +5,22 @@
 #ifndef UVFS_TESTS_TESTUTIL_H
 #define UVFS_TESTS_TESTUTIL_H
 
+#include <stdio.h>
+#include <string.h>
+
 #include "introspect.h"
+#include "uvfs/uvfs.h"
+
+/* readlinkat as a string: the target, or the errno's name ("ENOENT"). */
+static inline void readlink_str(struct uvfs_task *t, const char *link, char *out, size_t n)
+{
+	ssize_t r = uvfs_readlinkat(t, AT_FDCWD, link, out, n - 1);
+
+	if (r < 0)
+		snprintf(out, n, "%s", strerrorname_np((int)-r));
+	else
+		out[r] = 0;
+}
 
 /* After every uvfs_free: nothing any instance allocated is left (the counters are
  * process-wide and wait for pending RCU frees). */
@@ -20,6 +35,13 @@ static inline void assert_no_live_objects(void)
 	assert_int_equal(c.files, 0);
 	assert_int_equal(c.tasks, 0);
 	assert_int_equal(c.instances, 0);
+}
+
+/* The last case of a suite: after every uvfs_free of its tests, nothing is left. */
+static inline void test_no_leaks(void **state)
+{
+	(void)state;
+	assert_no_live_objects();
 }
 
 #endif

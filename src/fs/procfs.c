@@ -331,26 +331,28 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
  * Links
  */
 
+/* "%d" of a pid, without stdio (every walk through /proc/self makes one), at the end
+ * of a 16-byte buffer. */
+static const char *pid_name(int pid, char buf[16])
+{
+	char *p = buf + 16;
+	unsigned int v = (unsigned int)pid;
+
+	*--p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return p;
+}
+
 static const char *proc_self_get_link(struct inode *inode)
 {
 	struct proc_sb *psb = inode->i_sb->s_fs_info;
 	struct uvfs_task *reader = inode->i_sb->s_fs->current;
 
+	_Static_assert(sizeof(psb->self) == 16, "pid_name's buffer");
 	/* proc_self_get_link(): the reader's own pid; no reader, no self. */
-	if (!reader)
-		return NULL;
-	/* "%d" without stdio: every walk through /proc/self comes here */
-	{
-		char *p = psb->self + sizeof(psb->self);
-		unsigned int v = (unsigned int)reader->pid;
-
-		_Static_assert(sizeof(psb->self) > 10, "a pid's digits and a NUL");
-		*--p = 0;
-		do
-			*--p = (char)('0' + v % 10);
-		while (v /= 10);
-		return p;
-	}
+	return reader ? pid_name(reader->pid, psb->self) : NULL;
 }
 
 /* pid_revalidate(), tid_fd_revalidate(): the task, and the descriptor, still there;
@@ -394,35 +396,26 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 }
 
 /* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link: the path, not
- * referenced, or NULL; rcu: no ns_lock (fdget_rcu). */
+ * referenced, or NULL; rcu: no ns_lock. */
 static const struct path *magic_path(struct dentry *dentry, bool rcu)
 {
 	const struct proc_inode *pi = PI(dentry->d_inode);
 	struct uvfs_task *t = find_task(d_sb(dentry)->s_fs, pi->pid);
-	const struct path *p = NULL;
 
 	if (!t)
 		return NULL;
 	switch (pi->type) {
-	case PROC_FD: {
-		struct file *f = rcu ? fdget_rcu(t, pi->fd) : fdget(t, pi->fd);
-
-		p = f ? &f->f_path : NULL;
-		break;
-	}
+	case PROC_FD:
+		return task_link_path(t, LINK_FD, pi->fd, rcu);
 	case PROC_CWD:
-		p = &t->pwd;
-		break;
+		return task_link_path(t, LINK_CWD, -1, rcu);
 	case PROC_ROOTLINK:
-		p = &t->root;
-		break;
+		return task_link_path(t, LINK_ROOT, -1, rcu);
 	case PROC_EXE:
-		p = t->exe.dentry ? &t->exe : NULL;
-		break;
+		return task_link_path(t, LINK_EXE, -1, rcu);
 	default:
-		break;
+		return NULL;
 	}
-	return p;
 }
 
 static int proc_get_magic(struct dentry *dentry, struct path *out)
@@ -451,14 +444,7 @@ static int proc_get_magic_rcu(struct dentry *dentry, struct path *out)
 static const char *proc_self_get_link_rcu(struct inode *inode, const struct uvfs_task *reader,
 					  char buf[16])
 {
-	char *p = buf + 16;
-	unsigned int v = (unsigned int)reader->pid;
-
-	*--p = 0;
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	return p;
+	return pid_name(reader->pid, buf);
 }
 
 /* seq_show() of fs/proc/fd.c */
