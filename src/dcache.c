@@ -341,13 +341,10 @@ static void d_link_child(struct dentry *d, struct dentry *parent)
 	cds_hlist_add_head(&d->d_sib, &parent->d_children);
 }
 
-static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
+/* A new dentry's name: inline, or external when the personality says it is too long
+ * (the only allocation; false on ENOMEM, nothing changed). */
+static bool d_init_name(struct uvfs *fs, struct dentry *d, const struct qstr *name)
 {
-	struct uvfs *fs = sb->s_fs;
-	struct dentry *d = kmem_cache_zalloc(fs->dentry_cache);
-
-	if (!d)
-		return NULL;
 	if (name_fits_inline(fs, name->len)) {
 		memcpy(d->d_iname, name->name, name->len);
 		d->d_iname[name->len] = 0;
@@ -355,15 +352,27 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 	} else {
 		struct external_name *n = alloc_external_name(fs, name);
 
-		if (!n) {
-			kmem_cache_free(d);
-			return NULL;
-		}
+		if (!n)
+			return false;
 		d->d_name.name = n->name;
 	}
 	d->d_name.len = name->len;
 	d->d_name.hash = name->hash;
 	d->d_count = 1;
+	return true;
+}
+
+static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
+{
+	struct uvfs *fs = sb->s_fs;
+	struct dentry *d = kmem_cache_zalloc(fs->dentry_cache);
+
+	if (!d)
+		return NULL;
+	if (!d_init_name(fs, d, name)) {
+		kmem_cache_free(d);
+		return NULL;
+	}
 	d->d_parent = d;
 	STAT_ADD(fs->stats.dentries, 1);
 	fs->live_dentries++;
@@ -388,6 +397,45 @@ struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
 	d->d_parent = dget(parent);
 	d_link_child(d, parent);
 	return d;
+}
+
+/*
+ * d_init_target / d_release_target - the negative dentry a plain rename moves onto
+ * when nothing has the new name yet, in the caller's memory.
+ *
+ * The kernel allocates one (lookup_one_qstr_excl(): d_alloc() and shmem's
+ * simple_lookup(), which hashes it negative), hands it to d_move(), which leaves it
+ * unhashed, and frees it at the rename's dput() (always_delete_dentry).  Nobody else
+ * ever holds it, and here nobody can even find it: the whole rename runs under
+ * ns_lock and a lockless walk that misses the name gets the answer the negative
+ * dentry would have given (->lookup_noent: ENOENT).  So uvfs builds it on the stack,
+ * never hashes it, and skips the slab, the hash table and the grace period: it only
+ * has to be a child of parent for __d_move(), with the name -- inline or external,
+ * by the personality's rule -- the mover will take or trade.  What is observable is
+ * unchanged: the mover's name and parent, the external names' references and ids.
+ * false on ENOMEM (the external name), nothing changed.
+ */
+bool d_init_target(struct dentry *d, struct dentry *parent, const struct qstr *name)
+{
+	*d = (struct dentry){ .d_flags = 0 };
+	if (!d_init_name(d_sb(parent)->s_fs, d, name))
+		return false;
+	d->d_parent = dget(parent);
+	d_link_child(d, parent);
+	return true;
+}
+
+/* dentry_kill() of it: the parent it ended under (before 4.17 the mover's old one)
+ * loses its child and reference, the name its reference. */
+void d_release_target(struct dentry *d)
+{
+	struct dentry *parent = d->d_parent;
+
+	assert(d_unhashed(d) && d_is_negative(d) && d->d_count == 1 && !d->d_children.next);
+	cds_hlist_del(&d->d_sib);
+	if (dname_external(d))
+		put_external_name(external_name(d));
+	dput(parent);
 }
 
 struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode)

@@ -133,6 +133,10 @@ uint32_t d_name_hash(const unsigned char *name, size_t len);
  * NULL on ENOMEM.  d_alloc_root: a root dentry named "/". */
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name);
 struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode);
+/* d_init_target / d_release_target - a plain rename's negative target made in the
+ * caller's memory, never hashed (dcache.c says why this is the kernel's behaviour). */
+bool d_init_target(struct dentry *d, struct dentry *parent, const struct qstr *name);
+void d_release_target(struct dentry *d);
 
 static inline struct dentry *dget(struct dentry *d)
 {

@@ -215,11 +215,17 @@ static const char *nd_hold_link(struct nameidata *nd, const char *body)
 
 static int walk_middle_last(struct nameidata *nd);
 
-/* Hash q in nd->path and look it up there (dcache, then the filesystem). */
-static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
+/* q's hash, unless it is the last component and the walk hashed it already. */
+static void nd_hash(const struct nameidata *nd, struct qstr *q)
 {
 	if (q != &nd->last || !nd->last_hashed)
 		q->hash = d_name_hash(q->name, q->len);
+}
+
+/* Hash q in nd->path and look it up there (dcache, then the filesystem). */
+static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
+{
+	nd_hash(nd, q);
 	return lookup_one(nd->path.dentry, q);
 }
 
@@ -234,7 +240,7 @@ static struct dentry *lookup_walk(struct nameidata *nd, struct qstr *q)
 	struct dentry *dir = nd->path.dentry, *d;
 	const struct inode_operations *iop = dir->d_inode->i_op;
 
-	q->hash = d_name_hash(q->name, q->len);
+	nd_hash(nd, q);
 	d = lookup_cached(dir, q);
 	if (d || !iop->lookup_noent)
 		return d ? d : lookup_slow(dir, q);
@@ -246,6 +252,17 @@ static struct dentry *lookup_walk(struct nameidata *nd, struct qstr *q)
 struct dentry *nd_lookup_last(struct nameidata *nd)
 {
 	return lookup_in(nd, &nd->last);
+}
+
+struct dentry *nd_lookup_target(struct nameidata *nd, struct dentry *slot)
+{
+	struct dentry *dir = nd->path.dentry, *d = lookup_walk(nd, &nd->last);
+
+	/* ENOENT from ->lookup_noent, not from a dead directory: the name is free */
+	if (d != ERR_PTR(-ENOENT) || !dir->d_inode->i_op->lookup_noent ||
+	    (dir->d_flags & DCACHE_DIR_DEAD))
+		return d;
+	return d_init_target(slot, dir, &nd->last) ? slot : ERR_PTR(-ENOMEM);
 }
 
 /*

@@ -76,6 +76,11 @@ int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 int lookup_last(struct nameidata *nd);
 /* The dentry of nd->last in nd->path (referenced, maybe negative), or ERR_PTR. */
 struct dentry *nd_lookup_last(struct nameidata *nd);
+/* nd_lookup_target - the last component as a plain rename's target: where the
+ * filesystem's dcache holds every name (->lookup_noent) and this one is free, slot,
+ * made by d_init_target() for the caller to d_release_target(); else as
+ * nd_lookup_last(). */
+struct dentry *nd_lookup_target(struct nameidata *nd, struct dentry *slot);
 /*
  * step_into - nd->path moves onto d (found in it, referenced; ERR_PTR passes through),
  * crossing mounts: 0.  A negative d is -ENOENT.  A symlink, when follow, is kept for

@@ -80,6 +80,7 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 {
 	struct nameidata ond, nnd;
 	struct dentry *old, *new, *trap;
+	struct dentry free_target;  /* nd_lookup_target(): a free name's negative dentry */
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
@@ -122,7 +123,7 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 		err = -ENOENT;
 		goto put_old;
 	}
-	new = nd_lookup_last(&nnd);
+	new = nd_lookup_target(&nnd, &free_target);
 	if (IS_ERR(new)) {
 		err = (int)PTR_ERR(new);
 		goto put_old;
@@ -143,7 +144,10 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 		err = (flags & RENAME_EXCHANGE) ? -EINVAL : -ENOTEMPTY;
 	if (!err)
 		err = vfs_rename(ond.path.dentry, old, nnd.path.dentry, new, flags);
-	dput(new);
+	if (new == &free_target)
+		d_release_target(new);
+	else
+		dput(new);
 put_old:
 	dput(old);
 put_nds:
