@@ -145,7 +145,10 @@ static void nd_jump(struct nameidata *nd, const struct path *to)
 	nd->path = p;
 }
 
-/* path_init(): where the walk starts.  EBADF, ENOTDIR for the dirfd. */
+/* path_init(): where the walk starts.  EBADF, ENOTDIR for the dirfd.  nd->path is
+ * borrowed (the task's root or cwd, or the file, holds it, and none of them can let
+ * go while ns_lock is held): the walk takes a reference on what it keeps, as the
+ * kernel's RCU walk does. */
 static int path_init(struct nameidata *nd, int dfd, const char *name)
 {
 	struct uvfs_task *task = nd->task;
@@ -164,7 +167,6 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 			return -ENOTDIR;
 		nd->path = f->f_path;
 	}
-	path_get(&nd->path);
 	return 0;
 }
 
@@ -403,7 +405,12 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 	if (!name || !name[0])
 		return getname_check(name, false);  /* EFAULT, ENOENT */
 	err = path_init(nd, dfd, name);
-	if (!err) {
+	if (err)
+		goto out;
+	if (parent_walk_plain(nd, name, &len)) {
+		err = len < UVFS_PATH_MAX ? 0 : -ENAMETOOLONG;
+	} else {
+		path_get(&nd->path);
 		err = parent_walk_locked(nd, name, &len);
 		if (!err && len >= UVFS_PATH_MAX)
 			err = -ENAMETOOLONG;
@@ -413,6 +420,7 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 				err = link_path_walk(nd, name);
 		}
 	}
+out:
 	if (err < 0 && err != -ENAMETOOLONG && getname_check(name, false) < 0)
 		err = -ENAMETOOLONG;
 	if (err)
@@ -512,6 +520,7 @@ int filename_lookup(struct uvfs_task *task, int dfd, const char *name,
 		return err;
 	err = path_init(&nd, dfd, name);
 	if (!err) {
+		path_get(&nd.path);
 		err = path_walk_locked(&nd, name);
 		if (err != -ECHILD)
 			goto done;

@@ -143,6 +143,11 @@ ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t
  * code, under ns_lock (namei_rcu.c): 0 (*len: the length of name, which it read to
  * the end), -errno, or -ECHILD when link_path_walk() must do it. */
 int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len);
+/* parent_walk_plain - the same for the common shape only (plain names, directories
+ * with nothing on them), tried first: true with nd->path the parent, referenced (the
+ * path it started from is borrowed, path_init()); false, nothing changed, for
+ * anything else. */
+bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len);
 /* path_walk_locked - the whole of filename_lookup()'s walk the same way. */
 int path_walk_locked(struct nameidata *nd, const char *name);
 

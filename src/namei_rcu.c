@@ -596,7 +596,7 @@ static void nd_from_rcu(struct nameidata *nd, const struct rcu_nd *r)
  * as the walk itself for the one- and two-component paths creat, unlink and rename
  * mostly see (docs/PERFORMANCE.md).
  */
-static bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
+bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 {
 	const struct dcache_buckets *t = nd->task->fs->dtable.tbl;
 	const unsigned char *s = (const unsigned char *)name, *comp;
@@ -627,11 +627,9 @@ static bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *le
 		dentry = d;
 		s++;
 	}
-	/* legitimize: the walk never left nd->path.mnt */
-	if (dentry != nd->path.dentry) {
-		dput(nd->path.dentry);
-		nd->path.dentry = dget(dentry);
-	}
+	/* legitimize_path(): the walk never left nd->path.mnt */
+	nd->path.dentry = dentry;
+	path_get(&nd->path);
 	*len = (size_t)(s - (const unsigned char *)name);
 	nd->last_type = LAST_NORM;
 	nd->last_slash = false;
@@ -655,8 +653,6 @@ int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len)
 	struct rcu_nd r;
 	int err;
 
-	if (parent_walk_plain(nd, name, len))
-		return 0;
 	rcu_nd_from(&r, nd, 0, true);
 	err = rcu_resolve(&r, name, true);
 	if (err)
