@@ -295,15 +295,12 @@ static void swap_names(struct dentry *dentry, struct dentry *target)
 		memcpy(dentry->d_iname, target->d_iname, UVFS_DNAME_INLINE_LEN);
 		dentry->d_name.name = dentry->d_iname;
 	} else {
-		unsigned long *a = (unsigned long *)dentry->d_iname;
-		unsigned long *b = (unsigned long *)target->d_iname;
+		/* fixed-size copies: a few vector moves, no loop */
+		unsigned char t[UVFS_DNAME_INLINE_LEN];
 
-		for (size_t i = 0; i < UVFS_DNAME_INLINE_LEN / sizeof(long); i++) {
-			unsigned long t = a[i];
-
-			a[i] = b[i];
-			b[i] = t;
-		}
+		memcpy(t, dentry->d_iname, sizeof(t));
+		memcpy(dentry->d_iname, target->d_iname, sizeof(t));
+		memcpy(target->d_iname, t, sizeof(t));
 	}
 	tmp = dentry->d_name;
 	dentry->d_name.hash = target->d_name.hash;

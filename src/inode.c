@@ -79,20 +79,31 @@ static bool ts_le(struct timespec a, struct timespec b)
 }
 
 /* inode_set_ctime_current() */
-struct timespec inode_set_ctime_current(struct inode *inode)
+struct timespec inode_set_ctime_at(struct inode *inode, struct timespec *now)
 {
-	struct timespec now = current_time(inode->i_sb->s_fs);
 	uint32_t cns = __atomic_load_n(&inode->i_nsec[I_CTIME], __ATOMIC_ACQUIRE);
 
 	if (cns & I_CTIME_QUERIED) {
 		struct timespec ctime = { .tv_sec = inode->i_sec[I_CTIME],
 					  .tv_nsec = cns & ~I_CTIME_QUERIED };
 
-		if (ts_le(now, ctime))
-			now = fine_time();
+		if (ts_le(*now, ctime))
+			*now = fine_time();
 	}
-	inode_set_time(inode, I_CTIME, now);
-	return now;
+	inode_set_time(inode, I_CTIME, *now);
+	return *now;
+}
+
+struct timespec inode_set_ctime_current(struct inode *inode)
+{
+	struct timespec now = current_time(inode->i_sb->s_fs);
+
+	return inode_set_ctime_at(inode, &now);
+}
+
+void inode_set_mctime_at(struct inode *inode, struct timespec *now)
+{
+	inode_set_time(inode, I_MTIME, inode_set_ctime_at(inode, now));
 }
 
 struct inode *new_inode(struct super_block *sb, mode_t mode)

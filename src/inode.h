@@ -176,6 +176,11 @@ static inline void inode_set_time(struct inode *inode, enum inode_time t, struct
  */
 struct timespec current_time(struct uvfs *fs);
 struct timespec inode_set_ctime_current(struct inode *inode);
+/* The same with the caller's reading of current_time(), for a call that stamps
+ * several inodes (a rename stamps up to four): *now moves on to the fine-grained
+ * time when one is taken, as the next current_time() would (it is the new floor). */
+struct timespec inode_set_ctime_at(struct inode *inode, struct timespec *now);
+void inode_set_mctime_at(struct inode *inode, struct timespec *now);
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
 #define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */

@@ -557,13 +557,16 @@ static int memfs_whiteout(struct inode *old_dir, struct dentry *old)
 static void rename_timestamps(struct inode *old_dir, struct dentry *old,
 			      struct inode *new_dir, struct dentry *new)
 {
-	/* each inode its own stamp (multigrain: each its own queried bit) */
-	inode_set_mctime_current(old_dir);
+	/* each inode its own stamp (multigrain: each its own queried bit), from one
+	 * reading of the clock */
+	struct timespec now = current_time(old_dir->i_sb->s_fs);
+
+	inode_set_mctime_at(old_dir, &now);
 	if (new_dir != old_dir)
-		inode_set_mctime_current(new_dir);
-	inode_set_ctime_current(old->d_inode);
+		inode_set_mctime_at(new_dir, &now);
+	inode_set_ctime_at(old->d_inode, &now);
 	if (new->d_inode)
-		inode_set_ctime_current(new->d_inode);
+		inode_set_ctime_at(new->d_inode, &now);
 }
 
 static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
