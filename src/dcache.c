@@ -506,17 +506,18 @@ void d_release_tree(struct dentry *root)
 	}
 }
 
-void dput(struct dentry *d)
+/* dput() of the last reference: retain_dentry() or kill, and so on up the parents
+ * whose last reference the killed dentry held. */
+void dput_last(struct dentry *d)
 {
-	while (d) {
-		assert(ns_locked(d_sb(d)->s_fs));
-		assert(d->d_count > 0);
-		if (--d->d_count > 0)
-			return;
+	for (;;) {
+		assert(ns_locked(d_sb(d)->s_fs) && d->d_count == 0);
 		/* retain_dentry(): keep hashed dentries cached unless the fs says no. */
 		if (!d_unhashed(d) && !(d_sb(d)->s_flags & SB_ALWAYS_DELETE))
 			return;
 		d = dentry_kill(d_sb(d)->s_fs, d);
+		if (!d || --d->d_count > 0)
+			return;
 	}
 }
 

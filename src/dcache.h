@@ -147,7 +147,17 @@ static inline struct dentry *dget(struct dentry *d)
 /* dput - drop a reference.  The last one kills the dentry if it is unhashed or
  * negative (tmpfs never keeps either: always_delete_dentry), dropping in turn the
  * parent's reference it held. */
-void dput(struct dentry *d);
+void dput_last(struct dentry *d);
+static inline void dput(struct dentry *d)
+{
+	/* inline: most references dropped are not the last */
+	if (!d)
+		return;
+	assert(ns_locked(d_sb(d)->s_fs));
+	assert(d->d_count > 0);
+	if (--d->d_count == 0)
+		dput_last(d);
+}
 
 /* d_lookup - the hashed dentry of (parent, name) with a reference, or NULL.
  * name->hash must be d_name_hash(name->name, name->len). */

@@ -8,6 +8,7 @@
 #ifndef UVFS_MOUNT_H
 #define UVFS_MOUNT_H
 
+#include "dcache.h"
 #include "internal.h"
 
 struct super_block;
@@ -27,8 +28,22 @@ struct path {
 	struct dentry *dentry;
 };
 
-void path_get(const struct path *path);
-void path_put(struct path *path);
+/* path_get / path_put - a reference on both halves (inline: every walk takes one) */
+static inline void path_get(const struct path *path)
+{
+	path->mnt->mnt_count++;
+	dget(path->dentry);
+}
+
+static inline void path_put(struct path *path)
+{
+	if (!path->dentry)
+		return;
+	dput(path->dentry);
+	path->mnt->mnt_count--;
+	path->dentry = NULL;
+	path->mnt = NULL;
+}
 static inline bool path_equal(const struct path *a, const struct path *b)
 {
 	return a->mnt == b->mnt && a->dentry == b->dentry;

@@ -12,22 +12,6 @@
 
 #include <urcu/rculist.h>
 
-void path_get(const struct path *path)
-{
-	path->mnt->mnt_count++;
-	dget(path->dentry);
-}
-
-void path_put(struct path *path)
-{
-	if (!path->dentry)
-		return;
-	dput(path->dentry);
-	path->mnt->mnt_count--;
-	path->dentry = NULL;
-	path->mnt = NULL;
-}
-
 struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 			 const struct dentry *dentry)
 {
