@@ -377,10 +377,14 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 	t = find_task(inode->i_sb->s_fs, pi->pid);
 	if (!t)
 		return rcu ? -ECHILD : 0;
-	if (rcu && (inode->i_uid != t->uid || inode->i_gid != t->gid))
-		return -ECHILD;
-	inode->i_uid = t->uid; /* pid_update_inode() */
-	inode->i_gid = t->gid;
+	/* A lockless walker only reads: what would change is for the locked walk. */
+	if (rcu) {
+		if (inode->i_uid != t->uid || inode->i_gid != t->gid)
+			return -ECHILD;
+	} else {
+		inode->i_uid = t->uid; /* pid_update_inode() */
+		inode->i_gid = t->gid;
+	}
 	if (pi->type != PROC_FD && pi->type != PROC_FDINFO)
 		return 1;
 	f = rcu ? fdget_rcu(t, pi->fd) : fdget(t, pi->fd);
@@ -388,9 +392,10 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 		return rcu ? -ECHILD : 0;
 	if (pi->type == PROC_FD) {
 		mode = (uint16_t)fd_link_mode(f);
-		if (rcu && inode->i_mode != mode)
+		if (!rcu)
+			inode->i_mode = mode;
+		else if (inode->i_mode != mode)
 			return -ECHILD;
-		inode->i_mode = mode;
 	}
 	return 1;
 }
