@@ -232,10 +232,11 @@ static struct dentry *lookup_in(struct nameidata *nd, struct qstr *q)
 }
 
 /*
- * The same for a walk that only reads (no create, no rename target): where the
- * filesystem says its dcache is complete (->lookup_noent), a miss is answered without
- * a negative dentry — the errors lookup_one would give, in its order (dead directory,
- * then the filesystem's), none of its allocation and freeing.
+ * The same for a walk that only reads (no create; a rename target's free name is
+ * nd_lookup_target's to make): where the filesystem says its dcache is complete
+ * (->lookup_noent), a miss is answered without a negative dentry — the errors
+ * lookup_one would give, in its order (dead directory, then the filesystem's), none
+ * of its allocation and freeing.
  */
 static struct dentry *lookup_walk(struct nameidata *nd, struct qstr *q)
 {
