@@ -355,7 +355,6 @@ static bool d_init_name(struct uvfs *fs, struct dentry *d, const struct qstr *na
 	}
 	d->d_name.len = name->len;
 	d->d_name.hash = name->hash;
-	d->d_count = 1;
 	return true;
 }
 
@@ -370,6 +369,7 @@ static struct dentry *__d_alloc(struct super_block *sb, const struct qstr *name)
 		kmem_cache_free(d);
 		return NULL;
 	}
+	d->d_count = 1;
 	d->d_parent = d;
 	STAT_ADD(fs->stats.dentries, 1);
 	fs->live_dentries++;
@@ -414,7 +414,7 @@ struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
  */
 bool d_init_target(struct dentry *d, struct dentry *parent, const struct qstr *name)
 {
-	*d = (struct dentry){ .d_flags = 0 };
+	*d = (struct dentry){ .d_count = 1 };
 	if (!d_init_name(d_sb(parent)->s_fs, d, name))
 		return false;
 	d->d_parent = dget(parent);

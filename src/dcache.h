@@ -92,10 +92,10 @@ _Static_assert(sizeof(struct dentry) == 128, "memory per file: docs/PERFORMANCE.
 _Static_assert(offsetof(struct dentry, d_iname) + 8 <= 64,
 	       "the lockless walk's fields and a short name share a cache line");
 
-_Static_assert(UVFS_DNAME_INLINE_LEN % sizeof(long) == 0,
-	       "inline names are copied and swapped as words");
+/* The lockless walk compares an inline name a word at a time (dname_equal() in
+ * namei_rcu.c asserts the length); an aligned word is one load. */
 _Static_assert(offsetof(struct dentry, d_iname) % sizeof(long) == 0,
-	       "inline names are copied and swapped as words");
+	       "inline names are read a word at a time");
 
 static inline bool IS_ROOT(const struct dentry *d) { return d->d_parent == d; }
 
