@@ -14,22 +14,28 @@
 
 #include <sys/sysmacros.h>
 
-struct timespec uvfs_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts;
-}
-
 /* ---------------------------------------------------------------------------------
  * Multigrain timestamps (inode.h).  The kernel keeps its floor on the monotonic clock
  * so that a step of the wall clock cannot reorder stamps; this one is wall-clock
  * nanoseconds, process-wide (the kernel's is system-wide).  Deliberate difference
  * (docs/SEMANTICS.md), visible only across a clock step or between processes;
  * test_core's test_multigrain checks the ordering it keeps.
+ *
+ * The two clocks are read through time_source so that tests/test_times.c can put
+ * ticks wherever it likes and compare every interleaving with the kernel's rules.
  */
+static void host_coarse(struct timespec *ts) { clock_gettime(CLOCK_REALTIME_COARSE, ts); }
+static void host_fine(struct timespec *ts) { clock_gettime(CLOCK_REALTIME, ts); }
+
+static const struct time_source host_time = { .coarse = host_coarse, .fine = host_fine };
+static const struct time_source *time_source = &host_time;
 static _Atomic int64_t mg_floor;
+
+void set_time_source(const struct time_source *src)
+{
+	time_source = src ? src : &host_time;
+	atomic_store(&mg_floor, 0);
+}
 
 static int64_t ts_ns(struct timespec t)
 {
@@ -41,10 +47,20 @@ static struct timespec ns_ts(int64_t ns)
 	return (struct timespec){ .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
 }
 
+static bool ts_le(struct timespec a, struct timespec b)
+{
+	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec);
+}
+
+static bool ts_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
 /* ktime_get_coarse_real_ts64_mg().  The coarse clock is read once a call (the
  * ns_lock holder keeps it, uvfs_lock() forgets it): a rename stamps four inodes, and
  * any instant within one call is the call's. */
-struct timespec current_time(struct uvfs *fs)
+struct timespec coarse_time(struct uvfs *fs)
 {
 	int64_t floor = atomic_load_explicit(&mg_floor, memory_order_relaxed);
 	struct timespec c;
@@ -52,30 +68,42 @@ struct timespec current_time(struct uvfs *fs)
 	if (fs->coarse_now_valid) {
 		c = fs->coarse_now;
 	} else {
-		clock_gettime(CLOCK_REALTIME_COARSE, &c);
+		time_source->coarse(&c);
 		fs->coarse_now = c;
 		fs->coarse_now_valid = true;
 	}
 	return ts_ns(c) < floor ? ns_ts(floor) : c;
 }
 
+/* current_time() of 6.13+: the coarse time, unless the times were queried and its
+ * nanoseconds are those of ctime ("no apparent change"): then the fine clock, which
+ * is not made the floor.  relatime's decision and the atime it stores come from here,
+ * so a read soon after a queried write gets a fine atime, later than mtime, and the
+ * next read leaves it alone (tests/diff/times.sys; tests/test_times.c). */
+struct timespec current_time(struct inode *inode)
+{
+	struct timespec now = coarse_time(inode->i_sb->s_fs);
+	uint32_t cns = __atomic_load_n(&inode->i_nsec[I_CTIME], __ATOMIC_ACQUIRE);
+
+	if ((cns & I_CTIME_QUERIED) && (uint32_t)now.tv_nsec == (cns & ~I_CTIME_QUERIED))
+		time_source->fine(&now);
+	return now;
+}
+
 /* ktime_get_real_ts64_mg(): a fine-grained time, which becomes the floor; if another
  * thread moved the floor meanwhile, its newer value is the answer */
 static struct timespec fine_time(void)
 {
-	struct timespec now = uvfs_now();
-	int64_t n = ts_ns(now), old = atomic_load_explicit(&mg_floor, memory_order_relaxed);
+	struct timespec now;
+	int64_t n, old = atomic_load_explicit(&mg_floor, memory_order_relaxed);
 
+	time_source->fine(&now);
+	n = ts_ns(now);
 	if (n <= old)
 		return ns_ts(old);
 	if (atomic_compare_exchange_strong(&mg_floor, &old, n))
 		return now;
 	return ns_ts(old);
-}
-
-static bool ts_le(struct timespec a, struct timespec b)
-{
-	return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec <= b.tv_nsec);
 }
 
 /* inode_set_ctime_current() */
@@ -96,7 +124,7 @@ struct timespec inode_set_ctime_at(struct inode *inode, struct timespec *now)
 
 struct timespec inode_set_ctime_current(struct inode *inode)
 {
-	struct timespec now = current_time(inode->i_sb->s_fs);
+	struct timespec now = coarse_time(inode->i_sb->s_fs);
 
 	return inode_set_ctime_at(inode, &now);
 }
@@ -182,36 +210,58 @@ void iput(struct inode *inode)
 		destroy_inode(inode);
 }
 
-/* relatime (the default mount option): update atime only if it is not newer than
- * mtime or ctime, or is a day old (relatime_need_update()).  The day is checked on the
- * coarse clock first (a few ns against a fine read's tens on this kind of VM), with a
- * second to spare, so that most reads of a file read no fine clock at all. */
-#define TS_LE(x, y) ((x).tv_sec < (y).tv_sec || ((x).tv_sec == (y).tv_sec && (x).tv_nsec <= (y).tv_nsec))
-bool inode_atime_maybe_due(const struct inode *inode)
+/* relatime (the default mount option), relatime_need_update(): update atime only if
+ * it is not newer than mtime or ctime, or is a day old. */
+static bool relatime_need_update(const struct inode *inode, struct timespec now)
 {
 	struct timespec a = inode_get_time(inode, I_ATIME);
-	struct timespec m = inode_get_time(inode, I_MTIME), c = inode_get_time(inode, I_CTIME);
-	struct timespec now;
 
-	if (TS_LE(a, m) || TS_LE(a, c))
+	return ts_le(a, inode_get_time(inode, I_MTIME)) ||
+	       ts_le(a, inode_get_time(inode, I_CTIME)) ||
+	       now.tv_sec - a.tv_sec >= 24 * 60 * 60;
+}
+
+/* The day is checked on the coarse clock (a few ns against a fine read's tens on this
+ * kind of VM), with a second to spare, so that most reads of a file read no fine
+ * clock at all, and a lockless reader that gets false knows touch_atime would not
+ * write. */
+bool inode_atime_maybe_due(const struct inode *inode)
+{
+	struct timespec a = inode_get_time(inode, I_ATIME), now;
+
+	if (ts_le(a, inode_get_time(inode, I_MTIME)) || ts_le(a, inode_get_time(inode, I_CTIME)))
 		return true;
-	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	time_source->coarse(&now);
 	return now.tv_sec - a.tv_sec >= 24 * 60 * 60 - 1;
 }
 
+/* touch_atime(): atime_needs_update() decides on one current_time(), then
+ * inode_update_timestamps() stores another (each may be a fine reading, see
+ * current_time()). */
 void inode_touch_atime(struct inode *inode)
 {
-	struct timespec a = inode_get_time(inode, I_ATIME);
-	struct timespec m = inode_get_time(inode, I_MTIME), c = inode_get_time(inode, I_CTIME);
 	struct timespec now;
 
 	if (!inode_atime_maybe_due(inode))
 		return;
-	now = current_time(inode->i_sb->s_fs);
-	if (TS_LE(a, m) || TS_LE(a, c) || now.tv_sec - a.tv_sec >= 24 * 60 * 60)
+	now = current_time(inode);
+	if (!relatime_need_update(inode, now) || ts_eq(inode_get_time(inode, I_ATIME), now))
+		return;
+	now = current_time(inode);
+	if (!ts_eq(inode_get_time(inode, I_ATIME), now))
 		inode_set_time(inode, I_ATIME, now);
 }
-#undef TS_LE
+
+/* file_update_time(): inode_needs_update_time() compares mtime and ctime with
+ * current_time(); only when one differs are they stamped (inode_set_ctime_current). */
+void file_update_time(struct inode *inode)
+{
+	struct timespec now = current_time(inode);
+
+	if (ts_eq(inode_get_time(inode, I_MTIME), now) && ts_eq(inode_get_time(inode, I_CTIME), now))
+		return;
+	inode_set_mctime_current(inode);
+}
 
 void inode_set_mctime(struct inode *inode, struct timespec ts)
 {

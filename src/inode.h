@@ -165,8 +165,11 @@ static inline void inode_set_time(struct inode *inode, enum inode_time t, struct
 /*
  * Multigrain timestamps (Linux 6.13+, tmpfs among the filesystems that use them;
  * Documentation/filesystems/multigrain-ts.rst):
- *  - current_time(): the coarse clock, never earlier than the floor (the newest
- *    fine-grained stamp handed out), for atime and as the usual c/mtime;
+ *  - coarse_time(): the coarse clock, never earlier than the floor (the newest
+ *    fine-grained stamp handed out), read once a call (ktime_get_coarse_real_ts64_mg);
+ *  - current_time(): coarse_time(), or a fine reading when the inode's times were
+ *    queried and the coarse time shows no change of ctime's nanoseconds; for atime and
+ *    the "anything to stamp?" questions, as the kernel's current_time(inode);
  *  - inode_set_ctime_current(): stamps ctime, with a fine-grained time only when the
  *    times were queried since the last stamp and the coarse time would not show a
  *    change; returns the time, which callers give mtime too;
@@ -174,7 +177,8 @@ static inline void inode_set_time(struct inode *inode, enum inode_time t, struct
  * So a file nobody looks at gets tick-granular times, as on the kernel, and reading
  * the fine clock (tens of ns on a VM's kvm-clock) is the exception.
  */
-struct timespec current_time(struct uvfs *fs);
+struct timespec coarse_time(struct uvfs *fs);
+struct timespec current_time(struct inode *inode);
 struct timespec inode_set_ctime_current(struct inode *inode);
 /* The same with the caller's reading of current_time(), for a call that stamps
  * several inodes (a rename stamps up to four): *now moves on to the fine-grained
@@ -224,8 +228,10 @@ static inline void drop_nlink(struct inode *inode)
 uid_t current_uid(const struct inode *any);
 gid_t current_gid(const struct inode *any);
 
-/* A read happened: atime per relatime. */
+/* A read happened: atime per relatime (touch_atime). */
 void inode_touch_atime(struct inode *inode);
+/* Data was written: mtime and ctime, if current_time() differs (file_update_time). */
+void file_update_time(struct inode *inode);
 /* Might inode_touch_atime() change atime now?  (Reads only: a lockless reader that
  * gets false has nothing to write.) */
 bool inode_atime_maybe_due(const struct inode *inode);
@@ -235,6 +241,15 @@ void inode_set_mctime(struct inode *inode, struct timespec ts);
 /* mtime = ctime = inode_set_ctime_current() (a directory's entries changed, a file's
  * data). */
 void inode_set_mctime_current(struct inode *inode);
+
+/* The clocks behind every timestamp: the host's CLOCK_REALTIME_COARSE and
+ * CLOCK_REALTIME, unless a test installs its own (NULL: the host's again).  Resets the
+ * multigrain floor.  Not thread-safe: tests only, with no instance running. */
+struct time_source {
+	void (*coarse)(struct timespec *ts);
+	void (*fine)(struct timespec *ts);
+};
+void set_time_source(const struct time_source *src);
 
 /* Fill st from the inode (generic_fillattr). */
 void inode_fillattr(const struct inode *inode, struct stat *st);

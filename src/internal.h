@@ -220,9 +220,6 @@ static inline void uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
 	fs->current = cur;
 }
 
-/* Current time, as the kernel's current_time() would give it. */
-struct timespec uvfs_now(void);
-
 /* Fault injection for tests (tests/test_enomem.c): when uvfs_fail_countdown reaches
  * zero, uvfs_malloc fails once.  Negative: never fails. */
 extern _Thread_local long uvfs_fail_countdown;

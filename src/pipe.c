@@ -116,7 +116,8 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 		done += n;
 	}
 	waitq_wake_all(&p->wait);
-	inode_set_time(f->f_inode, I_ATIME, current_time(f->f_inode->i_sb->s_fs));
+	if (done)
+		inode_touch_atime(f->f_inode);  /* pipe_read(): file_accessed() */
 	return (ssize_t)done;
 }
 
@@ -156,7 +157,7 @@ static ssize_t pipe_write(struct file *f, const void *buf, size_t count, off_t *
 		}
 		waitq_wake_all(&p->wait);
 	}
-	inode_set_mctime_current(f->f_inode);
+	file_update_time(f->f_inode);  /* pipe_write() */
 	return (ssize_t)done;
 }
 

@@ -559,7 +559,7 @@ static void rename_timestamps(struct inode *old_dir, struct dentry *old,
 {
 	/* each inode its own stamp (multigrain: each its own queried bit), from one
 	 * reading of the clock */
-	struct timespec now = current_time(old_dir->i_sb->s_fs);
+	struct timespec now = coarse_time(old_dir->i_sb->s_fs);
 
 	inode_set_mctime_at(old_dir, &now);
 	if (new_dir != old_dir)
@@ -779,7 +779,7 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 	*pos += (off_t)done;
 	if (*pos > inode->i_size)
 		inode->i_size = *pos;
-	inode_set_mctime_current(inode);  /* file_update_time(): mtime and ctime */
+	file_update_time(inode);
 	return (ssize_t)done;
 }
 
