@@ -8,13 +8,19 @@
 #   make bench       benchmarks against the kernel (ratios), JSON and a plot, on the
 #                    release build (build-release: -O2, no assertions, only the bench)
 #   make bench-instr callgrind instruction counts of the uvfs side (release build)
+#   make install     a release build installed under PREFIX (default /usr/local), into
+#                    DESTDIR if set: library, header, uvfs.pc, the tools, man pages
+#   make check-install  install into a scratch DESTDIR and build examples/demo.c
+#                    against it with nothing but pkg-config (CI runs it)
 
 BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
 PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-dev \
            libfuse3-dev fuse3 libedit-dev util-linux diffutils valgrind gnuplot-nox
 MESON_OPTS ?=
 
-.PHONY: all demo check check-asan check-clang deps docs bench bench-instr clean
+.PHONY: all demo check check-asan check-clang check-install install deps docs bench bench-instr clean
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -32,8 +38,10 @@ deps:
 	  fi; \
 	fi
 
+# The development builds turn warnings into errors; the shipped meson.build does not
+# (a distribution builds with its own flags and compilers).
 $(BUILD)/build.ninja:
-	meson setup $(BUILD) $(MESON_OPTS)
+	meson setup $(BUILD) -Dwerror=true $(MESON_OPTS)
 
 # The seed article's session, under every personality and then on the real kernel.
 demo: deps all
@@ -82,5 +90,24 @@ docs: all
 	  e="<!-- scenarios:end -->"; t=open(sys.argv[1]).read(); \
 	  open("docs/SEMANTICS.md","w").write(d[:d.index(b)+len(b)]+t+d[d.index(e):])' $(BUILD)/scenarios.md
 
+# What a distribution does: a release build (meson's defaults, -O3, no -Werror),
+# meson install, PREFIX and DESTDIR honoured.
+DIST_BUILD = build-dist
+install:
+	@if [ -f $(DIST_BUILD)/build.ninja ]; then meson configure $(DIST_BUILD) --prefix=$(PREFIX); \
+	  else meson setup $(DIST_BUILD) -Dbuildtype=release --prefix=$(PREFIX); fi
+	ninja -C $(DIST_BUILD)
+	DESTDIR="$(DESTDIR)" meson install -C $(DIST_BUILD) --no-rebuild
+
+# The release build must be warning-free (-Werror here), install, and an embedder's
+# program must build and run against the installed copy with pkg-config alone.
+check-install: deps
+	rm -rf build-install-check
+	meson setup build-install-check -Dbuildtype=release -Dwerror=true --prefix=/usr
+	ninja -C build-install-check
+	DESTDIR=$(CURDIR)/build-install-check/root meson install -C build-install-check \
+	  --no-rebuild --quiet
+	sh tests/check_install.sh $(CURDIR)/build-install-check/root /usr
+
 clean:
-	rm -rf build build-asan build-clang build-release
+	rm -rf build build-asan build-clang build-release build-dist build-install-check

@@ -337,7 +337,8 @@ static void fill_level(const char *dir, int f, int levels)
 	for (int i = 0; i < f; i++) {
 		char p[4500];
 
-		snprintf(p, sizeof(p), "%s/%d", dir, i);
+		if ((size_t)snprintf(p, sizeof(p), "%s/%d", dir, i) >= sizeof(p))
+			abort();  /* fill_level's callers keep paths short */
 		if (levels) {
 			uvfs_mkdirat(T, AT_FDCWD, p, 0755);
 			mkdirat(AT_FDCWD, p, 0755);

@@ -4,15 +4,15 @@
  *
  *     cd /tmp; touch foo bar; exec 42<bar; mv foo bar
  *
- * and what the dentry behind descriptor 42 is called afterwards, for short names and
- * for 48-byte ones.  (readlink /proc/self/fd/42 shows the same name once /proc is
- * mounted; this demo asks the dentry cache directly.)
+ * and what readlink("/proc/self/fd/42") says afterwards, for short names and for
+ * 48-byte ones.  It uses the installed header alone:
+ *
+ *     cc demo.c $(pkg-config --cflags --libs uvfs)
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "introspect.h"
-#include "uvfs/uvfs.h"
+#include <uvfs/uvfs.h>
 
 static const char *const abis[] = { "linux", "linux-4.17", "linux-3.18", "linux-3.17",
 				    "linux-3.15", "linux-3.14" };
@@ -22,8 +22,8 @@ static int session(const char *abi, const char *foo, const char *bar, char *out,
 	struct uvfs_config cfg = { .abi = abi };
 	struct uvfs *fs = uvfs_new(&cfg);
 	struct uvfs_task *t;
-	struct uvfs_dentry_info d;
-	char src[128], dst[128];
+	char src[128], dst[128], link[256];
+	ssize_t len;
 	int fd, err;
 
 	if (!fs)
@@ -40,11 +40,19 @@ static int session(const char *abi, const char *foo, const char *bar, char *out,
 	if (fd < 0 || (err = uvfs_dup3(t, fd, 42, 0)) < 0 || (err = uvfs_close(t, fd)) < 0)
 		goto out;
 	err = uvfs_renameat2(t, AT_FDCWD, src, AT_FDCWD, dst, 0); /* mv foo bar */
-	if (err < 0 || (err = uvfs_introspect_fd(t, 42, &d)) < 0)
+	if (err < 0)
 		goto out;
-	/* "/tmp/bar (deleted)", long names cut to 12 bytes for the table */
-	snprintf(out, n, "/%.16s/%.12s%s (deleted)%s", d.parent_name, d.name,
-		 d.len > 12 ? "..." : "", d.external ? " [external]" : "");
+	len = uvfs_readlinkat(t, AT_FDCWD, "/proc/self/fd/42", link, sizeof(link) - 1);
+	if (len < 0) {
+		err = (int)len;
+		goto out;
+	}
+	link[len] = 0;
+	/* "/tmp/bar (deleted)"; a long name cut to 12 bytes for the table */
+	if (strlen(link) > 5 + 12 + 10)
+		snprintf(out, n, "%.17s... (deleted)", link);
+	else
+		snprintf(out, n, "%s", link);
 out:
 	uvfs_free(fs);
 	return err;

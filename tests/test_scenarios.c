@@ -58,8 +58,9 @@ static void rule(const struct era *e, const char *src_dir, const char *mover,
 	bool both_inline = strlen(mover) <= e->inline_max && strlen(victim) <= e->inline_max;
 	bool copy = e->names == COPY_SHARE || (e->names == COPY_INLINE_ELSE_SWAP && both_inline);
 
-	snprintf(out, n, "%s/%s (deleted)", e->victim_keeps_dir ? dst_dir : src_dir,
-		 copy ? victim : mover);
+	if ((size_t)snprintf(out, n, "%s/%s (deleted)", e->victim_keeps_dir ? dst_dir : src_dir,
+			     copy ? victim : mover) >= n)
+		fail_msg("the expected path does not fit in %zu bytes", n);
 }
 
 static struct uvfs_task *boot(const struct era *e, struct uvfs **fsp)

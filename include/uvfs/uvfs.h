@@ -35,6 +35,15 @@
 extern "C" {
 #endif
 
+/*
+ * The library is built with hidden visibility and a version script (src/libuvfs.map):
+ * what this header declares is exported, under the symbol version UVFS_0.1, and
+ * nothing else is (docs/ARCHITECTURE.md, "ABI").
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
 #define UVFS_VERSION_MAJOR 0
 #define UVFS_VERSION_MINOR 1
 #define UVFS_VERSION_STRING "0.1.0"
@@ -389,6 +398,10 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  */
 int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

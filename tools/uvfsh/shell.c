@@ -843,7 +843,8 @@ static long canonicalize(struct shell *sh, const char *path, bool must_exist_las
 				*s = 0;
 			continue;
 		}
-		snprintf(try, sizeof(try), "%s/%s", res, comp);
+		if ((size_t)snprintf(try, sizeof(try), "%s/%s", res, comp) >= sizeof(try))
+			return -ENAMETOOLONG;
 		r = b_lstat(sh, try, &st);
 		if (r < 0) {
 			bool last = !*p || !p[strspn(p, "/")];
@@ -863,7 +864,8 @@ static long canonicalize(struct shell *sh, const char *path, bool must_exist_las
 			if (r < 0)
 				return r;
 			body[r] = 0;
-			snprintf(next, sizeof(next), "%s%s", body, p);
+			if ((size_t)snprintf(next, sizeof(next), "%s%s", body, p) >= sizeof(next))
+				return -ENAMETOOLONG;
 			snprintf(rest, sizeof(rest), "%s", next);
 			p = rest;
 			if (body[0] == '/')
