@@ -130,14 +130,16 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 const char *d_get_link(const struct dentry *dentry);
 
 /*
- * stat_rcu - fstatat(AT_FDCWD or absolute name) without ns_lock or references
- * (namei_rcu.c): 0 with *st filled, -errno, or -ECHILD when the locked walk must
- * answer instead.  Called without ns_lock.
+ * stat_rcu - fstatat(dirfd, name) without ns_lock or references (namei_rcu.c): 0 with
+ * *st filled, -errno, or -ECHILD when the locked walk must answer instead (also for a
+ * dirfd that is not an open directory).  name is not empty.  Called without ns_lock.
  */
-int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat *st);
-/* readlink_rcu - readlinkat(AT_FDCWD or absolute name) the same way: the length
- * copied to buf, -errno, or -ECHILD for the locked call. */
-ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t bufsiz);
+int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
+	     struct stat *st);
+/* readlink_rcu - readlinkat(dirfd, name) the same way: the length copied to buf,
+ * -errno, or -ECHILD for the locked call. */
+ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *buf,
+		     size_t bufsiz);
 
 /* parent_walk_locked - link_path_walk() for path_parentat() by the lockless walk's
  * code, under ns_lock (namei_rcu.c): 0 (*len: the length of name, which it read to

@@ -407,13 +407,33 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 	return 0;
 }
 
-/* Where a lockless walk of name starts: the task's root and cwd, read once. */
-static int rcu_nd_start(struct rcu_nd *nd, struct uvfs_task *task, const char *name)
+/*
+ * Where a lockless walk of name starts (path_init()): the task's root, its cwd, or
+ * dirfd's file, read once.  A descriptor that is not open or not on a directory is
+ * left to the locked walk, which answers EBADF or ENOTDIR in the kernel's order; the
+ * file itself is freed only after a grace period (fdget_rcu), its f_path never
+ * changes.
+ */
+static int rcu_nd_start(struct rcu_nd *nd, struct uvfs_task *task, int dirfd, const char *name)
 {
 	nd->root_mnt = READ_ONCE(task->root.mnt);
 	nd->root_dentry = READ_ONCE(task->root.dentry);
-	nd->mnt = name[0] == '/' ? nd->root_mnt : READ_ONCE(task->pwd.mnt);
-	nd->dentry = name[0] == '/' ? nd->root_dentry : READ_ONCE(task->pwd.dentry);
+	if (name[0] == '/') {
+		nd->mnt = nd->root_mnt;
+		nd->dentry = nd->root_dentry;
+	} else if (dirfd == AT_FDCWD) {
+		nd->mnt = READ_ONCE(task->pwd.mnt);
+		nd->dentry = READ_ONCE(task->pwd.dentry);
+	} else {
+		const struct file *f = fdget_rcu(task, dirfd);
+
+		if (!f)
+			return -ECHILD;
+		nd->mnt = f->f_path.mnt;
+		nd->dentry = f->f_path.dentry;
+		if (!is_dir(nd->dentry))
+			return -ECHILD;
+	}
 	if (!nd->root_dentry || !nd->dentry || !rcu_ok(nd, nd->dentry) ||
 	    !rcu_ok(nd, nd->root_dentry))
 		return -ECHILD;
@@ -441,7 +461,8 @@ static int rcu_name_check(const struct rcu_nd *nd, const char *name, int err)
 	return err;
 }
 
-int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat *st)
+int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
+	     struct stat *st)
 {
 	struct uvfs *fs = task->fs;
 	struct rcu_nd nd = { .fs = fs, .task = task, .flags = follow ? LOOKUP_FOLLOW : 0 };
@@ -450,7 +471,7 @@ int stat_rcu(struct uvfs_task *task, const char *name, bool follow, struct stat 
 
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
-	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, name);
+	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, dirfd, name);
 	if (!err)
 		err = rcu_resolve(&nd, name, true);
 	if (!err) {
@@ -516,7 +537,8 @@ static int rcu_readlink_dentry(struct rcu_nd *nd, char *page, const char **out, 
 	return 0;
 }
 
-ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t bufsiz)
+ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *buf,
+		     size_t bufsiz)
 {
 	struct uvfs *fs = task->fs;
 	struct rcu_nd nd;
@@ -535,7 +557,7 @@ ssize_t readlink_rcu(struct uvfs_task *task, const char *name, char *buf, size_t
 	nd.parent = false;
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
-	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, name);
+	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, dirfd, name);
 	if (!err)
 		err = rcu_resolve(&nd, name, true);
 	if (!err)

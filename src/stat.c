@@ -23,8 +23,8 @@ int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *name, struct sta
 		return -EINVAL;
 	/* The lockless walk first (the kernel's LOOKUP_RCU), the locked one if it
 	 * cannot be sure. */
-	if (name && name[0] && (dirfd == AT_FDCWD || name[0] == '/') && !(flags & AT_EMPTY_PATH)) {
-		err = stat_rcu(task, name, !(flags & AT_SYMLINK_NOFOLLOW), st);
+	if (name && name[0] && !(flags & AT_EMPTY_PATH)) {
+		err = stat_rcu(task, dirfd, name, !(flags & AT_SYMLINK_NOFOLLOW), st);
 		if (err != -ECHILD)
 			return err;
 	}
@@ -65,8 +65,8 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, cha
 
 	if ((ssize_t)bufsiz <= 0 || bufsiz > INT32_MAX)
 		return -EINVAL;
-	if (name && name[0] && (dirfd == AT_FDCWD || name[0] == '/')) {
-		ret = readlink_rcu(task, name, buf, bufsiz);
+	if (name && name[0]) {
+		ret = readlink_rcu(task, dirfd, name, buf, bufsiz);
 		if (ret != -ECHILD)
 			return ret;
 	}
