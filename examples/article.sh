@@ -1,6 +1,5 @@
 # The seed article's session (LWN, "How implementation details become ABI", 2014):
 # which name does a file that was renamed over keep in /proc/self/fd?
-mkdir /tmp
 cd /tmp
 touch foo bar
 exec 42<bar

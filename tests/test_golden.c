@@ -143,7 +143,8 @@ static void test_interactive(void **state)
 	}
 	/* the banner and the first prompt, with the cwd in it */
 	assert_non_null(read_until(master, "uvfsh:/# ", buf, sizeof(buf), &len));
-	assert_int_equal(write(master, "mkdir /tmp; cd /tmp\r", 20), 20);
+	/* a fresh shell has /tmp: the article's session as printed */
+	assert_int_equal(write(master, "cd /tmp\r", 8), 8);
 	assert_non_null(read_until(master, "uvfsh:/tmp# ", buf, sizeof(buf), &len));
 	len = 0;
 	assert_int_equal(write(master, "touch foo bar; exec 42<bar; mv foo bar\r", 39), 39);
@@ -160,6 +161,45 @@ static void test_interactive(void **state)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 3);
 	close(master);
+}
+
+/* --abi all on an 80-column terminal: the columns fit it, the eras that print the
+ * same are one column, and each column shows where the outputs differ. */
+static void test_abi_all_terminal(void **state)
+{
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	char buf[65536], *line, *save = NULL;
+	size_t len = 0;
+	int master, status, lines = 0;
+	pid_t pid;
+
+	(void)state;
+	pid = forkpty(&master, NULL, NULL, &ws);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(UVFSH, UVFSH, "--abi", "all", TESTS_DIR "/scripts/article.sh", (char *)NULL);
+		_exit(127);
+	}
+	read_until(master, "\x01never", buf, sizeof(buf), &len);  /* to the end */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(master);
+	assert_non_null(strstr(buf, "linux, linux-4.17,"));
+	assert_non_null(strstr(buf, "linux-3.17, linux-3.14"));
+	/* the renamed-over descriptor: the victim's name, the mover's under 3.15, each
+	 * column cut to show it */
+	assert_non_null(strstr(buf, "…-> /tmp/bar (deleted)"));
+	assert_non_null(strstr(buf, "…-> /tmp/foo (deleted)"));
+	for (line = strtok_r(buf, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save)) {
+		int cols = 0;
+
+		for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+			cols += (*p & 0xc0) != 0x80;
+		if (cols > 80)
+			fail_msg("a line of %d columns on an 80-column terminal: %s", cols, line);
+		lines++;
+	}
+	assert_int_equal(lines, 6);  /* two lines of heads, a common line, three that differ */
 }
 
 static int cmp(const void *a, const void *b)
@@ -197,6 +237,8 @@ int main(void)
 	}
 	tests[t].name = "interactive";
 	tests[t++].test_func = test_interactive;
+	tests[t].name = "abi-all on a terminal";
+	tests[t++].test_func = test_abi_all_terminal;
 	failed = _cmocka_run_group_tests("golden", tests, t, NULL, NULL);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);

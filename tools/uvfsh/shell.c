@@ -7,6 +7,7 @@
  * directory"), so that a script's output reads like a terminal's.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -267,8 +268,50 @@ static const char *base_name(const char *p)
 	return s;
 }
 
-/* The entries of a directory, sorted (C locale), "." and ".." kept if all. */
+/* What ls -l learns of an entry: as coreutils' gobble_file() does, while the
+ * directory is still open (so "ls -l /proc/self/fd" shows the listing's own
+ * descriptor, as coreutils 9 does). */
+struct ls_entry {
+	struct stat st;
+	long err;                  /* lstat's, 0 if it succeeded */
+	char *link;                /* a symlink's body, or NULL */
+	unsigned char d_type;
+};
+
+/* The entries of a directory, sorted (C locale), "." and ".." kept if all; with
+ * ents, each entry is also lstat'ed (and its link read) before the close. */
+static int list_dir_ents(struct shell *sh, const char *path, bool all, char ***names,
+			 struct ls_entry **ents);
 static int list_dir(struct shell *sh, const char *path, bool all, char ***names)
+{
+	return list_dir_ents(sh, path, all, names, NULL);
+}
+
+static char *join(const char *dir, const char *name);
+static int b_lstat(struct shell *sh, const char *path, struct stat *st);
+
+static void ls_gather(struct shell *sh, const char *path, const char *name,
+		      unsigned char d_type, struct ls_entry *e)
+{
+	char *c = join(path, name);
+
+	e->d_type = d_type;
+	e->link = NULL;
+	e->err = b_lstat(sh, c, &e->st);
+	if (!e->err && S_ISLNK(e->st.st_mode)) {
+		char body[4097];
+		long r = B(sh)->readlinkat(C(sh), AT_FDCWD, c, body, sizeof(body) - 1);
+
+		if (r >= 0) {
+			body[r] = 0;
+			e->link = strdup(body);
+		}
+	}
+	free(c);
+}
+
+static int list_dir_ents(struct shell *sh, const char *path, bool all, char ***names,
+			 struct ls_entry **ents)
 {
 	char buf[32768];
 	int fd = B(sh)->openat(C(sh), AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
@@ -276,12 +319,15 @@ static int list_dir(struct shell *sh, const char *path, bool all, char ***names)
 	int n = 0, cap = 0;
 
 	*names = NULL;
+	if (ents)
+		*ents = NULL;
 	if (fd < 0)
 		return fd;
 	while ((got = B(sh)->getdents64(C(sh), fd, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < got;) {
 			unsigned short reclen;
 			const char *name = buf + off + 19;
+			unsigned char d_type = (unsigned char)buf[off + 18];
 
 			memcpy(&reclen, buf + off + 16, 2);
 			off += reclen;
@@ -290,16 +336,27 @@ static int list_dir(struct shell *sh, const char *path, bool all, char ***names)
 			if (n == cap) {
 				cap = cap ? cap * 2 : 32;
 				*names = realloc(*names, (size_t)cap * sizeof(char *));
+				if (ents)
+					*ents = realloc(*ents, (size_t)cap * sizeof(**ents));
 			}
+			if (ents)
+				ls_gather(sh, path, name, d_type, &(*ents)[n]);
 			(*names)[n++] = strdup(name);
 		}
 	}
 	B(sh)->close(C(sh), fd);
 	if (got < 0) {
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			free((*names)[i]);
+			if (ents)
+				free((*ents)[i].link);
+		}
 		free(*names);
 		*names = NULL;
+		if (ents) {
+			free(*ents);
+			*ents = NULL;
+		}
 		return (int)got;
 	}
 	for (int i = 1; i < n; i++)
@@ -308,6 +365,12 @@ static int list_dir(struct shell *sh, const char *path, bool all, char ***names)
 
 			(*names)[j] = (*names)[j - 1];
 			(*names)[j - 1] = t;
+			if (ents) {
+				struct ls_entry e = (*ents)[j];
+
+				(*ents)[j] = (*ents)[j - 1];
+				(*ents)[j - 1] = e;
+			}
 		}
 	return n;
 }
@@ -631,7 +694,8 @@ struct ls_opts {
 };
 
 static void ls_long(struct shell *sh, const char *path, const char *shown,
-		    const struct stat *st, const struct ls_opts *o, int wlink, int wsize)
+		    const struct stat *st, const char *link, const struct ls_opts *o, int wlink,
+		    int wsize)
 {
 	char mode[12], user[32], group[32], tm[32], ino[32];
 
@@ -653,7 +717,9 @@ static void ls_long(struct shell *sh, const char *path, const char *shown,
 	else
 		say(sh, "%s %*lu %s %s %*lld %s %s", mode, wlink, (unsigned long)st->st_nlink, user,
 		    group, wsize, (long long)st->st_size, tm, shown);
-	if (S_ISLNK(st->st_mode)) {
+	if (link) {
+		say(sh, " -> %s", link);
+	} else if (S_ISLNK(st->st_mode) && path) {
 		char body[4097];
 		long r = B(sh)->readlinkat(C(sh), AT_FDCWD, path, body, sizeof(body) - 1);
 
@@ -663,6 +729,25 @@ static void ls_long(struct shell *sh, const char *path, const char *shown,
 		}
 	}
 	say(sh, "\n");
+}
+
+/* An entry that vanished between getdents and lstat: coreutils prints its type from
+ * d_type and '?' for everything it could not learn. */
+static void ls_unknown(struct shell *sh, const char *shown, unsigned char d_type,
+		       const struct ls_opts *o, int wlink, int wsize)
+{
+	static const char types[16] = { [DT_FIFO] = 'p', [DT_CHR] = 'c', [DT_DIR] = 'd',
+					[DT_BLK] = 'b', [DT_REG] = '-', [DT_LNK] = 'l',
+					[DT_SOCK] = 's' };
+	char t = d_type < 16 && types[d_type] ? types[d_type] : '?';
+
+	if (o->i)
+		say(sh, "? ");
+	if (!o->l) {
+		say(sh, "%s\n", shown);
+		return;
+	}
+	say(sh, "%c????????? %*s ? ? %*s %12s %s\n", t, wlink, "?", wsize, "?", "?", shown);
 }
 
 static int digits(unsigned long long v)
@@ -679,35 +764,42 @@ static int digits(unsigned long long v)
 static int ls_dir(struct shell *sh, const char *path, const struct ls_opts *o)
 {
 	char **names;
-	int n = list_dir(sh, path, o->a, &names), wlink = 1, wsize = 1;
-	struct stat *sts;
+	struct ls_entry *ents;
+	int n = list_dir_ents(sh, path, o->a, &names, &ents), wlink = 1, wsize = 1;
 	long long blocks = 0;
+	int status = 0;
 
 	if (n < 0)
 		return fail(sh, "ls: cannot open directory '%s': %s", path, err_str(n));
-	sts = calloc((size_t)n + 1, sizeof(*sts));
 	for (int i = 0; i < n; i++) {
-		char *c = join(path, names[i]);
+		const struct stat *st = &ents[i].st;
 
-		b_lstat(sh, c, &sts[i]);
-		free(c);
-		blocks += (sts[i].st_blocks + 1) / 2;
-		if (digits(sts[i].st_nlink) > wlink)
-			wlink = digits(sts[i].st_nlink);
-		if (digits((unsigned long long)sts[i].st_size) > wsize)
-			wsize = digits((unsigned long long)sts[i].st_size);
+		if (ents[i].err) {
+			char *c = join(path, names[i]);
+
+			/* coreutils reports it as it meets it, before the listing */
+			status = fail(sh, "ls: cannot access '%s': %s", c, err_str(ents[i].err));
+			free(c);
+			continue;
+		}
+		blocks += (st->st_blocks + 1) / 2;
+		if (digits(st->st_nlink) > wlink)
+			wlink = digits(st->st_nlink);
+		if (digits((unsigned long long)st->st_size) > wsize)
+			wsize = digits((unsigned long long)st->st_size);
 	}
 	if (o->l)
 		say(sh, "total %lld\n", blocks);
 	for (int i = 0; i < n; i++) {
-		char *c = join(path, names[i]);
-
-		ls_long(sh, c, names[i], &sts[i], o, wlink, wsize);
-		free(c);
+		if (ents[i].err)
+			ls_unknown(sh, names[i], ents[i].d_type, o, wlink, wsize);
+		else
+			ls_long(sh, NULL, names[i], &ents[i].st, ents[i].link, o, wlink, wsize);
+		free(ents[i].link);
 	}
-	free(sts);
+	free(ents);
 	free_names(names, n);
-	return 0;
+	return status;
 }
 
 static int cmd_ls(struct shell *sh, int argc, char **argv)
@@ -757,7 +849,7 @@ static int cmd_ls(struct shell *sh, int argc, char **argv)
 			}
 			dir = S_ISDIR(st.st_mode) && !o.d;
 			if (pass == 0 && !dir)
-				ls_long(sh, paths[i], paths[i], &st, &o, digits(st.st_nlink),
+				ls_long(sh, paths[i], paths[i], &st, NULL, &o, digits(st.st_nlink),
 					digits((unsigned long long)st.st_size));
 			if (pass == 1 && dir) {
 				if (np > 1)
@@ -1341,21 +1433,67 @@ static long redirect_open(struct shell *sh, const struct redir *r)
 	return r->fd;
 }
 
+static int cmd_help(struct shell *sh, int argc, char **argv);
+
+static const struct command {
+	const char *name;
+	int (*fn)(struct shell *, int, char **);
+	const char *usage;
+	const char *what;
+} commands[] = {
+	{ "cd", cmd_cd, "cd [DIR]", "change the working directory (default /)" },
+	{ "pwd", cmd_pwd, "pwd", "print the working directory (getcwd)" },
+	{ "ls", cmd_ls, "ls [-laid] [PATH...]", "list directories (as coreutils ls)" },
+	{ "cat", cmd_cat, "cat FILE...", "print files" },
+	{ "echo", cmd_echo, "echo [-n] WORD... [> FILE]", "print words, or write them to FILE" },
+	{ "touch", cmd_touch, "touch FILE...", "create files, or update their times" },
+	{ "mkdir", cmd_mkdir, "mkdir [-p] DIR...", "create directories" },
+	{ "rmdir", cmd_rmdir, "rmdir DIR...", "remove empty directories" },
+	{ "rm", cmd_rm, "rm [-rf] PATH...", "remove files (and trees with -r)" },
+	{ "mv", cmd_mv, "mv [-T|-n|--exchange] SRC... DST", "rename (renameat2; NOREPLACE, EXCHANGE)" },
+	{ "ln", cmd_ln, "ln [-s] TARGET NAME", "make a hard link, or a symlink with -s" },
+	{ "readlink", cmd_readlink, "readlink [-f] PATH...", "print a symlink's target (or /proc link)" },
+	{ "realpath", cmd_realpath, "realpath PATH...", "print the canonical path" },
+	{ "stat", cmd_stat, "stat [-c FORMAT] PATH...", "print a file's status" },
+	{ "chmod", cmd_chmod, "chmod MODE PATH...", "change the mode (octal)" },
+	{ "chown", cmd_chown, "chown UID[:GID] PATH...", "change the owner" },
+	{ "truncate", cmd_truncate, "truncate -s SIZE FILE...", "set a file's size" },
+	{ "chroot", cmd_chroot, "chroot DIR", "change the task's root directory" },
+	{ "exec-program", cmd_exec_program, "exec-program PATH", "the task executes PATH (/proc/self/exe)" },
+	{ "fork", cmd_fork, "fork", "a child task that shares the open files; it becomes current" },
+	{ "task", cmd_task, "task N", "make task N (a pid) the current one" },
+	{ "tasks", cmd_tasks, "tasks", "list the tasks" },
+	{ "dcache", cmd_dcache, "dcache [--dot] [PATH]", "the dentry tree: inline/external names, refs" },
+	{ "stats", cmd_stats, "stats", "dentry cache counters" },
+	{ "set", cmd_set, "set -e | set +e", "stop at the first failing command, or not" },
+	{ "help", cmd_help, "help", "this list" },
+};
+
+/* The commands the table does not hold: the shell's own words. */
+static const char *const builtin_help[][2] = {
+	{ "exec N<FILE | N>FILE | N>&-", "open FILE on descriptor N, or close N" },
+	{ "sys CALL ARGS...", "a raw system call (uvfsh(1), SYSTEM CALLS)" },
+	{ "true  false  exit [N]", "status 0, status 1, leave" },
+};
+
+static int cmd_help(struct shell *sh, int argc, char **argv)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if ((int)strlen(commands[i].usage) > w)
+			w = (int)strlen(commands[i].usage);
+	say(sh, "Commands (';' separates commands, '#' starts a comment):\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		say(sh, "  %-*s  %s\n", w, commands[i].usage, commands[i].what);
+	for (size_t i = 0; i < sizeof(builtin_help) / sizeof(builtin_help[0]); i++)
+		say(sh, "  %-*s  %s\n", w, builtin_help[i][0], builtin_help[i][1]);
+	return 0;
+}
+
 static int run_command(struct shell *sh, struct cmdline *c, const char *raw)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(struct shell *, int, char **);
-	} table[] = {
-		{ "cd", cmd_cd }, { "pwd", cmd_pwd }, { "touch", cmd_touch },
-		{ "mkdir", cmd_mkdir }, { "rmdir", cmd_rmdir }, { "rm", cmd_rm }, { "mv", cmd_mv },
-		{ "ln", cmd_ln }, { "ls", cmd_ls }, { "cat", cmd_cat }, { "echo", cmd_echo },
-		{ "readlink", cmd_readlink }, { "realpath", cmd_realpath }, { "stat", cmd_stat },
-		{ "chmod", cmd_chmod }, { "chown", cmd_chown }, { "truncate", cmd_truncate },
-		{ "chroot", cmd_chroot }, { "exec-program", cmd_exec_program }, { "fork", cmd_fork },
-		{ "task", cmd_task }, { "tasks", cmd_tasks }, { "dcache", cmd_dcache },
-		{ "stats", cmd_stats }, { "set", cmd_set },
-	};
+	const size_t ncommands = sizeof(commands) / sizeof(commands[0]);
 	int status = 0;
 
 	for (int i = 0; i < c->nr; i++)
@@ -1411,13 +1549,14 @@ static int run_command(struct shell *sh, struct cmdline *c, const char *raw)
 	} else {
 		size_t i;
 
-		for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-			if (!strcmp(table[i].name, c->w[0]))
+		for (i = 0; i < ncommands; i++)
+			if (!strcmp(commands[i].name, c->w[0]))
 				break;
-		if (i == sizeof(table) / sizeof(table[0]))
-			status = fail(sh, "uvfsh: %s: command not found", c->w[0]) ? 127 : 0;
+		if (i == ncommands)
+			status = fail(sh, "uvfsh: %s: command not found (help lists the commands)",
+				      c->w[0]) ? 127 : 0;
 		else
-			status = table[i].fn(sh, c->n, c->w);
+			status = commands[i].fn(sh, c->n, c->w);
 	}
 	if (sh->redirect_fd >= 0) {
 		B(sh)->close(C(sh), sh->redirect_fd);
@@ -1486,6 +1625,31 @@ void shell_init(struct shell *sh, struct sys_backend *b, struct uvfs *fs, FILE *
 		sh->tasks[0] = sys_backend_uvfs_task(b);
 		sh->ntasks = 1;
 	}
+}
+
+/*
+ * A fresh shell starts in a tree shaped like a minimal Linux system's (the top
+ * directories of the FHS that a rootfs has before anything is installed), so that
+ * the article's session typed as printed ("cd /tmp" first) works; --host builds the
+ * same in its private tmpfs.  /proc is the library's (uvfs_new) or the sandbox's.
+ */
+static const struct { const char *path; mode_t mode; } boot_dirs[] = {
+	{ "/dev", 0755 }, { "/etc", 0755 }, { "/home", 0755 }, { "/root", 0700 },
+	{ "/tmp", 01777 }, { "/usr", 0755 }, { "/var", 0755 }, { "/var/tmp", 01777 },
+};
+
+int shell_boot(struct shell *sh)
+{
+	for (size_t i = 0; i < sizeof(boot_dirs) / sizeof(boot_dirs[0]); i++) {
+		long r = B(sh)->mkdirat(C(sh), AT_FDCWD, boot_dirs[i].path, boot_dirs[i].mode);
+
+		/* the umask takes bits off: chmod as a system's installer would */
+		if (r == 0)
+			r = B(sh)->fchmodat(C(sh), AT_FDCWD, boot_dirs[i].path, boot_dirs[i].mode, 0);
+		if (r < 0)
+			return fail(sh, "uvfsh: cannot create %s: %s", boot_dirs[i].path, err_str(r)) ? (int)r : 0;
+	}
+	return 0;
 }
 
 void shell_done(struct shell *sh)

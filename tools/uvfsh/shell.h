@@ -37,6 +37,9 @@ struct shell {
 
 /* A shell on backend b (fs: its uvfs instance, or NULL for the host). */
 void shell_init(struct shell *sh, struct sys_backend *b, struct uvfs *fs, FILE *out, FILE *err);
+/* Make the directories a minimal Linux system starts with (/tmp 1777, /root 0700,
+ * /dev, /etc, /home, /usr, /var, /var/tmp): 0, or -errno after a message. */
+int shell_boot(struct shell *sh);
 void shell_done(struct shell *sh);
 /* Run one line (commands separated by ';'); returns the last status. */
 int shell_line(struct shell *sh, const char *line);
