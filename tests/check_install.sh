@@ -27,4 +27,8 @@ ${CC:-cc} -o "$tmp/demo" "$src/examples/demo.c" $(pkg-config --cflags --libs uvf
 LD_LIBRARY_PATH="$(dirname "$(dirname "$pc")")" "$tmp/demo" > "$tmp/out"
 grep -q '^linux-3.15   /tmp/foo (deleted)' "$tmp/out" || { cat "$tmp/out"; fail "unexpected demo output"; }
 grep -q '^linux        /tmp/bar (deleted)' "$tmp/out" || { cat "$tmp/out"; fail "unexpected demo output"; }
+# loaded at run time too (initial-exec TLS needs glibc's static TLS surplus)
+# shellcheck disable=SC2046
+${CC:-cc} -o "$tmp/dlopen_check" "$src/tests/dlopen_check.c" $(pkg-config --cflags uvfs) -ldl
+"$tmp/dlopen_check" "$(dirname "$(dirname "$pc")")/libuvfs.so.0"
 echo "check_install: demo built with pkg-config against $prefix in $root and ran"
