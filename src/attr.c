@@ -9,13 +9,29 @@
 #include "namei.h"
 #include "task.h"
 
+/*
+ * notify_change()'s refusals and then the filesystem's ->setattr: 0, or -errno with
+ * nothing changed.  An immutable inode takes no new mode, owner or set times
+ * (EPERM), nor "now" times (setattr_prepare's ATTR_TOUCH).
+ */
+static int may_setattr(struct inode *inode, unsigned int ia_valid)
+{
+	if ((ia_valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET | ATTR_TOUCH)) &&
+	    IS_IMMUTABLE(inode))
+		return -EPERM;
+	return inode->i_op->setattr ? inode->i_op->setattr(inode, ia_valid) : 0;
+}
+
 int do_truncate(struct inode *inode, off_t size)
 {
-	int err = 0;
+	int err;
 
 	if (size > UVFS_MAX_FILESIZE)
 		return -EFBIG;
-	if (size != inode->i_size)
+	err = may_setattr(inode, ATTR_SIZE | ATTR_MTIME | ATTR_CTIME);
+	/* a filesystem without a size to set takes the call and keeps its size, as
+	 * procfs's proc_setattr() does (setattr_copy() copies no size) */
+	if (!err && size != inode->i_size && inode->i_op->setsize)
 		err = inode->i_op->setsize(inode, size);
 	if (!err)
 		inode_set_mctime_current(inode);  /* setattr: mtime = ctime = inode_set_ctime_current */
@@ -95,6 +111,8 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 	if (S_ISLNK(inode->i_mode)) {
 		/* A symlink's mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
 		err = -EOPNOTSUPP;
+	} else if ((err = may_setattr(inode, ATTR_MODE | ATTR_CTIME))) {
+		/* refused: nothing changes */
 	} else {
 		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
 		inode_set_ctime_current(inode);
@@ -119,6 +137,10 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
+	err = may_setattr(inode, ATTR_CTIME | (owner != (uid_t)-1 ? ATTR_UID : 0) |
+				 (group != (gid_t)-1 ? ATTR_GID : 0));
+	if (err)
+		goto put;
 	if (owner != (uid_t)-1)
 		inode->i_uid = owner;
 	if (group != (gid_t)-1)
@@ -132,6 +154,7 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 			inode->i_mode &= ~(mode_t)S_ISGID;
 	}
 	inode_set_ctime_current(inode);
+put:
 	path_put(&path);
 out:
 	task_leave(task);
@@ -143,13 +166,37 @@ static bool nsec_valid(long nsec)
 	return nsec == UTIME_OMIT || nsec == UTIME_NOW || (nsec >= 0 && nsec <= 999999999);
 }
 
+/* vfs_utimes(): what the call asks notify_change() to change */
+static unsigned int utimes_valid(const struct timespec times[2])
+{
+	unsigned int valid = ATTR_CTIME | ATTR_MTIME | ATTR_ATIME;
+
+	if (!times || (times[0].tv_nsec == UTIME_NOW && times[1].tv_nsec == UTIME_NOW))
+		return valid | ATTR_TOUCH;
+	for (int i = 0; i < 2; i++) {
+		unsigned int t = i ? ATTR_MTIME : ATTR_ATIME, set = i ? ATTR_MTIME_SET : ATTR_ATIME_SET;
+
+		if (times[i].tv_nsec == UTIME_OMIT)
+			valid &= ~t;
+		else if (times[i].tv_nsec == UTIME_NOW)
+			valid |= ATTR_TOUCH;
+		else
+			valid |= set;
+	}
+	return valid;
+}
+
 /* utimes_common(), setattr_copy_mgtime(): "now" is the new ctime */
-static void set_times(struct inode *inode, const struct timespec times[2])
+static int set_times(struct inode *inode, const struct timespec times[2])
 {
 	struct timespec now;
+	int err;
 
 	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
-		return;
+		return 0;
+	err = may_setattr(inode, utimes_valid(times));
+	if (err)
+		return err;
 	now = inode_set_ctime_current(inode);
 	if (!times || times[0].tv_nsec == UTIME_NOW)
 		inode_set_time(inode, I_ATIME, now);
@@ -159,6 +206,7 @@ static void set_times(struct inode *inode, const struct timespec times[2])
 		inode_set_time(inode, I_MTIME, now);
 	else if (times[1].tv_nsec != UTIME_OMIT)
 		inode_set_time(inode, I_MTIME, times[1]);
+	return 0;
 }
 
 int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
@@ -178,12 +226,12 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 
 		if (flags)
 			err = -EINVAL;
-		else if (!f)
-			err = -EBADF;
+		else if (!f || (f->f_mode & FMODE_PATH))
+			err = -EBADF;  /* fdget() does not give O_PATH files */
 		else if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 			err = -EINVAL;
 		else
-			set_times(f->f_inode, times);
+			err = set_times(f->f_inode, times);
 		goto out;
 	}
 	/* do_utimes_path(): flags, then the walk, then vfs_utimes()'s nsec check. */
@@ -197,7 +245,7 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 		err = -EINVAL;
 	else
-		set_times(path.dentry->d_inode, times);
+		err = set_times(path.dentry->d_inode, times);
 	path_put(&path);
 out:
 	task_leave(task);

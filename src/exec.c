@@ -44,6 +44,15 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 		path_put(&path);
 		goto out;
 	}
+	/* do_open_execat(): a file some descriptor has open for writing cannot run */
+	err = deny_write_access(inode);
+	if (err) {
+		path_put(&path);
+		goto out;
+	}
+	/* set_mm_exe_file(): the old executable may be written again */
+	if (task->exe.dentry)
+		allow_write_access(task->exe.dentry->d_inode);
 	path_put(&task->exe);
 	task->exe = path;
 	/* do_close_on_exec() */

@@ -10,8 +10,24 @@
 #ifndef O_NDELAY
 #define O_NDELAY O_NONBLOCK
 #endif
-/* The flags F_SETFL may change. */
-#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME | O_ASYNC)
+/* The flags F_SETFL may change (fs/fcntl.c); O_ASYNC only through ->fasync. */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME)
+
+/* setfl() */
+static int setfl(struct file *f, unsigned int arg)
+{
+	unsigned int fop_flags = f->f_op ? f->f_op->fop_flags : 0;
+
+	/* O_DIRECT needs FMODE_CAN_ODIRECT */
+	if ((arg & O_DIRECT) && !(fop_flags & (FOP_ODIRECT | FOP_SETFL_ODIRECT)))
+		return -EINVAL;
+	/* "->fasync() is responsible for setting the FASYNC bit": a file without one
+	 * (directories, tmpfs files) keeps whatever O_ASYNC it had, open's included */
+	if (((arg ^ f->f_flags) & O_ASYNC) && (fop_flags & FOP_FASYNC))
+		f->f_flags ^= O_ASYNC;
+	f->f_flags = (arg & SETFL_MASK) | (f->f_flags & ~(unsigned int)SETFL_MASK);
+	return 0;
+}
 
 int uvfs_dup(struct uvfs_task *task, int oldfd)
 {
@@ -82,11 +98,12 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if ((unsigned long)arg >= task->files.max) {
+		/* do_fcntl(): "int argi = (int)arg", then f_dupfd() takes it unsigned */
+		if ((unsigned int)(int)arg >= task->files.max) {
 			ret = -EINVAL;
 			break;
 		}
-		ret = fd_alloc(task->fs, &task->files, (unsigned int)arg);
+		ret = fd_alloc(task->fs, &task->files, (unsigned int)(int)arg);
 		if (ret >= 0)
 			fd_install(&task->files, (unsigned int)ret, get_file(f), cmd == F_DUPFD_CLOEXEC);
 		break;
@@ -101,8 +118,7 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 		ret = (int)f->f_flags;
 		break;
 	case F_SETFL:
-		f->f_flags = ((unsigned int)arg & SETFL_MASK) | (f->f_flags & ~(unsigned int)SETFL_MASK);
-		ret = 0;
+		ret = setfl(f, (unsigned int)arg);
 		break;
 	default:
 		ret = -EINVAL;

@@ -70,6 +70,8 @@ void fput(struct file *f)
 
 	if (!(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
+	if ((f->f_mode & FMODE_WRITE) && S_ISREG(inode->i_mode))
+		put_write_access(inode);  /* __fput(): put_file_access() */
 	/* file_deinit drops the dentry first: an unlinked file's dentry dies there and
 	 * takes its inode reference with it; ours is the last, freeing the data. */
 	file_deinit(f);
@@ -134,6 +136,7 @@ int fdtable_copy(struct uvfs *fs, struct fdtable *dst, const struct fdtable *src
 			dst->fd[i] = get_file(src->fd[i]);
 		dst->cloexec[i] = src->cloexec[i];
 	}
+	dst->count = src->count;
 	return 0;
 }
 
@@ -192,6 +195,8 @@ void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec
 	t->cloexec[fd] = cloexec;
 	if (old)
 		fput(old);
+	else
+		__atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELAXED);
 }
 
 int fd_close(struct fdtable *t, int fd)
@@ -203,6 +208,7 @@ int fd_close(struct fdtable *t, int fd)
 	f = t->fd[fd];
 	t->fd[fd] = NULL;
 	t->cloexec[fd] = 0;
+	__atomic_store_n(&t->count, t->count - 1, __ATOMIC_RELAXED);
 	fput(f);
 	return 0;
 }

@@ -48,6 +48,8 @@ struct fdtable {
 	struct file **fd;          /* fd[n] or NULL; published before size, freed by RCU */
 	unsigned char *cloexec;    /* one byte a descriptor: FD_CLOEXEC set */
 	unsigned int size;         /* allocated slots; stored after fd (fdget_rcu) */
+	unsigned int count;        /* open descriptors (st_size of /proc/PID/fd); ns_lock,
+				    * read lockless by stat, checked by ns_seq */
 	unsigned int max;          /* RLIMIT_NOFILE; immutable */
 };
 

@@ -298,6 +298,8 @@ void inode_fillattr(const struct inode *inode, struct stat *st)
 		.st_mtim = inode_get_time(inode, I_MTIME),
 		.st_ctim = inode_get_time(inode, I_CTIME),
 	};
+	if (inode->i_op->getattr)
+		inode->i_op->getattr(inode, st);
 }
 
 unsigned char inode_dtype(mode_t mode)

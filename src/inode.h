@@ -31,6 +31,26 @@ struct uvfs_task;
 /* i_state */
 #define I_LINKABLE 0x1u /* O_TMPFILE without O_EXCL: linkat may give it a name */
 
+/* i_flags: the kernel's S_IMMUTABLE.  Nothing may change the inode or, if it is a
+ * directory, its entries: notify_change() refuses mode, owner and set times with
+ * EPERM, inode_permission() refuses MAY_WRITE with EPERM.  procfs's /proc/PID
+ * directories answer so on 6.18 (tests/regress/proc-changes-eperm.sys). */
+#define INODE_IMMUTABLE 0x1u
+#define IS_IMMUTABLE(inode) ((inode)->i_flags & INODE_IMMUTABLE)
+
+/* What notify_change() is asked to change (the kernel's ATTR_* bits). */
+#define ATTR_MODE  (1u << 0)
+#define ATTR_UID   (1u << 1)
+#define ATTR_GID   (1u << 2)
+#define ATTR_SIZE  (1u << 3)
+#define ATTR_ATIME (1u << 4)
+#define ATTR_MTIME (1u << 5)
+#define ATTR_CTIME (1u << 6)
+#define ATTR_ATIME_SET (1u << 7)
+#define ATTR_MTIME_SET (1u << 8)
+#define ATTR_TOUCH (1u << 17)
+#define ATTR_TIMES_SET (ATTR_ATIME_SET | ATTR_MTIME_SET)
+
 /* Directory operations.  Called with ns_lock held; return 0 or -errno.  The
  * dentries passed in are referenced by the caller. */
 struct inode_operations {
@@ -56,6 +76,13 @@ struct inode_operations {
 	/* O_TMPFILE: a new inode with no name, attached to the (unhashed) dentry. */
 	int (*tmpfile)(struct inode *dir, struct dentry *dentry, mode_t mode,
 		       uid_t uid, gid_t gid);
+	/* Optional: what stat shows beyond the inode's fields (the kernel's ->getattr
+	 * after generic_fillattr); called under ns_lock or lockless (RCU), reads only. */
+	void (*getattr)(const struct inode *inode, struct stat *st);
+	/* Optional: may the attributes ia_valid (ATTR_*) change?  0 or -errno, asked
+	 * after the VFS's own checks and before anything changes (the part of the
+	 * kernel's ->setattr that refuses: proc_setattr() refuses ATTR_MODE). */
+	int (*setattr)(struct inode *inode, unsigned int ia_valid);
 	/* Optional: is a cached dentry of this inode still what its name means?  1 yes,
 	 * 0 no: it is dropped and the name looked up again (the kernel's d_revalidate;
 	 * procfs's entries follow tasks and descriptors that come and go).  With
@@ -94,7 +121,19 @@ struct file_operations {
 	void (*release)(struct inode *inode, struct file *f);
 	/* SEEK_DATA / SEEK_HOLE; the rest is generic. */
 	off_t (*seek_data)(struct file *f, off_t offset, int whence);
+	unsigned int fop_flags;   /* FOP_*, below */
 };
+
+/* What the files of a file_operations can do (the kernel's FMODE_CAN_ODIRECT, an
+ * ->fsync, the positioning of ->llseek, FMODE_PREAD/PWRITE, ->fasync). */
+#define FOP_ODIRECT    0x01u  /* O_DIRECT accepted (shmem_file_open); else EINVAL */
+#define FOP_FSYNC      0x02u  /* fsync/fdatasync succeed (noop_fsync); else EINVAL */
+#define FOP_OFFSET_DIR 0x04u  /* a tmpfs directory: offset_dir_llseek() */
+#define FOP_SEQ        0x08u  /* a seq_file: no pwrite (ESPIPE), seq_lseek() */
+#define FOP_FASYNC     0x10u  /* F_SETFL may change O_ASYNC (pipe_fasync) */
+/* F_SETFL may set O_DIRECT although open refuses it (a fifo on 6.18: "packet mode",
+ * which uvfs does not model — docs/SEMANTICS.md) */
+#define FOP_SETFL_ODIRECT 0x20u
 
 struct super_operations {
 	/* Bytes of the filesystem's inode, a struct with struct inode first (the
@@ -126,7 +165,8 @@ struct inode {
 	 * machine's mounts), wrapping to 1 after UINT_MAX as shmem_reserve_inode()'s do */
 	uint32_t i_ino;                  /* immutable */
 	uint16_t i_mode;                 /* umode_t; type bits immutable */
-	uint16_t i_state;
+	uint8_t i_state;                 /* I_LINKABLE */
+	uint8_t i_flags;                 /* INODE_IMMUTABLE; set when the inode is made */
 	unsigned int i_nlink;
 	uid_t i_uid;
 	gid_t i_gid;
@@ -140,6 +180,9 @@ struct inode {
 	union {
 		struct pipe *i_pipe;     /* fifos: the buffer, while open */
 		char *i_link;            /* symlinks: the body, the filesystem's to free */
+		/* regular files: open writers (> 0) or executables running it (< 0), the
+		 * kernel's i_writecount; ns_lock */
+		int i_writecount;
 	};
 };
 
@@ -227,6 +270,40 @@ static inline void drop_nlink(struct inode *inode)
 /* The credentials of the task making the current call (the kernel's current_fsuid()). */
 uid_t current_uid(const struct inode *any);
 gid_t current_gid(const struct inode *any);
+
+/*
+ * Write access to a regular file (include/linux/fs.h): a writer counts up, a running
+ * executable counts down, and neither may start while the other is there (ETXTBSY:
+ * opening a running program for writing, executing a file open for writing).
+ * Caller holds ns_lock; regular files only.
+ */
+static inline int get_write_access(struct inode *inode)
+{
+	assert(S_ISREG(inode->i_mode));
+	if (inode->i_writecount < 0)
+		return -ETXTBSY;
+	inode->i_writecount++;
+	return 0;
+}
+
+static inline void put_write_access(struct inode *inode)
+{
+	inode->i_writecount--;
+}
+
+static inline int deny_write_access(struct inode *inode)
+{
+	assert(S_ISREG(inode->i_mode));
+	if (inode->i_writecount > 0)
+		return -ETXTBSY;
+	inode->i_writecount--;
+	return 0;
+}
+
+static inline void allow_write_access(struct inode *inode)
+{
+	inode->i_writecount++;
+}
 
 /* A read happened: atime per relatime (touch_atime). */
 void inode_touch_atime(struct inode *inode);

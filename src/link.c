@@ -159,11 +159,15 @@ out:
 	return err;
 }
 
-/* may_delete(): the type checks (permissions are not enforced yet). */
+/* may_delete(): the type checks, in the kernel's order around inode_permission()
+ * (which refuses MAY_WRITE on an immutable directory with EPERM) and the victim's
+ * own EPERM cases (the rest of the permission checks are not enforced yet). */
 int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir)
 {
 	if (d_is_negative(victim))
 		return -ENOENT;
+	if (IS_IMMUTABLE(dir->d_inode) || IS_IMMUTABLE(victim->d_inode))
+		return -EPERM;
 	if (isdir) {
 		if (!S_ISDIR(victim->d_inode->i_mode))
 			return -ENOTDIR;

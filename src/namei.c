@@ -569,9 +569,14 @@ struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int
 		err = -ENOENT;
 		goto fail_dput;
 	}
-	/* may_create(): IS_DEADDIR */
+	/* may_create(): IS_DEADDIR, then inode_permission(MAY_WRITE): EPERM in an
+	 * immutable directory */
 	if (nd->path.dentry->d_flags & DCACHE_DIR_DEAD) {
 		err = -ENOENT;
+		goto fail_dput;
+	}
+	if (IS_IMMUTABLE(nd->path.dentry->d_inode)) {
+		err = -EPERM;
 		goto fail_dput;
 	}
 	return d;

@@ -14,6 +14,13 @@
  * KERNEL_O_TMPFILE includes O_DIRECTORY. */
 #define KERNEL_O_LARGEFILE 0100000
 #define KERNEL_O_TMPFILE 020000000
+#define KERNEL___O_SYNC 04000000
+
+/* VALID_OPEN_FLAGS (include/linux/fcntl.h): open(2) ignores every other bit. */
+#define VALID_OPEN_FLAGS (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
+			  O_NONBLOCK | KERNEL___O_SYNC | O_DSYNC | O_ASYNC | O_DIRECT | \
+			  KERNEL_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | \
+			  O_CLOEXEC | O_PATH | KERNEL_O_TMPFILE)
 
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
@@ -36,13 +43,19 @@ static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
 	static const int acc[4] = { MAY_READ, MAY_WRITE, MAY_READ | MAY_WRITE,
 				    MAY_READ | MAY_WRITE };
 
-	/* build_open_how(): "O_PATH beats everything else" — its mask comes first, so
-	 * O_PATH|O_CREAT|O_DIRECTORY is a plain O_PATH lookup, not EINVAL. */
+	/* build_open_how(): unknown bits are dropped (open(2) cannot refuse them, for
+	 * old binaries' sake); "O_PATH beats everything else" — its mask comes first,
+	 * so O_PATH|O_CREAT|O_DIRECTORY is a plain O_PATH lookup, not EINVAL. */
+	flags &= VALID_OPEN_FLAGS;
 	if (flags & O_PATH)
 		flags &= O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC;
 	/* force_o_largefile(): 64-bit Linux opens everything large. */
 	flags |= KERNEL_O_LARGEFILE;
 	flags &= ~O_CLOEXEC;
+	/* build_open_flags(): "O_SYNC is implemented as __O_SYNC|O_DSYNC"; a caller that
+	 * gives __O_SYNC alone gets both. */
+	if (flags & KERNEL___O_SYNC)
+		flags |= O_DSYNC;
 	memset(op, 0, sizeof(*op));
 	if (flags & (O_CREAT | KERNEL_O_TMPFILE))
 		op->mode = (mode & 07777) | S_IFREG;
@@ -109,13 +122,32 @@ static int vfs_open(struct file *f, const struct path *path, const struct open_f
 	if (!(op->fmode & FMODE_PATH) &&
 	    (S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode) || S_ISSOCK(inode->i_mode)))
 		return -ENXIO;
+	/* do_dentry_open(): a writer of a regular file takes write access first, which
+	 * a running executable denies (ETXTBSY) */
+	if ((op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode)) {
+		err = get_write_access(inode);
+		if (err)
+			return err;
+	}
 	file_init(f, path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
 	if (!(op->fmode & FMODE_PATH) && f->f_op && f->f_op->open) {
 		err = f->f_op->open(inode, f);
 		if (err) {
+			if ((op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode))
+				put_write_access(inode);
 			file_deinit(f); /* not opened: no release */
 			return err;
 		}
+	}
+	/* after ->open: O_DIRECT needs FMODE_CAN_ODIRECT (a tmpfs regular file) */
+	if ((f->f_flags & O_DIRECT) && !(op->fmode & FMODE_PATH) &&
+	    !(f->f_op && (f->f_op->fop_flags & FOP_ODIRECT))) {
+		if (f->f_op && f->f_op->release)
+			f->f_op->release(inode, f);
+		if ((op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode))
+			put_write_access(inode);
+		file_deinit(f);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -216,7 +248,12 @@ static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
 		return err;
 	dir_inode = dir.dentry->d_inode;
 	/* No IS_DEADDIR check: Linux 6.18 creates an O_TMPFILE in a removed
-	 * directory (tests/diff/remove.sys asks the kernel). */
+	 * directory (tests/diff/remove.sys asks the kernel).  inode_permission(MAY_WRITE)
+	 * comes before the filesystem's answer: EPERM in an immutable directory. */
+	if (IS_IMMUTABLE(dir_inode)) {
+		err = -EPERM;
+		goto out;
+	}
 	if (!dir_inode->i_op->tmpfile) {
 		err = -EOPNOTSUPP;
 		goto out;

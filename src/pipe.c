@@ -62,7 +62,7 @@ static int fifo_open(struct inode *inode, struct file *f)
 		while (!p->readers && p->r_counter == seen)
 			uvfs_cond_wait(fs, &p->wait);
 		break;
-	default:
+	case FMODE_READ | FMODE_WRITE:
 		/* O_RDWR never blocks: it is its own peer. */
 		p->readers++;
 		p->writers++;
@@ -70,6 +70,9 @@ static int fifo_open(struct inode *inode, struct file *f)
 		p->w_counter++;
 		waitq_wake_all(&p->wait);
 		break;
+	default:
+		/* O_ACCMODE 3: neither read nor write (OPEN_FMODE) */
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -166,4 +169,6 @@ const struct file_operations pipe_fops = {
 	.release = fifo_release,
 	.read = pipe_read,
 	.write = pipe_write,
+	/* pipe_fasync; no ->fsync; O_DIRECT refused at open but taken by F_SETFL */
+	.fop_flags = FOP_FASYNC | FOP_SETFL_ODIRECT,
 };

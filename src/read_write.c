@@ -21,19 +21,45 @@ static struct file *fdget_io(struct uvfs_task *task, int fd)
 	return f && !(f->f_mode & FMODE_PATH) ? f : NULL;
 }
 
+/* FMODE_PREAD / FMODE_PWRITE: streams (fifos) have neither, seq_files no
+ * FMODE_PWRITE (seq_open(); pread works, tests/regress/proc-seq-and-dir-positions.sys). */
 static bool can_pread(const struct file *f)
 {
 	return !S_ISFIFO(f->f_inode->i_mode);
 }
 
+static bool can_pwrite(const struct file *f)
+{
+	return can_pread(f) && !(f->f_op && (f->f_op->fop_flags & FOP_SEQ));
+}
+
+/* rw_verify_area(): a count beyond SSIZE_MAX, or a position + count beyond
+ * LLONG_MAX, is EINVAL before anything moves (streams have no position to check). */
+static int rw_verify_area(const struct file *f, const off_t *pos, size_t count)
+{
+	off_t end;
+
+	if ((ssize_t)count < 0)
+		return -EINVAL;
+	if (pos && !S_ISFIFO(f->f_inode->i_mode) &&
+	    (*pos < 0 || __builtin_add_overflow(*pos, (off_t)count, &end)))
+		return -EINVAL;
+	return 0;
+}
+
 static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 {
+	int err;
+
 	if (!(f->f_mode & FMODE_READ))
 		return -EBADF;
 	if (S_ISDIR(f->f_inode->i_mode))
 		return -EISDIR; /* generic_read_dir() */
 	if (!f->f_op || !f->f_op->read)
 		return -EINVAL;
+	err = rw_verify_area(f, pos, count);
+	if (err)
+		return err;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
 	return f->f_op->read(f, buf, count, pos);
@@ -41,15 +67,21 @@ static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 
 static ssize_t vfs_write(struct file *f, const void *buf, size_t count, off_t *pos)
 {
+	int err;
+
 	if (!(f->f_mode & FMODE_WRITE))
 		return -EBADF;
 	if (!f->f_op || !f->f_op->write)
 		return -EINVAL;
+	err = rw_verify_area(f, pos, count);
+	if (err)
+		return err;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
 	/* O_APPEND: every write goes to the end, pwrite too (documented in pwrite(2)
-	 * as a Linux bug, and kept by Linux). */
-	if ((f->f_flags & O_APPEND) && S_ISREG(f->f_inode->i_mode))
+	 * as a Linux bug, and kept by Linux) — but generic_write_checks() returns for a
+	 * count of 0 before it moves the position, so an empty write moves nothing. */
+	if ((f->f_flags & O_APPEND) && S_ISREG(f->f_inode->i_mode) && count)
 		*pos = f->f_inode->i_size;
 	return f->f_op->write(f, buf, count, pos);
 }
@@ -90,7 +122,7 @@ ssize_t uvfs_pread(struct uvfs_task *task, int fd, void *buf, size_t count, off_
 	if (!f)
 		ret = -EBADF;
 	else if (!can_pread(f))
-		ret = -ESPIPE;
+		ret = -ESPIPE;  /* ksys_pread64(): before vfs_read's EBADF for the mode */
 	else
 		ret = vfs_read(f, buf, count, &offset);
 	task_leave(task);
@@ -109,7 +141,7 @@ ssize_t uvfs_pwrite(struct uvfs_task *task, int fd, const void *buf, size_t coun
 	f = fdget_io(task, fd);
 	if (!f)
 		ret = -EBADF;
-	else if (!can_pread(f))
+	else if (!can_pwrite(f))
 		ret = -ESPIPE;
 	else
 		ret = vfs_write(f, buf, count, &offset);
@@ -117,28 +149,50 @@ ssize_t uvfs_pwrite(struct uvfs_task *task, int fd, const void *buf, size_t coun
 	return ret;
 }
 
-/* generic_file_llseek_size() for files, offset_dir_llseek() for tmpfs directories. */
+/* offset_dir_llseek(): a tmpfs directory's position is an entry's index. */
+static off_t offset_dir_llseek(struct file *f, off_t offset, int whence)
+{
+	switch (whence) {
+	case SEEK_CUR:
+		if (__builtin_add_overflow(offset, f->f_pos, &offset))
+			return -EINVAL;
+		/* fallthrough */
+	case SEEK_SET:
+		if (offset >= 0)
+			break;
+		/* fallthrough */
+	default:
+		return -EINVAL;
+	}
+	f->f_pos = offset;
+	return offset;
+}
+
+/* seq_lseek(): only SEEK_SET and SEEK_CUR, to a position not below 0. */
+static off_t seq_lseek(struct file *f, off_t offset, int whence)
+{
+	if (whence == SEEK_CUR && __builtin_add_overflow(offset, f->f_pos, &offset))
+		return -EINVAL;
+	if ((whence != SEEK_SET && whence != SEEK_CUR) || offset < 0)
+		return -EINVAL;
+	f->f_pos = offset;
+	return offset;
+}
+
+/* generic_file_llseek_size() for files and procfs's directories (whose size is 0:
+ * SEEK_END is the offset itself, SEEK_DATA ENXIO), offset_dir_llseek() for tmpfs
+ * directories, seq_lseek() for seq_files. */
 static off_t vfs_llseek(struct file *f, off_t offset, int whence)
 {
 	struct inode *inode = f->f_inode;
+	unsigned int fop_flags = f->f_op ? f->f_op->fop_flags : 0;
 
 	if (S_ISFIFO(inode->i_mode))
 		return -ESPIPE;
-	if (S_ISDIR(inode->i_mode)) {
-		switch (whence) {
-		case SEEK_CUR:
-			offset += f->f_pos;
-			/* fallthrough */
-		case SEEK_SET:
-			if (offset >= 0)
-				break;
-			/* fallthrough */
-		default:
-			return -EINVAL;
-		}
-		f->f_pos = offset;
-		return offset;
-	}
+	if (fop_flags & FOP_OFFSET_DIR)
+		return offset_dir_llseek(f, offset, whence);
+	if (fop_flags & FOP_SEQ)
+		return seq_lseek(f, offset, whence);
 	switch (whence) {
 	case SEEK_SET:
 		break;
@@ -201,8 +255,8 @@ int uvfs_fsync(struct uvfs_task *task, int fd)
 	f = fdget_io(task, fd);
 	if (!f)
 		ret = -EBADF;
-	else if (S_ISFIFO(f->f_inode->i_mode))
-		ret = -EINVAL; /* pipefifo_fops has no ->fsync */
+	else if (!f->f_op || !(f->f_op->fop_flags & FOP_FSYNC))
+		ret = -EINVAL; /* vfs_fsync_range(): no ->fsync (fifos, procfs) */
 	task_leave(task);
 	return ret;
 }

@@ -19,7 +19,9 @@ ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count)
 	else if (!f->f_op || !f->f_op->iterate)
 		ret = -ENOTDIR;
 	else
-		ret = f->f_op->iterate(f, buf, count > INT32_MAX ? INT32_MAX : count);
+		/* the system call's count is an unsigned int, kept in an int by filldir64():
+		 * 2^31 and more is negative, and the first entry does not fit (EINVAL) */
+		ret = f->f_op->iterate(f, buf, (int)(unsigned int)count < 0 ? 0 : (unsigned int)count);
 	task_leave(task);
 	return ret;
 }

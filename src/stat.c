@@ -19,6 +19,10 @@ int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *name, struct sta
 	unsigned int lf = 0;
 	int err;
 
+	/* vfs_fstatat() (6.11+): AT_EMPTY_PATH with an empty or NULL name on a real
+	 * descriptor is fstat, before any other flag is looked at */
+	if ((flags & AT_EMPTY_PATH) && (!name || !name[0]) && dirfd >= 0)
+		return uvfs_fstat(task, dirfd, st);
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
 	/* The lockless walk first (the kernel's LOOKUP_RCU), the locked one if it

@@ -89,6 +89,9 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 		if (parent->exe.dentry) {
 			t->exe = parent->exe;
 			path_get(&t->exe);
+			/* dup_mm_exe_file(): the child's mm denies writers too (the
+			 * parent's already does, so nobody writes it) */
+			deny_write_access(t->exe.dentry->d_inode);
 		}
 		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
 	}
@@ -125,6 +128,8 @@ void task_release(struct uvfs_task *t)
 	struct uvfs *fs = t->fs;
 
 	fdtable_release(fs, &t->files);
+	if (t->exe.dentry)
+		allow_write_access(t->exe.dentry->d_inode);
 	path_put(&t->exe);
 	path_put(&t->pwd);
 	path_put(&t->root);

@@ -148,8 +148,10 @@ mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
 /*
  * uvfs_openat - open or create a file.  Flags: O_RDONLY, O_WRONLY, O_RDWR, O_CREAT,
  * O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY, O_NOFOLLOW, O_PATH, O_TMPFILE, O_CLOEXEC,
- * O_NONBLOCK (kept for F_GETFL); O_NOCTTY, O_NOATIME, O_LARGEFILE, O_SYNC, O_DSYNC are
- * accepted and ignored.  Returns the lowest free descriptor.
+ * O_NONBLOCK, O_ASYNC (kept for F_GETFL), O_DIRECT (tmpfs regular files only);
+ * O_NOCTTY, O_NOATIME, O_LARGEFILE, O_SYNC, O_DSYNC are accepted and ignored (O_SYNC's
+ * __O_SYNC bit alone implies O_DSYNC, as on Linux); bits Linux does not know are
+ * dropped.  Returns the lowest free descriptor.
  * Errors, in order:
  *   EINVAL   O_TMPFILE without O_WRONLY or O_RDWR; O_TMPFILE with O_CREAT;
  *            O_CREAT|O_DIRECTORY (Linux 6.4+)
@@ -164,6 +166,11 @@ mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
  *            non-directory
  *   EISDIR   a directory opened for writing, or with O_TRUNC
  *   ENXIO    a character or block device (uvfs has no drivers); a socket
+ *   ETXTBSY  a regular file opened for writing while a task executes it
+ *   ENXIO    a fifo opened O_WRONLY|O_NONBLOCK with no reader; EINVAL a fifo opened
+ *            with O_ACCMODE (3)
+ *   EINVAL   O_DIRECT on anything but a regular file of a memfs (directories, fifos,
+ *            /proc), after the open
  *   EMFILE   no free descriptor below the task's limit
  *   ENOMEM
  */
@@ -367,8 +374,10 @@ int uvfs_chroot(struct uvfs_task *task, const char *path);
 /*
  * uvfs_task_exec - what execve(2) does to the namespace; no program runs.  Resolves
  * path (symlinks followed), pins the file as the task's executable (/proc/PID/exe),
- * and closes the O_CLOEXEC descriptors.  Errors, in order: path walk errors,
- * EACCES (not a regular file, or no execute bit for anyone), then nothing changes.
+ * and closes the O_CLOEXEC descriptors.  While the task runs it (until it execs
+ * another or exits; a fork's child too), opening it for writing is ETXTBSY.  Errors,
+ * in order: path walk errors, EACCES (not a regular file, or no execute bit for
+ * anyone), ETXTBSY (a descriptor has it open for writing); then nothing changes.
  */
 int uvfs_task_exec(struct uvfs_task *task, const char *path);
 

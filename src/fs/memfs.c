@@ -908,12 +908,16 @@ out:
 	return (ssize_t)used;
 }
 
+/* simple_offset_dir_operations: noop_fsync, offset_dir_llseek */
 static const struct file_operations memfs_dir_fops = {
 	.iterate = memfs_iterate,
+	.fop_flags = FOP_FSYNC | FOP_OFFSET_DIR,
 };
 
+/* shmem_file_operations: noop_fsync; shmem_file_open() sets FMODE_CAN_ODIRECT */
 static const struct file_operations memfs_file_fops = {
 	.read = memfs_read,
 	.write = memfs_write,
 	.seek_data = memfs_seek_data,
+	.fop_flags = FOP_ODIRECT | FOP_FSYNC,
 };

@@ -100,6 +100,15 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	/* a fresh number per instantiation, as get_next_ino() gives: an fd reused after
 	 * its entry was dropped is a new inode (tests/diff/proc-revalidate.sys) */
 	inode->i_nlink = S_ISDIR(mode) ? 2 : 1;
+	/* /proc/PID refuses every change on 6.18 as an immutable inode does: mode,
+	 * owner and times EPERM, and nothing may be created or removed in it
+	 * (tests/regress/proc-changes-eperm.sys) */
+	if (type == PROC_PID) {
+		inode->i_flags |= INODE_IMMUTABLE;
+		/* nlink_tgid: 2 + the directories of tgid_base_stuff on 6.18 (attr, fd,
+		 * fdinfo, map_files, net, ns, task), of which uvfs has fd and fdinfo */
+		inode->i_nlink = 9;
+	}
 	switch (type) {
 	case PROC_ROOT: case PROC_PID: case PROC_FD_DIR: case PROC_FDINFO_DIR:
 		inode->i_op = &proc_dir_iops;
@@ -186,7 +195,7 @@ static bool proc_entry_at(struct inode *dir, long index, struct proc_entry *e)
 	struct uvfs_task *t;
 	static const struct { const char *name; enum proc_type type; mode_t mode; } pid_dir[] = {
 		{ "fd", PROC_FD_DIR, S_IFDIR | 0500 },
-		{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0500 },
+		{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555 },
 		{ "cwd", PROC_CWD, S_IFLNK | 0777 },
 		{ "root", PROC_ROOTLINK, S_IFLNK | 0777 },
 		{ "exe", PROC_EXE, S_IFLNK | 0777 },
@@ -476,18 +485,42 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 	return (ssize_t)count;
 }
 
+/* proc_setattr(): no mode changes below /proc (its root takes them: simple_setattr) */
+static int proc_setattr(struct inode *inode, unsigned int ia_valid)
+{
+	return (ia_valid & ATTR_MODE) && PI(inode)->type != PROC_ROOT ? -EPERM : 0;
+}
+
+/* proc_fd_getattr(): a /proc/PID/fd directory's size is the number of open
+ * descriptors.  Reads only (a lockless stat calls it too; ns_seq checks the count). */
+static void proc_getattr(const struct inode *inode, struct stat *st)
+{
+	const struct proc_inode *pi = PI(inode);
+	const struct uvfs_task *t;
+
+	if (pi->type != PROC_FD_DIR)
+		return;
+	t = find_task(inode->i_sb->s_fs, pi->pid);
+	st->st_size = t ? __atomic_load_n(&t->files.count, __ATOMIC_RELAXED) : 0;
+}
+
 static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
+	.setattr = proc_setattr, .getattr = proc_getattr,
 };
 static const struct inode_operations proc_link_iops = {
 	.get_magic = proc_get_magic, .get_magic_rcu = proc_get_magic_rcu,
-	.revalidate = proc_revalidate,
+	.revalidate = proc_revalidate, .setattr = proc_setattr,
 };
 static const struct inode_operations proc_self_iops = {
 	.get_link = proc_self_get_link, .get_link_rcu = proc_self_get_link_rcu,
 };
 static const struct inode_operations proc_file_iops = {
-	.revalidate = proc_revalidate, .fop = &proc_fdinfo_fops,
+	.revalidate = proc_revalidate, .fop = &proc_fdinfo_fops, .setattr = proc_setattr,
 };
+/* generic_file_llseek, no ->fsync, no O_DIRECT */
 static const struct file_operations proc_dir_fops = { .iterate = proc_iterate };
-static const struct file_operations proc_fdinfo_fops = { .read = proc_fdinfo_read };
+/* a seq_file: seq_lseek, no pwrite */
+static const struct file_operations proc_fdinfo_fops = {
+	.read = proc_fdinfo_read, .fop_flags = FOP_SEQ,
+};
