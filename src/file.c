@@ -94,14 +94,15 @@ int fdtable_init(struct fdtable *t, unsigned int max)
  */
 static int fdtable_grow(struct uvfs *fs, struct fdtable *t, unsigned int need)
 {
-	unsigned int n = t->size ? t->size : 16;
+	/* the kernel's sizes (they show as the end position of a /proc/PID/fd listing):
+	 * NR_OPEN_DEFAULT (64) first, then alloc_fdtable()'s 128 * a power of two */
+	unsigned int n = 64;
 	struct file **fd, **old = t->fd;
 	unsigned char *ce;
 
-	while (n <= need)
-		n *= 2;
-	if (n > t->max)
-		n = t->max;
+	if (need >= 64)
+		for (n = 128; n <= need; n *= 2)
+			;
 	fd = uvfs_malloc(n * sizeof(*fd));
 	if (!fd)
 		return -ENOMEM;
@@ -175,10 +176,10 @@ int fd_alloc(struct uvfs *fs, struct fdtable *t, unsigned int start)
 {
 	unsigned int i;
 
-	for (i = start; i < t->size; i++)
+	for (i = start; i < t->size && i < t->max; i++)
 		if (!t->fd[i])
 			return (int)i;
-	if (i >= t->max)
+	if (i >= t->max)  /* the table may be larger than the limit (fdtable_grow) */
 		return -EMFILE;
 	if (fdtable_grow(fs, t, i))
 		return -ENOMEM;

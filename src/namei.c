@@ -170,7 +170,9 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 	return 0;
 }
 
-/* follow_dotdot() */
+/* follow_dotdot(), then step_into()'s handle_mounts(): ".." at the task's root or
+ * the namespace's stays there, but like every step lands on whatever is mounted on
+ * the place (tests/regress/dotdot-at-root-follows-mounts.sys). */
 static int follow_dotdot(struct nameidata *nd)
 {
 	struct uvfs *fs = nd->task->fs;
@@ -180,11 +182,11 @@ static int follow_dotdot(struct nameidata *nd)
 		struct mount *m = nd->path.mnt;
 
 		if (path_equal(&nd->path, &nd->root))
-			return 0;
+			goto in_root;
 		if (nd->path.dentry != m->mnt_root)
 			break;
 		if (m->mnt_parent == m)
-			return 0; /* the namespace root */
+			goto in_root; /* the namespace root */
 		struct path up = { .mnt = m->mnt_parent, .dentry = m->mnt_mountpoint };
 
 		nd_jump(nd, &up);
@@ -192,6 +194,7 @@ static int follow_dotdot(struct nameidata *nd)
 	parent = dget(nd->path.dentry->d_parent);
 	dput(nd->path.dentry);
 	nd->path.dentry = parent;
+in_root:
 	follow_mounts(fs, &nd->path);
 	return 0;
 }

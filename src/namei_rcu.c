@@ -146,12 +146,13 @@ static int follow_dotdot_rcu(struct rcu_nd *nd)
 	for (;;) {
 		struct mount *m = nd->mnt;
 
+		/* at the task's or the namespace's root: stay, onto its mounts (follow_dotdot) */
 		if (nd->dentry == nd->root_dentry && m == nd->root_mnt)
-			return 0;
+			return follow_mounts_rcu(nd);
 		if (nd->dentry != READ_ONCE(m->mnt_root))
 			break;
 		if (READ_ONCE(m->mnt_parent) == m)
-			return 0;
+			return follow_mounts_rcu(nd);
 		nd->dentry = READ_ONCE(m->mnt_mountpoint);
 		nd->mnt = READ_ONCE(m->mnt_parent);
 		if (!rcu_ok(nd, nd->dentry))

@@ -83,12 +83,21 @@ int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 
 	if (flags)
 		return -EINVAL;
-	if (!fstype || (strcmp(fstype, "memfs") && strcmp(fstype, "tmpfs") && strcmp(fstype, "proc")))
-		return -ENODEV;
 	task_enter(task);
+	/* do_mount(): the target's walk first, then do_new_mount()'s type (EINVAL for
+	 * none, ENODEV for one nobody registered), then the place (graft_tree: ENOTDIR;
+	 * lock_mount: ENOENT for a removed directory) */
 	err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp);
 	if (err)
 		goto out;
+	if (!fstype) {
+		err = -EINVAL;
+		goto put;
+	}
+	if (strcmp(fstype, "memfs") && strcmp(fstype, "tmpfs") && strcmp(fstype, "proc")) {
+		err = -ENODEV;
+		goto put;
+	}
 	if (!S_ISDIR(mp.dentry->d_inode->i_mode)) {
 		err = -ENOTDIR;
 		goto put;

@@ -402,8 +402,9 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  * uvfs_mount - mount a new, empty in-memory filesystem ("memfs", or "tmpfs" as an
  * alias), or a procfs ("proc"), on a directory.  flags must be 0.
  * max_inodes/max_bytes as in uvfs_config (ignored for proc).
- *   EINVAL   flags; ENODEV unknown type; path walk errors; ENOTDIR not a directory;
- *   ENOENT   the directory was removed.
+ * Errors, in order: EINVAL flags; the target's path walk errors; EINVAL no type
+ * (NULL); ENODEV unknown type; ENOTDIR not a directory; ENOENT the directory was
+ * removed; ENOMEM.
  */
 int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes);

@@ -187,68 +187,178 @@ static mode_t fd_link_mode(const struct file *f)
 	return m;
 }
 
-/* Fill e with the index-th entry of directory dir (no "." or ".."): false past the end. */
-static bool proc_entry_at(struct inode *dir, long index, struct proc_entry *e)
+/*
+ * Directory positions, as the kernel numbers them (they show in lseek and d_off, and
+ * decide what a listing resumed later returns): "." 0, ".." 1; in /proc, "self" at
+ * FIRST_PROCESS_ENTRY (256; uvfs has none of the fixed entries before it, nor
+ * "thread-self" at 257) and pid N at N + TGID_OFFSET (258), the end at
+ * PID_MAX_LIMIT + TGID_OFFSET — a listing that reached it stays there, a new pid
+ * does not appear before a rewind (proc_pid_readdir); in a pid directory the
+ * entries' index in 6.18's tgid_base_stuff + 2 (proc_pident_readdir: fd 3, fdinfo 5,
+ * cwd 24, root 25, exe 26, the end 56); in fd and fdinfo, descriptor N at N + 2
+ * and the end at the table's size + 2 (proc_readfd_common, fget_task_next).
+ */
+#define FIRST_PROCESS_ENTRY 256
+#define TGID_OFFSET (FIRST_PROCESS_ENTRY + 2)
+#define PID_MAX_LIMIT (4 * 1024 * 1024)
+#define PROC_ROOT_END ((long)PID_MAX_LIMIT + TGID_OFFSET)
+
+static const struct {
+	const char *name;
+	enum proc_type type;
+	mode_t mode;
+	long pos;
+} pid_dir[] = {
+	{ "fd", PROC_FD_DIR, S_IFDIR | 0500, 3 },
+	{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555, 5 },
+	{ "cwd", PROC_CWD, S_IFLNK | 0777, 24 },
+	{ "root", PROC_ROOTLINK, S_IFLNK | 0777, 25 },
+	{ "exe", PROC_EXE, S_IFLNK | 0777, 26 },
+};
+#define PID_DIR_END 56
+
+static void fill_pid_dir_entry(struct proc_entry *e, size_t i, int pid)
+{
+	strcpy(e->name, pid_dir[i].name);
+	e->type = pid_dir[i].type;
+	e->pid = pid;
+	e->mode = pid_dir[i].mode;
+}
+
+static void fill_pid_entry(struct proc_entry *e, const struct uvfs_task *t)
+{
+	snprintf(e->name, sizeof(e->name), "%d", t->pid);
+	e->type = PROC_PID;
+	e->pid = t->pid;
+	e->mode = S_IFDIR | 0555;
+}
+
+static void fill_fd_entry(struct proc_entry *e, enum proc_type dir_type, int pid,
+			  unsigned int fd, const struct file *f)
+{
+	snprintf(e->name, sizeof(e->name), "%u", fd);
+	e->pid = pid;
+	e->fd = (int)fd;
+	if (dir_type == PROC_FD_DIR) {
+		e->type = PROC_FD;
+		e->mode = fd_link_mode(f);
+	} else {
+		e->type = PROC_FDINFO;
+		e->mode = S_IFREG | 0444;
+	}
+}
+
+/*
+ * The first entry of dir at a position >= *pos (2 or more): true with e filled and
+ * *pos its position, false at the end with *pos the end position.  Work: one pass
+ * over the tasks (the list is in pid order: pids only grow) or over the descriptor
+ * table from *pos on; the caller's loop continues from the returned position.
+ */
+static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 {
 	struct uvfs *fs = dir->i_sb->s_fs;
 	const struct proc_inode *pi = PI(dir);
 	struct uvfs_task *t;
-	static const struct { const char *name; enum proc_type type; mode_t mode; } pid_dir[] = {
-		{ "fd", PROC_FD_DIR, S_IFDIR | 0500 },
-		{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555 },
-		{ "cwd", PROC_CWD, S_IFLNK | 0777 },
-		{ "root", PROC_ROOTLINK, S_IFLNK | 0777 },
-		{ "exe", PROC_EXE, S_IFLNK | 0777 },
-	};
 
 	memset(e, 0, sizeof(*e));
 	switch (pi->type) {
 	case PROC_ROOT:
-		if (index == 0) {
+		if (*pos >= PROC_ROOT_END)
+			return false;
+		if (*pos <= FIRST_PROCESS_ENTRY) {
+			*pos = FIRST_PROCESS_ENTRY;
 			strcpy(e->name, "self");
 			e->type = PROC_SELF;
 			e->mode = S_IFLNK | 0777;
 			return true;
 		}
 		cds_list_for_each_entry(t, &fs->tasks, t_list) {
-			if (--index == 0) {
-				snprintf(e->name, sizeof(e->name), "%d", t->pid);
-				e->type = PROC_PID;
-				e->pid = t->pid;
-				e->mode = S_IFDIR | 0555;
+			if ((long)t->pid + TGID_OFFSET >= *pos) {
+				*pos = (long)t->pid + TGID_OFFSET;
+				fill_pid_entry(e, t);
 				return true;
 			}
 		}
+		*pos = PROC_ROOT_END;
 		return false;
 	case PROC_PID:
-		if (index >= (long)ARRAY_SIZE(pid_dir))
-			return false;
-		strcpy(e->name, pid_dir[index].name);
-		e->type = pid_dir[index].type;
-		e->pid = pi->pid;
-		e->mode = pid_dir[index].mode;
-		return true;
+		for (size_t i = 0; i < ARRAY_SIZE(pid_dir); i++) {
+			if (pid_dir[i].pos >= *pos) {
+				*pos = pid_dir[i].pos;
+				fill_pid_dir_entry(e, i, pi->pid);
+				return true;
+			}
+		}
+		if (*pos < PID_DIR_END)
+			*pos = PID_DIR_END;
+		return false;
 	case PROC_FD_DIR:
 	case PROC_FDINFO_DIR:
 		t = find_task(fs, pi->pid);
 		if (!t)
 			return false;
-		for (unsigned int fd = 0; fd < t->files.size; fd++) {
-			if (!t->files.fd[fd] || index-- > 0)
+		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files.size; fd++) {
+			if (!t->files.fd[fd])
 				continue;
-			snprintf(e->name, sizeof(e->name), "%u", fd);
-			e->pid = pi->pid;
-			e->fd = (int)fd;
-			if (pi->type == PROC_FD_DIR) {
-				e->type = PROC_FD;
-				e->mode = fd_link_mode(t->files.fd[fd]);
-			} else {
-				e->type = PROC_FDINFO;
-				e->mode = S_IFREG | 0444;
-			}
+			*pos = (long)fd + 2;
+			fill_fd_entry(e, pi->type, pi->pid, (unsigned int)fd, t->files.fd[fd]);
+			return true;
+		}
+		*pos = (long)t->files.size + 2;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* The entry name names in dir, found directly (pid_lookup, proc_lookupfd_common):
+ * a number is parsed, never matched against a listing. */
+static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct proc_entry *e)
+{
+	struct uvfs *fs = dir->i_sb->s_fs;
+	const struct proc_inode *pi = PI(dir);
+	struct uvfs_task *t;
+	unsigned long n = 0;
+	bool number = name->len > 0 && name->len <= 10 && name->name[0] != '0';
+
+	for (uint32_t i = 0; number && i < name->len; i++) {
+		if (name->name[i] < '0' || name->name[i] > '9')
+			number = false;
+		else
+			n = n * 10 + (unsigned long)(name->name[i] - '0');
+	}
+	/* "0" is a descriptor's name too */
+	if (name->len == 1 && name->name[0] == '0')
+		number = true;
+	memset(e, 0, sizeof(*e));
+	switch (pi->type) {
+	case PROC_ROOT:
+		if (name->len == 4 && !memcmp(name->name, "self", 4)) {
+			strcpy(e->name, "self");
+			e->type = PROC_SELF;
+			e->mode = S_IFLNK | 0777;
+			return true;
+		}
+		if (!number || n > INT32_MAX || !(t = find_task(fs, (int)n)))
+			return false;
+		fill_pid_entry(e, t);
+		return true;
+	case PROC_PID:
+		for (size_t i = 0; i < ARRAY_SIZE(pid_dir); i++) {
+			if (strlen(pid_dir[i].name) != name->len ||
+			    memcmp(pid_dir[i].name, name->name, name->len))
+				continue;
+			fill_pid_dir_entry(e, i, pi->pid);
 			return true;
 		}
 		return false;
+	case PROC_FD_DIR:
+	case PROC_FDINFO_DIR:
+		t = find_task(fs, pi->pid);
+		if (!number || !t || n >= t->files.size || !t->files.fd[n])
+			return false;
+		fill_fd_entry(e, pi->type, pi->pid, (unsigned int)n, t->files.fd[n]);
+		return true;
 	default:
 		return false;
 	}
@@ -259,30 +369,26 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	struct proc_entry e;
 	struct inode *inode;
 
-	for (long i = 0; proc_entry_at(dir, i, &e); i++) {
-		if (strlen(e.name) != dentry->d_name.len ||
-		    memcmp(e.name, dentry->d_name.name, dentry->d_name.len))
-			continue;
-		inode = proc_inode(dir->i_sb, e.type, e.pid, e.fd, e.mode);
-		if (!inode)
-			return -ENOMEM;
-		if (e.type == PROC_FD)
-			inode->i_size = 64;
-		if (e.type != PROC_SELF) {
-			struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
+	if (!proc_entry_named(dir, &dentry->d_name, &e))
+		/* proc_pident_lookup() & co. fail a miss outright rather than leave a
+		 * negative dentry, so creating anything here is ENOENT, not EPERM. */
+		return -ENOENT;
+	inode = proc_inode(dir->i_sb, e.type, e.pid, e.fd, e.mode);
+	if (!inode)
+		return -ENOMEM;
+	if (e.type == PROC_FD)
+		inode->i_size = 64;
+	if (e.type != PROC_SELF) {
+		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
 
-			inode->i_uid = t ? t->uid : 0;
-			inode->i_gid = t ? t->gid : 0;
-		}
-		d_add(dentry, inode);
-		return 0;
+		inode->i_uid = t ? t->uid : 0;
+		inode->i_gid = t ? t->gid : 0;
 	}
-	/* proc_pident_lookup() & co. fail a miss outright rather than leave a negative
-	 * dentry, so creating anything here is ENOENT, not EPERM. */
-	return -ENOENT;
+	d_add(dentry, inode);
+	return 0;
 }
 
-/* readdir: ".", "..", then the entries in order; f_pos counts them. */
+/* readdir: ".", "..", then the entries from the file's position (above). */
 static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 {
 	struct inode *dir = f->f_inode;
@@ -291,7 +397,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 	if (f->f_pos < 0)
 		return 0;
 	for (;;) {
-		long pos = (long)f->f_pos;
+		long pos = (long)f->f_pos, next;
 		struct proc_entry e;
 		const char *name;
 		uint64_t ino;
@@ -307,11 +413,12 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 			name = "..";
 			ino = f->f_path.dentry->d_parent->d_inode->i_ino;
 			type = DT_DIR;
-		} else if (proc_entry_at(dir, pos - 2, &e)) {
+		} else if (proc_entry_from(dir, &pos, &e)) {
 			name = e.name;
 			ino = proc_ino(e.type, e.pid, e.fd);
 			type = inode_dtype(e.mode);
 		} else {
+			f->f_pos = pos;  /* the end position, where a later call starts */
 			break;
 		}
 		len = strlen(name);
@@ -321,17 +428,18 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 		rec = (char *)buf + used;
 		memset(rec, 0, reclen);
 		memcpy(rec, &ino, 8);
+		next = pos + 1;
 		{
-			int64_t next = pos + 1;
+			int64_t off = next;
 			unsigned short rl = (unsigned short)reclen;
 
-			memcpy(rec + 8, &next, 8);
+			memcpy(rec + 8, &off, 8);
 			memcpy(rec + 16, &rl, 2);
 		}
 		rec[18] = (char)type;
 		memcpy(rec + 19, name, len);
 		used += reclen;
-		f->f_pos = pos + 1;
+		f->f_pos = next;
 	}
 	return (ssize_t)used;
 }

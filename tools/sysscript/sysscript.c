@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -340,6 +341,29 @@ void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
 	s->out = out;
 }
 
+/*
+ * The buffer of a call whose size the script gives (read, pread, getdents64, getcwd,
+ * readlinkat): a large one is mapped, not malloc'ed, so that a size near 2^32 (to see
+ * the kernel's answer to it) costs nothing until written — malloc would fill it
+ * under MALLOC_PERTURB_, which meson sets.
+ */
+#define BIG_BUFFER ((size_t)1 << 20)
+static char *arg_buffer(long size, size_t *mapped)
+{
+	size_t n = (size_t)size + 1;
+	void *p;
+
+	*mapped = 0;
+	if (n <= BIG_BUFFER)
+		return malloc(n);
+	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*mapped = n;
+	return p;
+}
+
 void sysscript_proc_path(const char *which, int fd, char *buf, size_t n)
 {
 	if (!strcmp(which, "fd"))
@@ -399,6 +423,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 	int n = split(line, w, MAX_ARGS + 1);
 	long r = 0;
 	char *buf = NULL;
+	size_t mapped = 0;
 	struct stat st;
 	struct timespec ts[2];
 	int kind = 0; /* 1 stat, 2 bytes, 3 dents, 4 getfl */
@@ -427,7 +452,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 		bool p = cmd[0] == 'p';
 
 		NEED(p ? 3 : 2);
-		buf = malloc((size_t)a[1] + 1);
+		buf = arg_buffer(a[1], &mapped);
 		r = p ? b->pread(c, (int)a[0], buf, (size_t)a[1], a[2])
 		      : b->read(c, (int)a[0], buf, (size_t)a[1]);
 		kind = 2;
@@ -466,7 +491,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->symlinkat(c, STR(0), (int)a[1], STR(2));
 	} else if (!strcmp(cmd, "readlinkat")) {
 		NEED(3);
-		buf = malloc((size_t)a[2] + 1);
+		buf = arg_buffer(a[2], &mapped);
 		r = b->readlinkat(c, (int)a[0], STR(1), buf, (size_t)a[2]);
 		kind = 2;
 	} else if (!strcmp(cmd, "linkat")) {
@@ -482,12 +507,12 @@ long sysscript_line(struct sysscript *s, const char *line)
 		kind = 1;
 	} else if (!strcmp(cmd, "getdents64")) {
 		NEED(2);
-		buf = malloc((size_t)a[1] + 1);
+		buf = arg_buffer(a[1], &mapped);
 		r = b->getdents64(c, (int)a[0], buf, (size_t)a[1]);
 		kind = 3;
 	} else if (!strcmp(cmd, "getcwd")) {
 		NEED(1);
-		buf = malloc((size_t)a[0] + 1);
+		buf = arg_buffer(a[0], &mapped);
 		r = b->getcwd(c, buf, (size_t)a[0]);
 		kind = 5;
 	} else if (!strcmp(cmd, "chdir")) {
@@ -579,7 +604,10 @@ syntax:
 	fprintf(s->out, "syntax: %s\n", line);
 	r = -EINVAL;
 out:
-	free(buf);
+	if (mapped)
+		munmap(buf, mapped);
+	else
+		free(buf);
 	for (int i = 0; i < n; i++)
 		free(w[i]);
 	return r;
