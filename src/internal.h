@@ -129,6 +129,9 @@ struct uvfs {
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
 	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */
 	int next_pid;                   /* ns_lock */
+	/* fs.protected_fifos and fs.protected_regular as the host shows them when the
+	 * instance is made (0 where unreadable, the kernel's default); immutable */
+	int protected_fifos, protected_regular;
 
 	struct uvfs_stats stats;        /* atomic */
 	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value

@@ -45,6 +45,8 @@ struct nameidata {
 	bool last_slash;           /* the final component was followed by '/' */
 	bool last_hashed;          /* last.hash is d_name_hash()'s already */
 	int total_link_count;      /* symlinks followed so far (<= MAXSYMLINKS) */
+	uint16_t dir_mode;         /* the final component's directory, as the open saw */
+	uid_t dir_uid;             /* it (may_create_in_sticky); set by open only */
 	const char *pending_link;  /* lookup_last() found this final symlink body */
 	int nlinks;                /* bodies held in links[] */
 	char *links[MAXSYMLINKS + 1];

@@ -189,6 +189,10 @@ static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 {
 	struct dentry *d;
 
+	/* link_path_walk() leaves the final component's directory in nd->dir_mode and
+	 * nd->dir_uid for may_create_in_sticky() */
+	nd->dir_mode = nd->path.dentry->d_inode->i_mode;
+	nd->dir_uid = nd->path.dentry->d_inode->i_uid;
 	if (nd->last_type != LAST_NORM)
 		return lookup_last(nd); /* ".", "..", "/" */
 	if (!(op->open_flag & O_CREAT)) {
@@ -200,6 +204,32 @@ static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 	d = lookup_open(nd, op, created);
 	/* step_into(WALK_TRAILING): a file just created is no symlink */
 	return step_into(nd, d, !*created && (nd->flags & LOOKUP_FOLLOW));
+}
+
+/*
+ * may_create_in_sticky(): O_CREAT that finds an existing file in a sticky directory
+ * owned by neither the directory's owner nor the caller.  Regular files and fifos
+ * are refused only as fs.protected_regular / protected_fifos say (the host's values,
+ * read by uvfs_new), everything else (devices, sockets) always in a world-writable
+ * one: EACCES, root included.
+ */
+static int may_create_in_sticky(const struct nameidata *nd, const struct inode *inode)
+{
+	const struct uvfs *fs = nd->task->fs;
+	int protect = S_ISREG(inode->i_mode) ? fs->protected_regular :
+		      S_ISFIFO(inode->i_mode) ? fs->protected_fifos : 2;
+
+	if (!(nd->dir_mode & S_ISVTX) || !protect)
+		return 0;
+	if (inode->i_uid == nd->dir_uid || inode->i_uid == nd->task->uid)
+		return 0;
+	if (nd->dir_mode & S_IWOTH)
+		return -EACCES;
+	/* group-writable: only at level 2 of the sysctls */
+	if ((nd->dir_mode & S_IWGRP) && protect >= 2 &&
+	    (S_ISREG(inode->i_mode) || S_ISFIFO(inode->i_mode)))
+		return -EACCES;
+	return 0;
 }
 
 /* do_open(): the checks after the lookup, then the open itself. */
@@ -216,6 +246,9 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 			return -EEXIST;
 		if (S_ISDIR(inode->i_mode))
 			return -EISDIR;
+		err = may_create_in_sticky(nd, inode);
+		if (err)
+			return err;
 	}
 	if ((nd->flags & LOOKUP_DIRECTORY) && !S_ISDIR(inode->i_mode))
 		return -ENOTDIR;

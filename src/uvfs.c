@@ -88,6 +88,21 @@ out:
 	return err;
 }
 
+/* An integer sysctl of the host, or 0 (the kernel's default for the protected_*
+ * ones) when it cannot be read. */
+static int host_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
 struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 {
 	static const struct uvfs_config defaults;
@@ -120,6 +135,8 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->abi = abi;
 	fs->max_files = cfg->max_files ? cfg->max_files : 1024;
 	fs->next_pid = 1;
+	fs->protected_fifos = host_sysctl("/proc/sys/fs/protected_fifos");
+	fs->protected_regular = host_sysctl("/proc/sys/fs/protected_regular");
 	fs->next_mnt_id = 1;
 	fs->next_dev = 30;
 	CDS_INIT_LIST_HEAD(&fs->mounts);
