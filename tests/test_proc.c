@@ -2,17 +2,22 @@
 /*
  * test_proc.c - exec, /proc listings and fdinfo: the parts the differential scripts
  * cannot ask the kernel about (a host exec needs a real program; pids and mount ids
- * differ between the two sides).  Formats and errnos are the kernel's: fdinfo as
+ * differ between the two sides) — or asks it here (ETXTBSY).  Formats and errnos are
+ * the kernel's: fdinfo as
  * fs/proc/fd.c prints it (checked by hand on 6.18: "pos:\t3\nflags:\t02100002\n
  * mnt_id:\t26\nino:\t..."), exec's EACCES for non-regular or non-executable files.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -73,6 +78,86 @@ static void test_exec(void **state)
 		assert_int_equal(uvfs_readlink_exe(c, s, sizeof(s)), 20);
 		uvfs_task_exit(c);
 	}
+	uvfs_free(fs);
+}
+
+/* The kernel's answers, asked in this run: execve of a copy of /bin/true that a
+ * descriptor has open for writing, and an open for writing of a running one.  Each
+ * is 0 or -errno. */
+static void kernel_txtbsy(int *exec_while_open, int *open_while_running)
+{
+	char dir[] = "/tmp/uvfs-txtbsy.XXXXXX", prog[64], cmd[160];
+	int fd, status, pipefd[2];
+	pid_t pid;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "cp /bin/sleep %s", prog);
+	assert_int_equal(system(cmd), 0);
+	fd = open(prog, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	pid = fork();
+	if (pid == 0) {
+		execl(prog, prog, "0", (char *)NULL);
+		_exit(errno);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	*exec_while_open = WIFEXITED(status) && WEXITSTATUS(status) ? -WEXITSTATUS(status) : 0;
+	close(fd);
+	/* a running one: the child execs, then tells us through a pipe closed on exec */
+	assert_int_equal(pipe2(pipefd, O_CLOEXEC), 0);
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		execl(prog, prog, "5", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	{
+		char c;
+
+		assert_int_equal(read(pipefd[0], &c, 1), 0);  /* EOF: it has exec'ed */
+	}
+	close(pipefd[0]);
+	fd = open(prog, O_WRONLY);
+	*open_while_running = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	unlink(prog);
+	rmdir(dir);
+}
+
+static void test_exec_txtbsy(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *child;
+	int k_exec, k_open, fd;
+
+	(void)state;
+	kernel_txtbsy(&k_exec, &k_open);
+	assert_int_equal(k_exec, -ETXTBSY);   /* what this kernel says, and uvfs must */
+	assert_int_equal(k_open, -ETXTBSY);
+	fd = uvfs_openat(t, AT_FDCWD, "/prog", O_CREAT | O_WRONLY, 0755);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_task_exec(t, "/prog"), k_exec);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(uvfs_task_exec(t, "/prog"), 0);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/prog", O_WRONLY, 0), k_open);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/prog", O_RDWR | O_TRUNC, 0), k_open);
+	/* reading is fine; a fork's child runs it too */
+	fd = uvfs_openat(t, AT_FDCWD, "/prog", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	child = uvfs_task_fork(t);
+	assert_non_null(child);
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/other", S_IFREG | 0755, 0), 0);
+	assert_int_equal(uvfs_task_exec(t, "/other"), 0);    /* the parent runs another */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/prog", O_WRONLY, 0), k_open); /* child */
+	uvfs_task_exit(child);
+	fd = uvfs_openat(t, AT_FDCWD, "/prog", O_WRONLY, 0);
+	assert_true(fd >= 0);                                 /* nobody runs it now */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/other", O_WRONLY, 0), k_open);
 	uvfs_free(fs);
 }
 
@@ -147,6 +232,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_exec_txtbsy),
 		cmocka_unit_test(test_proc_listing),
 		cmocka_unit_test(test_fdinfo),
 		cmocka_unit_test(test_no_leaks),
