@@ -336,6 +336,8 @@ struct super_block *sb_new(struct uvfs *fs, const char *type);
 void sb_put(struct super_block *sb);
 int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes);
 int procfs_fill_super(struct super_block *sb);
+/* The task pid is gone: unhash /proc/PID wherever procfs is mounted. */
+void proc_flush_pid(struct uvfs *fs, int pid);
 /* sizeof memfs's inode (memory accounting, introspect.c). */
 size_t memfs_inode_size(void);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,6 +162,107 @@ static void test_exec_txtbsy(void **state)
 	uvfs_free(fs);
 }
 
+/* What a task sees of a /proc/PID it holds (a descriptor and its cwd) after PID has
+ * exited, as a list of answers; "%PID%" stands for the pid. */
+struct exited_answers {
+	char link[64];             /* readlink /proc/self/fd/N */
+	long getdents, getcwd;     /* 0 or -errno */
+	long stat_child, readlink_exe, stat_missing, stat_self;
+};
+
+/* link with the pid's directory (path) written as "/proc/%PID%" */
+static void norm_link(char *out, size_t n, const char *link, const char *path)
+{
+	size_t l = strlen(path);
+
+	if (!strncmp(link, path, l) && (size_t)snprintf(out, n, "/proc/%%PID%%%s", link + l) < n)
+		return;
+	if ((size_t)snprintf(out, n, "%s", link) >= n)
+		fail_msg("link too long: %s", link);
+}
+
+static void kernel_exited(struct exited_answers *a)
+{
+	char path[64], buf[256], d[4096];
+	int p[2], fd, home;
+	struct stat st;
+	pid_t c;
+	ssize_t n;
+
+	assert_int_equal(pipe(p), 0);
+	c = fork();
+	if (c == 0) {
+		char x;
+
+		_exit(read(p[0], &x, 1) == 1 ? 0 : 1);
+	}
+	snprintf(path, sizeof(path), "/proc/%d", c);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	home = open(".", O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0 && home >= 0);
+	assert_int_equal(chdir(path), 0);
+	assert_int_equal(write(p[1], "x", 1), 1);
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	{
+		char self[64];
+
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		n = readlink(self, buf, sizeof(buf) - 1);
+	}
+	assert_true(n > 0);
+	buf[n] = 0;
+	norm_link(a->link, sizeof(a->link), buf, path);  /* the pid as a placeholder */
+	a->getdents = syscall(SYS_getdents64, fd, d, sizeof(d)) < 0 ? -errno : 0;
+	a->getcwd = getcwd(buf, sizeof(buf)) ? 0 : -errno;
+	a->stat_child = fstatat(fd, "fd", &st, 0) ? -errno : 0;
+	a->readlink_exe = readlinkat(fd, "exe", buf, sizeof(buf)) < 0 ? -errno : 0;
+	a->stat_missing = fstatat(fd, "nonexistent", &st, 0) ? -errno : 0;
+	a->stat_self = fstatat(fd, "", &st, AT_EMPTY_PATH) ? -errno : 0;
+	assert_int_equal(fchdir(home), 0);
+	close(home);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_exited_task(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *child = uvfs_task_fork(t);
+	struct exited_answers k, u;
+	char path[64], buf[256], d[4096];
+	struct stat st;
+	int fd;
+	ssize_t n;
+
+	(void)state;
+	kernel_exited(&k);
+	snprintf(path, sizeof(path), "/proc/%d", uvfs_task_pid(child));
+	fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_chdir(t, path), 0);
+	uvfs_task_exit(child);
+	n = uvfs_readlink_fd(t, fd, buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = 0;
+	norm_link(u.link, sizeof(u.link), buf, path);
+	u.getdents = uvfs_getdents64(t, fd, d, sizeof(d)) < 0 ? uvfs_getdents64(t, fd, d, sizeof(d)) : 0;
+	u.getcwd = uvfs_getcwd(t, buf, sizeof(buf)) < 0 ? uvfs_getcwd(t, buf, sizeof(buf)) : 0;
+	u.stat_child = uvfs_fstatat(t, fd, "fd", &st, 0);
+	u.readlink_exe = uvfs_readlinkat(t, fd, "exe", buf, sizeof(buf)) < 0 ?
+			 uvfs_readlinkat(t, fd, "exe", buf, sizeof(buf)) : 0;
+	u.stat_missing = uvfs_fstatat(t, fd, "nonexistent", &st, 0);
+	u.stat_self = uvfs_fstatat(t, fd, "", &st, AT_EMPTY_PATH);
+	assert_string_equal(u.link, k.link);              /* "/proc/%PID% (deleted)" */
+	assert_int_equal(u.getdents, k.getdents);          /* ENOENT */
+	assert_int_equal(u.getcwd, k.getcwd);              /* ENOENT */
+	assert_int_equal(u.stat_child, k.stat_child);      /* ESRCH */
+	assert_int_equal(u.readlink_exe, k.readlink_exe);  /* ESRCH */
+	assert_int_equal(u.stat_missing, k.stat_missing);  /* ESRCH */
+	assert_int_equal(u.stat_self, k.stat_self);        /* 0 */
+	uvfs_free(fs);
+}
+
 static void test_proc_listing(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -233,6 +335,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_exec_txtbsy),
+		cmocka_unit_test(test_exited_task),
 		cmocka_unit_test(test_proc_listing),
 		cmocka_unit_test(test_fdinfo),
 		cmocka_unit_test(test_no_leaks),

@@ -364,11 +364,23 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 	}
 }
 
+/* The directories that belong to a task (get_proc_task() in their ops). */
+static bool proc_task_dir(const struct inode *dir)
+{
+	enum proc_type type = PI(dir)->type;
+
+	return type == PROC_PID || type == PROC_FD_DIR || type == PROC_FDINFO_DIR;
+}
+
 static int proc_lookup(struct inode *dir, struct dentry *dentry)
 {
 	struct proc_entry e;
 	struct inode *inode;
 
+	/* a task that has exited: proc_pid_permission() refuses the search with ESRCH
+	 * before any name is looked at (a descriptor or cwd kept in /proc/PID) */
+	if (proc_task_dir(dir) && !find_task(dir->i_sb->s_fs, PI(dir)->pid))
+		return -ESRCH;
 	if (!proc_entry_named(dir, &dentry->d_name, &e))
 		/* proc_pident_lookup() & co. fail a miss outright rather than leave a
 		 * negative dentry, so creating anything here is ENOENT, not EPERM. */
@@ -396,6 +408,9 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 
 	if (f->f_pos < 0)
 		return 0;
+	/* proc_pident_readdir(), proc_readfd_common(): no task, ENOENT, dots included */
+	if (proc_task_dir(dir) && !find_task(dir->i_sb->s_fs, PI(dir)->pid))
+		return -ENOENT;
 	for (;;) {
 		long pos = (long)f->f_pos, next;
 		struct proc_entry e;
@@ -632,3 +647,30 @@ static const struct file_operations proc_dir_fops = { .iterate = proc_iterate };
 static const struct file_operations proc_fdinfo_fops = {
 	.read = proc_fdinfo_read, .fop_flags = FOP_SEQ,
 };
+
+/*
+ * proc_flush_pid() (release_task): a task is gone, and /proc/PID with it — its
+ * dentry is unhashed in every procfs mounted, so a descriptor or cwd that holds it
+ * prints "/proc/PID (deleted)", getcwd there is ENOENT, and the next lookup of the
+ * name finds nothing.  Caller holds ns_lock.
+ */
+void proc_flush_pid(struct uvfs *fs, int pid)
+{
+	struct mount *m;
+	char buf[16];
+	const char *name = pid_name(pid, buf);
+	struct qstr q = { .name = (const unsigned char *)name, .len = (uint32_t)strlen(name) };
+
+	q.hash = d_name_hash(q.name, q.len);
+	cds_list_for_each_entry(m, &fs->mounts, mnt_list) {
+		struct dentry *d;
+
+		if (m->mnt_sb->s_op != &proc_sops || m->mnt_root != m->mnt_sb->s_root)
+			continue;
+		d = d_lookup(m->mnt_root, &q);
+		if (d) {
+			d_drop(d);
+			dput(d);
+		}
+	}
+}
