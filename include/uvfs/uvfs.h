@@ -181,8 +181,10 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 int uvfs_close(struct uvfs_task *task, int fd);
 
 /*
- * uvfs_read, uvfs_pread - EBADF (not open, not open for reading, O_PATH), EISDIR (a
- * directory), EINVAL (pread: negative offset), ESPIPE (pread on a fifo), EAGAIN
+ * uvfs_read, uvfs_pread - EINVAL (pread: negative offset), EBADF (not open, O_PATH),
+ * ESPIPE (pread on a fifo), EBADF (not open for reading), EISDIR (a directory),
+ * EINVAL (no read: a directory's or a link's; the position + count beyond 2^63 - 1,
+ * or count beyond SSIZE_MAX), EAGAIN
  * (an empty fifo with O_NONBLOCK or no writer: uvfs never blocks).  Returns the bytes
  * read, 0 at end of file.
  */
@@ -190,18 +192,21 @@ ssize_t uvfs_read(struct uvfs_task *task, int fd, void *buf, size_t count);
 ssize_t uvfs_pread(struct uvfs_task *task, int fd, void *buf, size_t count, off_t offset);
 
 /*
- * uvfs_write, uvfs_pwrite - EBADF (not open for writing, O_PATH), EINVAL (pwrite:
- * negative offset), EFBIG (past the maximum file size), ENOSPC (byte limit: a short
- * count if something was written first).  O_APPEND writes at end of file; pwrite on an
- * O_APPEND file also appends (Linux's documented bug, kept).
+ * uvfs_write, uvfs_pwrite - EINVAL (pwrite: negative offset), EBADF (not open,
+ * O_PATH), ESPIPE (pwrite on a fifo or a /proc fdinfo file), EBADF (not open for
+ * writing), EINVAL (the position + count beyond 2^63 - 1, or count beyond SSIZE_MAX),
+ * EFBIG (past the maximum file size), ENOSPC (byte limit: a short count if something
+ * was written first).  O_APPEND writes at end of file; pwrite on an O_APPEND file also
+ * appends (Linux's documented bug, kept); a write of 0 bytes moves nothing.
  */
 ssize_t uvfs_write(struct uvfs_task *task, int fd, const void *buf, size_t count);
 ssize_t uvfs_pwrite(struct uvfs_task *task, int fd, const void *buf, size_t count,
 		    off_t offset);
 
 /* uvfs_lseek - SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE.
- * EBADF, ESPIPE (fifo), EINVAL (bad whence or negative result), ENXIO (SEEK_DATA or
- * SEEK_HOLE at or past end of file). */
+ * EBADF, ESPIPE (fifo), EINVAL (bad whence or negative result; a memfs directory or
+ * a /proc fdinfo file takes SEEK_SET and SEEK_CUR only), ENXIO (SEEK_DATA or
+ * SEEK_HOLE at or past end of file; a /proc directory's size is 0). */
 off_t uvfs_lseek(struct uvfs_task *task, int fd, off_t offset, int whence);
 
 /* uvfs_ftruncate - EBADF (not open, O_PATH), EINVAL (negative length, not open for
@@ -212,7 +217,8 @@ int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length);
  * EISDIR (a directory), EINVAL (not a regular file), EFBIG. */
 int uvfs_truncate(struct uvfs_task *task, const char *path, off_t length);
 
-/* uvfs_fsync - EBADF; 0 otherwise (memory is the medium). */
+/* uvfs_fsync - EBADF; EINVAL where the file has no fsync (fifos, /proc); 0 otherwise
+ * (memory is the medium). */
 int uvfs_fsync(struct uvfs_task *task, int fd);
 
 /* ---------------------------------------------------------------------------------
@@ -309,6 +315,8 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
 
 /*
  * uvfs_fstatat - flags AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT (ignored).
+ * AT_EMPTY_PATH with an empty or NULL path and a descriptor (>= 0) is uvfs_fstat,
+ * whatever the other flags (Linux 6.11+); otherwise, in order:
  *   EINVAL   other flags
  *   path walk errors (empty path with AT_EMPTY_PATH: dirfd itself, AT_FDCWD the cwd)
  * st_dev is the filesystem's, st_ino the inode number (the root of a filesystem is 1),
@@ -322,8 +330,11 @@ int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st);
  * uvfs_getdents64 - fill buf with struct linux_dirent64 records (d_ino u64, d_off s64,
  * d_reclen u16, d_type u8, d_name NUL-terminated, reclen 8-aligned).  ".", ".." first,
  * then entries newest first (tmpfs 6.14+ order: the directory's list of children).
- *   EBADF (not open, O_PATH), ENOTDIR (not a directory), EINVAL (buf too small for
- *   the next entry), ENOENT (the directory was removed).  Returns bytes filled, 0 at end.
+ *   EBADF (not open, O_PATH), ENOTDIR (not a directory), ENOENT (the directory was
+ *   removed; a /proc/PID directory whose task has exited), EINVAL (buf too small for
+ *   the next entry; count is taken as the system call takes it, an unsigned int kept in
+ *   an int, so 2^31 and more is EINVAL when an entry is due).  Returns bytes filled, 0 at
+ *   end.
  */
 ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count);
 
@@ -345,7 +356,9 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *path, uid_t own
 		  gid_t group, int flags);
 /* utimensat - times NULL: both now; tv_nsec UTIME_NOW / UTIME_OMIT; flags
  * AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH.  EINVAL: bad flags or tv_nsec out of range.
- * path == NULL operates on dirfd (the futimens form). */
+ * path == NULL operates on dirfd (the futimens form; EBADF for an O_PATH descriptor).
+ * EPERM (chmod, chown to an owner, utimensat) on /proc entries as Linux refuses them:
+ * a mode below /proc, anything on /proc/PID. */
 int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *path,
 		   const struct timespec times[2], int flags);
 
@@ -358,11 +371,12 @@ int uvfs_dup(struct uvfs_task *task, int oldfd);
 /* uvfs_dup3 - flags 0 or O_CLOEXEC.  EINVAL (other flags, or oldfd == newfd), EBADF
  * (oldfd not open, newfd negative or >= the limit).  An open newfd is closed first. */
 int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
-/* uvfs_fcntl - F_DUPFD, F_DUPFD_CLOEXEC (EINVAL for arg < 0 or >= limit, EMFILE),
- * F_GETFD, F_SETFD (FD_CLOEXEC), F_GETFL (access mode | O_APPEND, O_NONBLOCK, O_PATH,
- * O_DIRECTORY...; O_LARGEFILE as on 64-bit Linux), F_SETFL (only O_APPEND, O_NONBLOCK
- * change).  EBADF; EBADF for all but F_DUPFD*, F_GETFD, F_SETFD, F_GETFL on O_PATH;
- * EINVAL for unknown commands. */
+/* uvfs_fcntl - F_DUPFD, F_DUPFD_CLOEXEC (arg taken as an int: EINVAL for a negative
+ * one or one >= the limit, EMFILE), F_GETFD, F_SETFD (FD_CLOEXEC), F_GETFL (access
+ * mode | O_APPEND, O_NONBLOCK, O_PATH, O_DIRECTORY...; O_LARGEFILE as on 64-bit Linux),
+ * F_SETFL (O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME; O_ASYNC on fifos only; EINVAL
+ * for O_DIRECT where the file cannot take it).  EBADF; EBADF for all but F_DUPFD*,
+ * F_GETFD, F_SETFD, F_GETFL on O_PATH; EINVAL for unknown commands. */
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
 
 /*
