@@ -263,6 +263,44 @@ static void test_exited_task(void **state)
 	uvfs_free(fs);
 }
 
+/* A listing of /proc that reached its end stays there: a pid that appears afterwards
+ * is not returned before a rewind (proc_pid_readdir's end position, 4194562, which
+ * tests/regress/proc-readdir-positions.sys checks against the kernel). */
+static void test_proc_listing_end_is_sticky(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *child;
+	char buf[4096];
+	int fd = uvfs_openat(t, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY, 0);
+	ssize_t n;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_true(uvfs_getdents64(t, fd, buf, sizeof(buf)) > 0);
+	assert_int_equal(uvfs_getdents64(t, fd, buf, sizeof(buf)), 0);
+	assert_int_equal(uvfs_lseek(t, fd, 0, SEEK_CUR), 4194562);
+	child = uvfs_task_fork(t);
+	assert_non_null(child);
+	assert_int_equal(uvfs_getdents64(t, fd, buf, sizeof(buf)), 0);
+	assert_int_equal(uvfs_lseek(t, fd, 0, SEEK_SET), 0);
+	n = uvfs_getdents64(t, fd, buf, sizeof(buf));
+	assert_true(n > 0);
+	/* ".", "..", "self", "1", "2": the last record is the child's */
+	{
+		ssize_t off = 0, last = 0;
+
+		while (off < n) {
+			unsigned short reclen;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			last = off;
+			off += reclen;
+		}
+		assert_string_equal(buf + last + 19, "2");
+	}
+	uvfs_free(fs);
+}
+
 static void test_proc_listing(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -336,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_exec_txtbsy),
 		cmocka_unit_test(test_exited_task),
+		cmocka_unit_test(test_proc_listing_end_is_sticky),
 		cmocka_unit_test(test_proc_listing),
 		cmocka_unit_test(test_fdinfo),
 		cmocka_unit_test(test_no_leaks),
