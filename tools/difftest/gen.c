@@ -8,9 +8,16 @@
  *
  * Every path is relative to the sequence's own directory and never starts with "..",
  * and chdir only goes to d, e, d/f or back to the sequence's directory, so that no
- * sequence reaches another's files.  Never generated (each would hang or diverge by
- * design, see docs/SEMANTICS.md): fifos (a blocking open or read waits forever on
- * both sides), devices other than 0:0 (uvfs has no drivers).
+ * sequence reaches another's files — except through what every sequence of a batch
+ * shares on purpose (not with --target, whose host is the real one): /proc as a target
+ * of every operation (the batch's task is pid 1 on both sides), a tmpfs mounted on
+ * the sequence's directories, its cwd or the root, and "/.."-paths that step onto
+ * whatever is mounted on the root.  Besides: O_PATH descriptors in every descriptor
+ * call, flag bits Linux does not know and contradictory ones, offsets and counts near
+ * the limits, zero-length I/O.  Never generated (each would hang or diverge by design,
+ * see docs/SEMANTICS.md): fifos (a blocking open or read waits forever on both
+ * sides), devices other than 0:0 (uvfs has no drivers); nor yet forks, exits and
+ * execs (sysscript has no tasks: tests/test_proc.c asks the kernel about those).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,10 +76,47 @@ static const char *const dirs[] = { "", "d/", "e/", "d/f/" };
  * with a trailing slash. */
 static bool gen_no_root;
 
+/* /proc as a target: the links, their directories, fdinfo files, a missing name.
+ * Not "/proc/self/exe" (the kernel's side is a process with an executable, uvfs's task
+ * has none), and "/proc" itself only for operations whose output shows no stat of it
+ * (its nlink counts every process on the machine: proc_root_getattr).  An open never
+ * names "/proc", "/proc/PID" (whose listings hold the hundreds of entries uvfs does
+ * not model) nor an fdinfo file (whose mnt_id the machine's other mounts decide). */
+static bool gen_stat, gen_open;
+
+static void proc_path(struct rng *r, char *buf, size_t n)
+{
+	static const char *const fixed[] = {
+		"/proc/self/fd", "/proc/self/fdinfo", "/proc/1/cwd", "/proc/self/root",
+		"/proc/x", "/proc/1/fd/", "/proc/self", "/proc/1", "/proc",
+	};
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]) - (gen_open ? 3 : gen_stat ? 1 : 0);
+	unsigned k = pick(r, 3);
+
+	if (k == 2 && gen_open)
+		k = 1;
+	if (k == 0)
+		snprintf(buf, n, "%s", fixed[pick(r, (unsigned)nfixed)]);
+	else
+		snprintf(buf, n, "/proc/%s/%s/%u", pick(r, 2) ? "self" : "1",
+			 k == 1 ? "fd" : "fdinfo", pick(r, 5));
+}
+
 static void path(struct rng *r, char *buf, size_t n)
 {
 	char nm[32];
 	unsigned k = pick(r, 100);
+
+	if (!gen_no_root && k < 4) {
+		proc_path(r, buf, n);
+		return;
+	}
+	if (!gen_no_root && k == 4) {
+		/* ".." at the root lands on what is mounted there */
+		snprintf(buf, n, "%s", pick(r, 2) ? "/.." : "/../a");
+		return;
+	}
+	k = pick(r, 100);
 
 	if (k < 7) {
 		/* "/" only fails or touches the root's attributes, which no dump shows */
@@ -98,6 +142,8 @@ static int fd(struct rng *r)
 static const char *const open_extra[] = {
 	"O_CREAT", "O_EXCL", "O_TRUNC", "O_APPEND", "O_DIRECTORY", "O_NOFOLLOW", "O_PATH",
 	"O_CLOEXEC", "O_NONBLOCK",
+	/* rarer: flags tmpfs ignores or refuses, __O_SYNC alone, a bit Linux lacks */
+	"O_DIRECT", "O_ASYNC", "O_NOATIME", "O_DSYNC", "0x100000", "0x40000000",
 };
 
 static void open_flags(struct rng *r, char *buf, size_t n)
@@ -111,7 +157,7 @@ static void open_flags(struct rng *r, char *buf, size_t n)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(open_extra) / sizeof(open_extra[0]); i++)
-		if (chance(r, i == 0 ? 45 : 12))
+		if (chance(r, i == 0 ? 45 : i < 9 ? 12 : 3))
 			len += (size_t)snprintf(buf + len, n - len, "|%s", open_extra[i]);
 }
 
@@ -122,26 +168,47 @@ static void emit_op(struct rng *r, FILE *f)
 
 #define P(x) path(r, x, sizeof(x))
 	if (k < 150) {
+		gen_open = true;
 		P(a);
+		gen_open = false;
 		open_flags(r, fl, sizeof(fl));
 		quoted(b, sizeof(b), a);
 		fprintf(f, "openat AT_FDCWD %s %s 0%o\n", b, fl, chance(r, 80) ? 0644 : 0755);
 	} else if (k < 200) {
 		fprintf(f, "close %d\n", fd(r));
 	} else if (k < 240) {
-		static const char *const data[] = { "x", "hello", "{z*5000}" };
+		static const char *const data[] = { "x", "hello", "{z*5000}", "" };
 
-		fprintf(f, "write %d \"%s\"\n", fd(r), data[pick(r, 3)]);
+		fprintf(f, "write %d \"%s\"\n", fd(r), data[chance(r, 8) ? 3 : pick(r, 3)]);
 	} else if (k < 260) {
-		fprintf(f, "read %d %u\n", fd(r), pick(r, 3) ? 16 : 6000);
+		fprintf(f, "read %d %s\n", fd(r), chance(r, 8) ? "0" : pick(r, 3) ? "16" : "6000");
 	} else if (k < 275) {
-		fprintf(f, "pwrite %d \"p\" %u\n", fd(r), pick(r, 3) ? pick(r, 20) : 100000);
+		/* offsets near 2^63 - 1: rw_verify_area's EINVAL */
+		static const char *const off[] = { "9223372036854775806", "9223372036854775807",
+						   "9223372036854775800", "-1" };
+
+		if (chance(r, 10))
+			fprintf(f, "pwrite %d \"%s\" %s\n", fd(r), pick(r, 2) ? "pq" : "",
+				off[pick(r, 4)]);
+		else
+			fprintf(f, "pwrite %d \"p\" %u\n", fd(r), pick(r, 3) ? pick(r, 20) : 100000);
 	} else if (k < 290) {
-		fprintf(f, "pread %d 8 %u\n", fd(r), pick(r, 12));
+		if (chance(r, 10))
+			fprintf(f, "pread %d %u 9223372036854775%u\n", fd(r), pick(r, 3) * 4,
+				800 + pick(r, 8));
+		else
+			fprintf(f, "pread %d %u %u\n", fd(r), chance(r, 8) ? 0 : 8, pick(r, 12));
 	} else if (k < 305) {
-		fprintf(f, "ftruncate %d %d\n", fd(r), chance(r, 10) ? -1 : (int)pick(r, 9000));
+		fprintf(f, "ftruncate %d %s\n", fd(r), chance(r, 10) ? "-1" : chance(r, 5) ?
+			"9223372036854775807" : pick(r, 2) ? "0" : "4000");
 	} else if (k < 315) {
-		fprintf(f, "lseek %d %d %d\n", fd(r), (int)pick(r, 20) - 2, (int)pick(r, 5));
+		static const char *const big[] = { "9223372036854775807", "-9223372036854775807",
+						   "2147483648" };
+
+		if (chance(r, 15))
+			fprintf(f, "lseek %d %s %d\n", fd(r), big[pick(r, 3)], (int)pick(r, 5));
+		else
+			fprintf(f, "lseek %d %d %d\n", fd(r), (int)pick(r, 20) - 2, (int)pick(r, 5));
 	} else if (k < 410) {
 		static const char *const rf[] = { "0", "0", "RENAME_NOREPLACE", "RENAME_EXCHANGE",
 						  "RENAME_WHITEOUT", "RENAME_NOREPLACE|RENAME_WHITEOUT",
@@ -177,7 +244,13 @@ static void emit_op(struct rng *r, FILE *f)
 		case 0: snprintf(t, sizeof(t), "nowhere"); break;
 		case 1: snprintf(t, sizeof(t), "loop"); break;
 		case 2: snprintf(t, sizeof(t), "../e"); break;
-		default: P(t); if (!t[0]) snprintf(t, sizeof(t), "a"); break;
+		default:
+			gen_open = true;  /* a link is opened through, as a name is */
+			P(t);
+			gen_open = false;
+			if (!t[0])
+				snprintf(t, sizeof(t), "a");
+			break;
 		}
 		quoted(qt, sizeof(qt), t);
 		if (chance(r, 15))
@@ -209,15 +282,23 @@ static void emit_op(struct rng *r, FILE *f)
 
 		if (chance(r, 15)) {
 			fprintf(f, "fstat %d\n", fd(r));
+		} else if (chance(r, 10)) {
+			/* the empty path on a descriptor, with bits fstatat does not know */
+			fprintf(f, "fstatat %d \"\" AT_EMPTY_PATH%s\n", fd(r),
+				pick(r, 2) ? "|0x80000000" : "|AT_SYMLINK_NOFOLLOW");
 		} else {
+			gen_stat = true;
 			P(a);
+			gen_stat = false;
 			quoted(b, sizeof(b), a);
 			fprintf(f, "fstatat AT_FDCWD %s %s\n", b, sf[pick(r, 4)]);
 		}
 	} else if (k < 830) {
-		static const unsigned sizes[] = { 4096, 4096, 4096, 40, 10 };
+		static const char *const sizes[] = { "4096", "4096", "4096", "40", "10", "0",
+						     "2147483648", "4294967396" };
 
-		fprintf(f, "getdents64 %d %u\n", fd(r), sizes[pick(r, 5)]);
+		fprintf(f, "getdents64 %d %s\n", fd(r), sizes[chance(r, 10) ? 5 + pick(r, 3) :
+							      pick(r, 5)]);
 	} else if (k < 850) {
 		static const char *const cd[] = { "d", "e", "d/f", "BACK" };
 		const char *c = cd[pick(r, 4)];
@@ -244,25 +325,48 @@ static void emit_op(struct rng *r, FILE *f)
 		static const char *const tm[] = { "NULL", "1:UTIME_OMIT,2:UTIME_OMIT",
 						  "1:UTIME_NOW,2:5", "1:-1,2:0" };
 
-		P(a);
-		quoted(b, sizeof(b), a);
-		fprintf(f, "utimensat AT_FDCWD %s %s %s\n", b, tm[pick(r, 4)],
-			chance(r, 20) ? "AT_SYMLINK_NOFOLLOW" : "0");
+		if (chance(r, 20)) {
+			/* the futimens form, O_PATH descriptors included */
+			fprintf(f, "utimensat %d NULL %s 0\n", fd(r), tm[pick(r, 4)]);
+		} else {
+			P(a);
+			quoted(b, sizeof(b), a);
+			fprintf(f, "utimensat AT_FDCWD %s %s %s\n", b, tm[pick(r, 4)],
+				chance(r, 20) ? "AT_SYMLINK_NOFOLLOW" : "0");
+		}
 	} else if (k < 930) {
 		fprintf(f, "dup %d\n", fd(r));
 	} else if (k < 945) {
 		fprintf(f, "dup3 %d %d %s\n", fd(r), fd(r), chance(r, 30) ? "O_CLOEXEC" : "0");
 	} else if (k < 965) {
 		static const char *const cmd[] = { "F_GETFL", "F_GETFD", "F_SETFD 1", "F_DUPFD 3",
-						   "F_SETFL O_APPEND", "F_DUPFD_CLOEXEC 0" };
+						   "F_SETFL O_APPEND", "F_DUPFD_CLOEXEC 0",
+						   "F_SETFL O_ASYNC", "F_SETFL O_DIRECT",
+						   "F_SETFL O_NONBLOCK|O_ASYNC", "F_DUPFD 4294967301",
+						   "F_DUPFD -1" };
 
-		fprintf(f, "fcntl %d %s\n", fd(r), cmd[pick(r, 6)]);
+		fprintf(f, "fcntl %d %s\n", fd(r), cmd[chance(r, 25) ? 6 + pick(r, 5) : pick(r, 6)]);
 	} else if (k < 975) {
 		/* a directory removed while it is the cwd and open: getcwd and getdents
 		 * then say ENOENT; 1022 is the sequence's own directory */
 		fprintf(f, "mkdirat AT_FDCWD d/g 0755\nchdir d/g\nopenat AT_FDCWD . O_RDONLY|O_DIRECTORY\n"
 			   "unlinkat 1022 d/g AT_REMOVEDIR\ngetcwd 512\ngetdents64 %d 4096\n"
 			   "fchdir %d\nchdir BACK\n", fd(r), fd(r));
+	} else if (k < 985 && !gen_no_root) {
+		/* a second tmpfs on the sequence's directories, its cwd, or the root */
+		static const char *const where[] = { "d", "e", "d/f", ".", "/" };
+
+		fprintf(f, "mount %s %s\n", chance(r, 90) ? "tmpfs" : "nosuchfs",
+			where[chance(r, 10) ? 4 : pick(r, 4)]);
+	} else if (k < 988) {
+		/* fsync and truncate of every kind of file, /proc's too */
+		if (pick(r, 2)) {
+			fprintf(f, "fsync %d\n", fd(r));
+		} else {
+			P(a);
+			quoted(b, sizeof(b), a);
+			fprintf(f, "truncate %s %u\n", b, pick(r, 3) * 10);
+		}
 	} else {
 		fprintf(f, "fdpath %d\n", fd(r));
 	}
