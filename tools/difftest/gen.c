@@ -352,18 +352,25 @@ static void emit_op(struct rng *r, FILE *f)
 		fprintf(f, "mkdirat AT_FDCWD d/g 0755\nchdir d/g\nopenat AT_FDCWD . O_RDONLY|O_DIRECTORY\n"
 			   "unlinkat 1022 d/g AT_REMOVEDIR\ngetcwd 512\ngetdents64 %d 4096\n"
 			   "fchdir %d\nchdir BACK\n", fd(r), fd(r));
-	} else if (k < 985 && !gen_no_root) {
-		/* a second tmpfs on the sequence's directories, its cwd, or the root */
-		static const char *const where[] = { "d", "e", "d/f", ".", "/" };
+	} else if (k < 982 && !gen_no_root) {
+		/* a second tmpfs on the sequence's directories, its cwd, or the root; a
+		 * type nobody registered on places that exist or not */
+		static const char *const where[] = { "d", "e", "d/f", ".", "/", "nowhere", "a",
+						     "loop", "a/x" };
 
-		fprintf(f, "mount %s %s\n", chance(r, 90) ? "tmpfs" : "nosuchfs",
-			where[chance(r, 10) ? 4 : pick(r, 4)]);
-	} else if (k < 988) {
+		if (chance(r, 85))
+			fprintf(f, "mount tmpfs %s\n", where[chance(r, 10) ? 4 : pick(r, 4)]);
+		else
+			fprintf(f, "mount nosuchfs %s\n", where[pick(r, 9)]);
+	} else if (k < 990) {
 		/* fsync and truncate of every kind of file, /proc's too */
 		if (pick(r, 2)) {
 			fprintf(f, "fsync %d\n", fd(r));
 		} else {
-			P(a);
+			if (!gen_no_root && chance(r, 30))
+				proc_path(r, a, sizeof(a));
+			else
+				P(a);
 			quoted(b, sizeof(b), a);
 			fprintf(f, "truncate %s %u\n", b, pick(r, 3) * 10);
 		}
