@@ -134,6 +134,8 @@ struct file_operations {
 /* F_SETFL may set O_DIRECT although open refuses it (a fifo on 6.18: "packet mode",
  * which uvfs does not model — docs/SEMANTICS.md) */
 #define FOP_SETFL_ODIRECT 0x20u
+/* positions stop at 2^31 - 1 (the superblock's s_maxbytes is MAX_NON_LFS: procfs) */
+#define FOP_NON_LFS    0x40u
 
 struct super_operations {
 	/* Bytes of the filesystem's inode, a struct with struct inode first (the

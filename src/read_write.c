@@ -225,7 +225,8 @@ static off_t vfs_llseek(struct file *f, off_t offset, int whence)
 	default:
 		return -EINVAL;
 	}
-	if (offset < 0)
+	/* vfs_setpos(): below 0 or beyond the superblock's s_maxbytes */
+	if (offset < 0 || ((fop_flags & FOP_NON_LFS) && offset > INT32_MAX))
 		return -EINVAL;
 	f->f_pos = offset;
 	return offset;

@@ -783,6 +783,8 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 	return (ssize_t)done;
 }
 
+#define MEMFS_LAST_PAGE ((uint64_t)INT64_MAX >> UVFS_PAGE_SHIFT)
+
 static off_t memfs_seek_data(struct file *f, off_t offset, int whence)
 {
 	struct inode *inode = f->f_inode;
@@ -793,6 +795,14 @@ static off_t memfs_seek_data(struct file *f, off_t offset, int whence)
 	limit = (size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
 	idx = radix_find(MI(inode), (uint64_t)offset >> UVFS_PAGE_SHIFT, limit,
 			 whence == SEEK_DATA);
+	/* mapping_seek_hole_data() rounds the end of a folio up with loff_t arithmetic,
+	 * which overflows for the page that holds byte 2^63 - 1: that page is never
+	 * data to SEEK_DATA, and SEEK_HOLE that reaches it through data is ENXIO
+	 * (tests/regress/seek-data-last-page.sys; difftest seed 20281010) */
+	if (whence == SEEK_DATA && idx == MEMFS_LAST_PAGE)
+		return -ENXIO;
+	if (whence == SEEK_HOLE && idx >= limit && limit - 1 == MEMFS_LAST_PAGE)
+		return -ENXIO;
 	if (idx >= limit)
 		return whence == SEEK_DATA ? -ENXIO : (off_t)size;
 	if (idx << UVFS_PAGE_SHIFT <= (uint64_t)offset)

@@ -641,8 +641,10 @@ static const struct inode_operations proc_self_iops = {
 static const struct inode_operations proc_file_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_fdinfo_fops, .setattr = proc_setattr,
 };
-/* generic_file_llseek, no ->fsync, no O_DIRECT */
-static const struct file_operations proc_dir_fops = { .iterate = proc_iterate };
+/* generic_file_llseek (procfs's s_maxbytes is MAX_NON_LFS), no ->fsync, no O_DIRECT */
+static const struct file_operations proc_dir_fops = {
+	.iterate = proc_iterate, .fop_flags = FOP_NON_LFS,
+};
 /* a seq_file: seq_lseek, no pwrite */
 static const struct file_operations proc_fdinfo_fops = {
 	.read = proc_fdinfo_read, .fop_flags = FOP_SEQ,

@@ -179,7 +179,7 @@ static void emit_op(struct rng *r, FILE *f)
 	} else if (k < 240) {
 		static const char *const data[] = { "x", "hello", "{z*5000}", "" };
 
-		fprintf(f, "write %d \"%s\"\n", fd(r), data[chance(r, 8) ? 3 : pick(r, 3)]);
+		fprintf(f, "write %d \"%s\"\n", fd(r), data[chance(r, 15) ? 3 : pick(r, 3)]);
 	} else if (k < 260) {
 		fprintf(f, "read %d %s\n", fd(r), chance(r, 8) ? "0" : pick(r, 3) ? "16" : "6000");
 	} else if (k < 275) {
@@ -207,6 +207,8 @@ static void emit_op(struct rng *r, FILE *f)
 
 		if (chance(r, 15))
 			fprintf(f, "lseek %d %s %d\n", fd(r), big[pick(r, 3)], (int)pick(r, 5));
+		else if (chance(r, 20))
+			fprintf(f, "lseek %d 0 SEEK_CUR\n", fd(r));  /* where did it leave us? */
 		else
 			fprintf(f, "lseek %d %d %d\n", fd(r), (int)pick(r, 20) - 2, (int)pick(r, 5));
 	} else if (k < 410) {
@@ -346,6 +348,15 @@ static void emit_op(struct rng *r, FILE *f)
 						   "F_DUPFD -1" };
 
 		fprintf(f, "fcntl %d %s\n", fd(r), cmd[chance(r, 25) ? 6 + pick(r, 5) : pick(r, 6)]);
+	} else if (k < 968 && chance(r, 30)) {
+		/* O_CREAT finding someone else's file in a sticky world-writable directory
+		 * (may_create_in_sticky); a socket, a device 0:0 or a regular file */
+		static const char *const t[] = { "S_IFSOCK|0600", "S_IFCHR|0600", "S_IFREG|0644" };
+
+		fprintf(f, "mkdirat AT_FDCWD d/t 0755\nfchmodat AT_FDCWD d/t 01777 0\n"
+			   "mknodat AT_FDCWD d/t/o %s 0\nfchownat AT_FDCWD d/t/o %u %u 0\n"
+			   "openat AT_FDCWD d/t/o O_CREAT|O_RDWR%s 0644\n", t[pick(r, 3)],
+			pick(r, 3), pick(r, 3), chance(r, 30) ? "|O_EXCL" : "");
 	} else if (k < 975) {
 		/* a directory removed while it is the cwd and open: getcwd and getdents
 		 * then say ENOENT; 1022 is the sequence's own directory */
