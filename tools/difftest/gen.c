@@ -348,6 +348,11 @@ static void emit_op(struct rng *r, FILE *f)
 						   "F_DUPFD -1" };
 
 		fprintf(f, "fcntl %d %s\n", fd(r), cmd[chance(r, 25) ? 6 + pick(r, 5) : pick(r, 6)]);
+	} else if (k < 968 && chance(r, 15)) {
+		/* zero-length I/O on the file that has data, where the offset shows: an
+		 * O_APPEND descriptor that has not written yet */
+		fprintf(f, "openat AT_FDCWD a O_RDWR|O_APPEND%s\nwrite %d \"\"\nread %d 16\n",
+			chance(r, 30) ? "|O_NONBLOCK" : "", fd(r), fd(r));
 	} else if (k < 968 && chance(r, 30)) {
 		/* O_CREAT finding someone else's file in a sticky world-writable directory
 		 * (may_create_in_sticky); a socket, a device 0:0 or a regular file */
