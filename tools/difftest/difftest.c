@@ -17,7 +17,9 @@
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -183,19 +185,56 @@ static char *run_kernel(const struct difftest_config *cfg, struct batch *bt)
 	return out;
 }
 
+/*
+ * The uvfs side runs in a child process, so that a crash of uvfs is a finding and not
+ * the end of the tester: its output up to the crash, then a line that says which
+ * signal, which no kernel output has.
+ */
 static char *run_uvfs(const struct difftest_config *cfg, struct batch *bt)
 {
-	struct sys_backend *b = sys_backend_uvfs_proc(NULL);
-	char *out = NULL;
+	char *out = NULL, buf[65536];
 	size_t len = 0;
+	int pipefd[2], status;
+	ssize_t n;
 	FILE *f;
+	pid_t pid;
 
-	if (!b)
+	if (pipe(pipefd))
 		return NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		struct sys_backend *b = sys_backend_uvfs_proc(NULL);
+		FILE *w = fdopen(pipefd[1], "w");
+
+		close(pipefd[0]);
+		if (!b || !w)
+			_exit(2);
+		batch_fn(b, w, bt);
+		fclose(w);
+		sys_backend_uvfs_free(b);
+		_exit(0);
+	}
+	close(pipefd[1]);
 	f = open_memstream(&out, &len);
-	batch_fn(b, f, bt);
+	while ((n = read(pipefd[0], buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, f);
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status))
+		fprintf(f, "\n(uvfs crashed: signal %d, %s)\n", WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fclose(f);
+		free(out);
+		return NULL;
+	}
 	fclose(f);
-	sys_backend_uvfs_free(b);
 	return cfg->target ? fix_lengths(hide_tmpfile_ino(out)) : out;
 }
 
