@@ -128,6 +128,21 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 			return NULL;
 		}
 	}
+	if (cfg->flags & ~UVFS_NO_PROC) {
+		set_error("uvfs_new: unknown flags %#x (known: UVFS_NO_PROC)",
+			  cfg->flags & ~UVFS_NO_PROC);
+		errno = EINVAL;
+		return NULL;
+	}
+	/* the root directory takes an inode of the limit, /proc's directory another */
+	if (cfg->max_inodes && cfg->max_inodes < ((cfg->flags & UVFS_NO_PROC) ? 1u : 2u)) {
+		set_error("uvfs_new: max_inodes %llu cannot hold the root directory%s (at least %u)",
+			  (unsigned long long)cfg->max_inodes,
+			  (cfg->flags & UVFS_NO_PROC) ? "" : " and /proc",
+			  (cfg->flags & UVFS_NO_PROC) ? 1u : 2u);
+		errno = EINVAL;
+		return NULL;
+	}
 	fs = uvfs_zalloc(sizeof(*fs));
 	if (!fs)
 		goto enomem;

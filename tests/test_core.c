@@ -37,6 +37,28 @@ static void test_new_rejects_unknown_abi(void **state)
 	assert_null(uvfs_new(&bad));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(uvfs_last_error(), "reserved"));
+	/* what is wrong is said, not "out of memory" */
+	{
+		struct uvfs_config flags = { .flags = 0x6 }, tiny = { .max_inodes = 1 };
+		struct uvfs_config tiny_noproc = { .max_inodes = 1, .flags = UVFS_NO_PROC };
+		struct uvfs_config two = { .max_inodes = 2 };
+		struct uvfs *fs;
+
+		errno = 0;
+		assert_null(uvfs_new(&flags));
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(uvfs_last_error(), "unknown flags 0x6"));
+		errno = 0;
+		assert_null(uvfs_new(&tiny));
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(uvfs_last_error(), "max_inodes 1 cannot hold"));
+		fs = uvfs_new(&tiny_noproc);
+		assert_non_null(fs);
+		uvfs_free(fs);
+		fs = uvfs_new(&two);
+		assert_non_null(fs);
+		uvfs_free(fs);
+	}
 }
 
 static void test_new_defaults(void **state)

@@ -104,8 +104,9 @@ struct uvfs_config {
  * fresh tmpfs, ino 1) mounted at "/", holding one directory, /proc (0555, ino 2),
  * with procfs mounted on it unless cfg->flags has UVFS_NO_PROC, in which case the
  * root is empty.  cfg == NULL means all defaults.
- * Returns NULL with errno set: EINVAL (unknown personality or non-zero reserved field;
- * uvfs_last_error() says which), ENOMEM.
+ * Returns NULL with errno set: EINVAL (unknown personality, non-zero reserved field,
+ * unknown flags, max_inodes below what the root and /proc take; uvfs_last_error()
+ * says which), ENOMEM.
  */
 struct uvfs *uvfs_new(const struct uvfs_config *cfg);
 

@@ -2,6 +2,8 @@
 /*
  * cli.c - the command line of uvfs-difftest and `uvfsh --difftest`.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,22 @@ static void usage(FILE *f)
 		"in DIR (default ./difftest-failures).  Exit 0 when nothing diverged.\n");
 }
 
+/* A whole number in [min, max], all of s: else a message naming the option. */
+static bool number(const char *opt, const char *s, unsigned long long min,
+		   unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	if (s[0] == '-' || !*s || (*out = strtoull(s, &end, 0), errno) || *end ||
+	    *out < min || *out > max) {
+		fprintf(stderr, "uvfs-difftest: %s: '%s' is not a number from %llu to %llu\n",
+			opt, s, min, max);
+		return false;
+	}
+	return true;
+}
+
 int difftest_main(int argc, char **argv)
 {
 	struct difftest_config cfg = { .seed = 1, .sequences = 100, .shrink = true,
@@ -31,23 +49,32 @@ int difftest_main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned long long n;
 
 		if (!strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
 		} else if ((!strcmp(a, "--sequences") || !strcmp(a, "--difftest")) && v) {
-			cfg.sequences = atol(v);
+			if (!number(a, v, 1, 1000000000000ull, &n))
+				return 2;
+			cfg.sequences = (long)n;
 			i++;
 		} else if (!strcmp(a, "--seed") && v) {
-			cfg.seed = strtoull(v, NULL, 0);
+			if (!number(a, v, 0, UINT64_MAX, &n))
+				return 2;
+			cfg.seed = n;
 			i++;
 		} else if (!strcmp(a, "--random")) {
 			random_seed = true;
 		} else if (!strcmp(a, "--steps") && v) {
-			cfg.steps = atoi(v);
+			if (!number(a, v, 1, 100000, &n))
+				return 2;
+			cfg.steps = (int)n;
 			i++;
 		} else if (!strcmp(a, "--batch") && v) {
-			cfg.batch = atoi(v);
+			if (!number(a, v, 1, 100000, &n))
+				return 2;
+			cfg.batch = (int)n;
 			i++;
 		} else if (!strcmp(a, "--target") && v) {
 			cfg.target = v;
@@ -56,7 +83,9 @@ int difftest_main(int argc, char **argv)
 			cfg.out_dir = v;
 			i++;
 		} else if (!strcmp(a, "--max-reports") && v) {
-			cfg.max_reports = atoi(v);
+			if (!number(a, v, 1, 1000000, &n))
+				return 2;
+			cfg.max_reports = (int)n;
 			i++;
 		} else if (!strcmp(a, "--coverage")) {
 			cfg.coverage = true;
@@ -65,7 +94,9 @@ int difftest_main(int argc, char **argv)
 		} else if (!strcmp(a, "--quiet")) {
 			cfg.progress = false;
 		} else if (a[0] != '-') {
-			cfg.sequences = atol(a);
+			if (!number("N", a, 1, 1000000000000ull, &n))
+				return 2;
+			cfg.sequences = (long)n;
 		} else {
 			usage(stderr);
 			return 2;
