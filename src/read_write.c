@@ -69,6 +69,8 @@ static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 
 static ssize_t vfs_write(struct file *f, const void *buf, size_t count, off_t *pos)
 {
+	off_t p = *pos;
+	ssize_t ret;
 	int err;
 
 	if (!(f->f_mode & FMODE_WRITE))
@@ -84,8 +86,14 @@ static ssize_t vfs_write(struct file *f, const void *buf, size_t count, off_t *p
 	 * as a Linux bug, and kept by Linux) — but generic_write_checks() returns for a
 	 * count of 0 before it moves the position, so an empty write moves nothing. */
 	if ((f->f_flags & O_APPEND) && S_ISREG(f->f_inode->i_mode) && count)
-		*pos = f->f_inode->i_size;
-	return f->f_op->write(f, buf, count, pos);
+		p = f->f_inode->i_size;
+	/* new_sync_write(): the position moves only when bytes were written, so an
+	 * O_APPEND write that fails (EFBIG at 2^63 - 1) leaves it where it was
+	 * (tests/regress/append-efbig-keeps-offset.sys, difftest seed 20830490) */
+	ret = f->f_op->write(f, buf, count, &p);
+	if (ret > 0)
+		*pos = p;
+	return ret;
 }
 
 ssize_t uvfs_read(struct uvfs_task *task, int fd, void *buf, size_t count)
