@@ -283,25 +283,16 @@ static int diverges(const struct difftest_config *cfg, const char *body, char **
 		    char **uout)
 {
 	static long trial;
-	struct batch bt = { .first = 1000000000L + trial++, .n = 1 };
-	char *script = full_script(body, bt.first), *k, *u, *ks, *us;
-	int d;
+	char *ks = NULL, *us = NULL;
+	int d = -1;
 
-	bt.scripts = &script;
-	k = run_kernel(cfg, &bt);
-	u = run_uvfs(cfg, &bt);
-	ks = k ? section(k, bt.first) : NULL;
-	us = u ? section(u, bt.first) : NULL;
-	d = ks && us ? strcmp(ks, us) != 0 : -1;
-	free(script);
-	free(k);
-	free(u);
-	/* the kernel's ELOOP for 21-40 links: retry once (kernel_eloop_first) */
-	if (d == 1 && kernel_eloop_first(ks, us)) {
+	/* a second attempt only for the kernel's ELOOP for 21-40 links (kernel_eloop_first) */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct batch bt = { .first = 1000000000L + trial++, .n = 1 };
+		char *script = full_script(body, bt.first), *k, *u;
+
 		free(ks);
 		free(us);
-		bt.first = 1000000000L + trial++;
-		script = full_script(body, bt.first);
 		bt.scripts = &script;
 		k = run_kernel(cfg, &bt);
 		u = run_uvfs(cfg, &bt);
@@ -311,6 +302,8 @@ static int diverges(const struct difftest_config *cfg, const char *body, char **
 		free(script);
 		free(k);
 		free(u);
+		if (d != 1 || !kernel_eloop_first(ks, us))
+			break;
 	}
 	if (kout && d >= 0) {
 		*kout = ks;
