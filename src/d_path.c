@@ -176,6 +176,8 @@ int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size)
 		err = -ENAMETOOLONG;
 	else if ((size_t)len > size)
 		err = -ERANGE;
+	else if (!buf)
+		err = -EFAULT;  /* copy_to_user() */
 	else {
 		memcpy(buf, page + b.len, (size_t)len);
 		err = len;
@@ -198,6 +200,8 @@ ssize_t readlink_path(const struct path *path, const struct path *root, char *bu
 	len = (ssize_t)strlen(p);
 	if ((size_t)len > bufsiz)
 		len = (ssize_t)bufsiz;
+	if (!buf)
+		return -EFAULT;  /* do_proc_readlink(): copy_to_user() */
 	memcpy(buf, p, (size_t)len);
 	return len;
 }

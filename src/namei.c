@@ -614,6 +614,8 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 	len = strlen(body);
 	if (len > bufsiz)
 		len = bufsiz;
+	if (!buf)
+		return -EFAULT;  /* readlink_copy(): copy_to_user() */
 	memcpy(buf, body, len);
 	return (ssize_t)len;
 }

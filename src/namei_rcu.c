@@ -572,6 +572,8 @@ ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *
 	/* do_proc_readlink(): no NUL, truncated to the buffer */
 	if (len > bufsiz)
 		len = bufsiz;
+	if (!buf)
+		return -EFAULT;  /* the copy out faults */
 	memcpy(buf, out, len);
 	return (ssize_t)len;
 }

@@ -106,6 +106,8 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 			return -EAGAIN;
 		uvfs_cond_wait(pipe_fs(f), &p->wait);
 	}
+	if (!buf)
+		return -EFAULT;  /* copy_page_to_iter() faults: the data stays */
 	while (done < count && p->len) {
 		size_t n = UVFS_PIPE_SIZE - p->head;
 
@@ -137,6 +139,8 @@ static ssize_t pipe_write(struct file *f, const void *buf, size_t count, off_t *
 
 		if (!p->readers)
 			return done ? (ssize_t)done : -EPIPE;
+		if (!buf)
+			return -EFAULT;  /* copy_page_from_iter() faults */
 		room = UVFS_PIPE_SIZE - p->len;
 		/* Writes of up to PIPE_BUF bytes are atomic: wait for room for all. */
 		if (!room || (count <= UVFS_PIPE_BUF && room < count)) {

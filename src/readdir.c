@@ -18,10 +18,22 @@ ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count)
 		ret = -EBADF;
 	else if (!f->f_op || !f->f_op->iterate)
 		ret = -ENOTDIR;
-	else
+	else if (!buf) {
+		/* filldir64() checks the room (EINVAL), then copies and faults (EFAULT)
+		 * leaving the position alone; at the end nothing is copied (0) */
+		char scratch[512];
+		off_t pos = f->f_pos;
+		unsigned int n = (int)(unsigned int)count < 0 ? 0 : (unsigned int)count;
+
+		ret = f->f_op->iterate(f, scratch, n < sizeof(scratch) ? n : sizeof(scratch));
+		f->f_pos = pos;
+		if (ret > 0)
+			ret = -EFAULT;
+	} else {
 		/* the system call's count is an unsigned int, kept in an int by filldir64():
 		 * 2^31 and more is negative, and the first entry does not fit (EINVAL) */
 		ret = f->f_op->iterate(f, buf, (int)(unsigned int)count < 0 ? 0 : (unsigned int)count);
+	}
 	task_leave(task);
 	return ret;
 }

@@ -26,8 +26,8 @@ int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *name, struct sta
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
 	/* The lockless walk first (the kernel's LOOKUP_RCU), the locked one if it
-	 * cannot be sure. */
-	if (name && name[0] && !(flags & AT_EMPTY_PATH)) {
+	 * cannot be sure.  No st: the walk's errors, then EFAULT (cp_new_stat). */
+	if (name && name[0] && !(flags & AT_EMPTY_PATH) && st) {
 		err = stat_rcu(task, dirfd, name, !(flags & AT_SYMLINK_NOFOLLOW), st);
 		if (err != -ECHILD)
 			return err;
@@ -39,7 +39,10 @@ int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *name, struct sta
 	task_enter(task);
 	err = filename_lookup(task, dirfd, name, lf, &path);
 	if (!err) {
-		inode_fillattr(path.dentry->d_inode, st);
+		if (st)
+			inode_fillattr(path.dentry->d_inode, st);
+		else
+			err = -EFAULT;
 		path_put(&path);
 	}
 	task_leave(task);
@@ -53,10 +56,12 @@ int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st)
 
 	task_enter(task);
 	f = fdget(task, fd);
-	if (f)
-		inode_fillattr(f->f_inode, st);
-	else
+	if (!f)
 		err = -EBADF;
+	else if (!st)
+		err = -EFAULT;  /* cp_new_stat(): copy_to_user() */
+	else
+		inode_fillattr(f->f_inode, st);
 	task_leave(task);
 	return err;
 }

@@ -51,6 +51,10 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 {
 	struct uvfs_task *t;
 
+	if (!fs) {
+		errno = EINVAL;
+		return NULL;
+	}
 	uvfs_lock(fs);
 	t = task_alloc(fs);
 	if (t) {
@@ -68,9 +72,14 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 
 struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 {
-	struct uvfs *fs = parent->fs;
+	struct uvfs *fs;
 	struct uvfs_task *t;
 
+	if (!parent) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fs = parent->fs;
 	uvfs_lock(fs);
 	t = task_alloc(fs);
 	if (t && fdtable_copy(fs, &t->files, &parent->files)) {
@@ -155,11 +164,13 @@ void uvfs_task_exit(struct uvfs_task *task)
 
 int uvfs_task_pid(const struct uvfs_task *task)
 {
-	return task->pid;
+	return task ? task->pid : -EINVAL;
 }
 
 int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid)
 {
+	if (!task)
+		return -EINVAL;
 	uvfs_lock(task->fs);
 	task->uid = uid;
 	task->gid = gid;
@@ -171,6 +182,8 @@ mode_t uvfs_umask(struct uvfs_task *task, mode_t mask)
 {
 	mode_t old;
 
+	if (!task)
+		return (mode_t)-1;
 	uvfs_lock(task->fs);
 	old = task->umask;
 	task->umask = mask & 0777;

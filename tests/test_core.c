@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -693,6 +695,103 @@ static void test_multigrain(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * NULL buffers: EFAULT where the kernel's copy would fault, after the other checks,
+ * and nothing when nothing is copied.  The kernel answers the same calls in this run,
+ * through raw system calls (glibc's getcwd(NULL) would allocate) on a file and a
+ * directory of its own under /tmp.
+ */
+enum { N_FSTAT, N_READ, N_READ_EOF, N_PREAD, N_WRITE, N_PWRITE, N_GETCWD, N_READLINK,
+       N_GETDENTS, N_GETDENTS_END, N_STAT_NULL_PATH, N_FSTATAT_NULL_ST, N_BADFD_READ, N_MAX };
+static const char *const null_case[N_MAX] = {
+	"fstat", "read", "read at EOF", "pread", "write", "pwrite", "getcwd", "readlinkat",
+	"getdents64", "getdents64 at the end", "fstatat NULL path", "fstatat NULL stat",
+	"read of a bad fd",
+};
+
+static void kernel_nulls(long *k)
+{
+	char dir[] = "/tmp/uvfs-nulls.XXXXXX", f[64], l[64], buf[256];
+	int fd, d;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(l, sizeof(l), "%s/l", dir);
+	fd = open(f, O_CREAT | O_RDWR, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "abc", 3), 3);
+	assert_int_equal(symlink("f", l), 0);
+	d = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(d >= 0);
+	k[N_FSTAT] = syscall(SYS_fstat, fd, NULL) < 0 ? -errno : 0;
+	k[N_READ] = syscall(SYS_pread64, fd, NULL, 10, 0) < 0 ? -errno : 0; /* pos 3: use pread */
+	k[N_READ_EOF] = syscall(SYS_read, fd, NULL, 10);
+	k[N_READ_EOF] = k[N_READ_EOF] < 0 ? -errno : k[N_READ_EOF];
+	k[N_PREAD] = syscall(SYS_pread64, fd, NULL, 2, 1) < 0 ? -errno : 0;
+	k[N_WRITE] = syscall(SYS_write, fd, NULL, 10) < 0 ? -errno : 0;
+	k[N_PWRITE] = syscall(SYS_pwrite64, fd, NULL, 10, 0) < 0 ? -errno : 0;
+	k[N_GETCWD] = syscall(SYS_getcwd, NULL, 100) < 0 ? -errno : 0;
+	k[N_READLINK] = syscall(SYS_readlinkat, AT_FDCWD, l, NULL, 100) < 0 ? -errno : 0;
+	k[N_GETDENTS] = syscall(SYS_getdents64, d, NULL, 4096) < 0 ? -errno : 0;
+	while (syscall(SYS_getdents64, d, buf, sizeof(buf)) > 0)
+		;
+	k[N_GETDENTS_END] = syscall(SYS_getdents64, d, NULL, 4096) < 0 ? -errno : 0;
+	k[N_STAT_NULL_PATH] = syscall(SYS_newfstatat, AT_FDCWD, NULL, buf, 0) < 0 ? -errno : 0;
+	k[N_FSTATAT_NULL_ST] = syscall(SYS_newfstatat, AT_FDCWD, f, NULL, 0) < 0 ? -errno : 0;
+	k[N_BADFD_READ] = syscall(SYS_read, 999, NULL, 10) < 0 ? -errno : 0;
+	close(fd);
+	close(d);
+	unlink(l);
+	unlink(f);
+	rmdir(dir);
+}
+
+static void test_null_buffers(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	long k[N_MAX], u[N_MAX];
+	char buf[256];
+	int fd, d;
+
+	(void)state;
+	kernel_nulls(k);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	fd = uvfs_openat(t, AT_FDCWD, "/d/f", O_CREAT | O_RDWR, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_write(t, fd, "abc", 3), 3);
+	assert_int_equal(uvfs_symlinkat(t, "f", AT_FDCWD, "/d/l"), 0);
+	d = uvfs_openat(t, AT_FDCWD, "/d", O_RDONLY | O_DIRECTORY, 0);
+	assert_true(d >= 0);
+	u[N_FSTAT] = uvfs_fstat(t, fd, NULL);
+	u[N_READ] = uvfs_pread(t, fd, NULL, 10, 0) < 0 ? uvfs_pread(t, fd, NULL, 10, 0) : 0;
+	u[N_READ_EOF] = uvfs_read(t, fd, NULL, 10);
+	u[N_PREAD] = uvfs_pread(t, fd, NULL, 2, 1) < 0 ? uvfs_pread(t, fd, NULL, 2, 1) : 0;
+	u[N_WRITE] = uvfs_write(t, fd, NULL, 10) < 0 ? uvfs_write(t, fd, NULL, 10) : 0;
+	u[N_PWRITE] = uvfs_pwrite(t, fd, NULL, 10, 0) < 0 ? uvfs_pwrite(t, fd, NULL, 10, 0) : 0;
+	u[N_GETCWD] = uvfs_getcwd(t, NULL, 100) < 0 ? uvfs_getcwd(t, NULL, 100) : 0;
+	u[N_READLINK] = uvfs_readlinkat(t, AT_FDCWD, "/d/l", NULL, 100) < 0 ?
+			uvfs_readlinkat(t, AT_FDCWD, "/d/l", NULL, 100) : 0;
+	u[N_GETDENTS] = uvfs_getdents64(t, d, NULL, 4096) < 0 ? uvfs_getdents64(t, d, NULL, 4096) : 0;
+	while (uvfs_getdents64(t, d, buf, sizeof(buf)) > 0)
+		;
+	u[N_GETDENTS_END] = uvfs_getdents64(t, d, NULL, 4096);
+	u[N_STAT_NULL_PATH] = uvfs_fstatat(t, AT_FDCWD, NULL, (struct stat *)buf, 0);
+	u[N_FSTATAT_NULL_ST] = uvfs_fstatat(t, AT_FDCWD, "/d/f", NULL, 0);
+	u[N_BADFD_READ] = uvfs_read(t, 999, NULL, 10);
+	for (int i = 0; i < N_MAX; i++)
+		if (u[i] != k[i])
+			fail_msg("%s with a NULL buffer: uvfs %ld, kernel %ld", null_case[i], u[i], k[i]);
+	/* the task calls and a NULL task */
+	assert_null(uvfs_task_fork(NULL));
+	assert_int_equal(uvfs_task_pid(NULL), -EINVAL);
+	assert_int_equal(uvfs_task_setcreds(NULL, 1, 1), -EINVAL);
+	assert_int_equal(uvfs_umask(NULL, 0), (mode_t)-1);
+	assert_null(uvfs_task_new(NULL));
+	uvfs_task_exit(NULL);
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_rcu_walk_under_renames),
 		cmocka_unit_test(test_rcu_readlink_under_changes),
 		cmocka_unit_test(test_multigrain),
+		cmocka_unit_test(test_null_buffers),
 		cmocka_unit_test(test_no_leaks),
 	};
 

@@ -44,6 +44,17 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
+/*
+ * Buffers and pointers.  A NULL buffer (or struct stat) where a call would copy bytes
+ * to or from the caller is EFAULT, at the point where Linux's copy would fault: after
+ * the descriptor, path and size checks, and only if something is to be copied (a read
+ * at end of file, or of an empty listing, is 0).  A NULL path is EFAULT (getname),
+ * except fstatat's NULL with AT_EMPTY_PATH on a descriptor, which is fstat (6.11+).
+ * The task calls take a NULL task as EINVAL (NULL, or -EINVAL, or (mode_t)-1 for
+ * uvfs_umask); every other call needs a task made by uvfs_task_new or uvfs_task_fork
+ * and not yet exited.
+ */
+
 #define UVFS_VERSION_MAJOR 0
 #define UVFS_VERSION_MINOR 1
 #define UVFS_VERSION_STRING "0.1.0"
@@ -125,20 +136,23 @@ const char *uvfs_abi_name(const struct uvfs *fs);
  */
 
 /* uvfs_task_new - a new process: the first gets pid 1, later ones the next free
- * number; uid/gid 0, umask 022, root and cwd "/", no descriptors.  NULL on ENOMEM. */
+ * number; uid/gid 0, umask 022, root and cwd "/", no descriptors.  NULL with errno
+ * EINVAL (fs NULL) or ENOMEM. */
 struct uvfs_task *uvfs_task_new(struct uvfs *fs);
 
 /* uvfs_task_fork - a child sharing nothing but copying: creds, umask, root, cwd and
- * the descriptor table (the same open file descriptions, as fork(2)).  NULL: ENOMEM,
- * or EMFILE-like exhaustion of pids (never in practice). */
+ * the descriptor table (the same open file descriptions, as fork(2)).  NULL: EINVAL
+ * (parent NULL), ENOMEM, or EMFILE-like exhaustion of pids (never in practice). */
 struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent);
 
 /* uvfs_task_exit - close every descriptor, drop root and cwd, free the task. */
 void uvfs_task_exit(struct uvfs_task *task);
 
+/* The task's pid; -EINVAL for NULL. */
 int uvfs_task_pid(const struct uvfs_task *task);
 
-/* Credentials and umask used for new files (not yet enforced for permission checks). */
+/* Credentials and umask used for new files (not yet enforced for permission checks).
+ * setcreds: 0, -EINVAL for NULL; umask: the old mask, (mode_t)-1 for NULL. */
 int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid);
 mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
 

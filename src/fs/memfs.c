@@ -716,6 +716,8 @@ static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 	}
 	if ((uint64_t)count > (uint64_t)(inode->i_size - *pos))
 		count = (size_t)(inode->i_size - *pos);
+	if (!buf)
+		return -EFAULT;  /* copy_to_user() of the first byte */
 	while (done < count) {
 		uint64_t off = (uint64_t)*pos + done;
 		size_t in = off & (UVFS_PAGE_SIZE - 1);
@@ -746,6 +748,8 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 		return 0;
 	if (*pos >= UVFS_MAX_FILESIZE)
 		return -EFBIG;
+	if (!buf)
+		return -EFAULT;  /* the first copy from the caller faults: nothing written */
 	if ((uint64_t)count > (uint64_t)(UVFS_MAX_FILESIZE - *pos))
 		count = (size_t)(UVFS_MAX_FILESIZE - *pos);
 	while (done < count) {

@@ -601,6 +601,8 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 		       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
 	if (*pos >= len)
 		return 0;
+	if (!buf)
+		return -EFAULT;
 	if ((size_t)(len - *pos) < count)
 		count = (size_t)(len - *pos);
 	memcpy(buf, text + *pos, count);
