@@ -33,6 +33,16 @@ static bool can_pwrite(const struct file *f)
 	return can_pread(f) && !(f->f_op && (f->f_op->fop_flags & FOP_SEQ));
 }
 
+/* access_ok(): the buffer lies below the top of the user half of the address space
+ * (x86-64 with 4-level page tables: TASK_SIZE_MAX), else EFAULT before anything —
+ * a count of (size_t)-1 is EFAULT, not EINVAL.  A NULL buffer passes here and faults
+ * at the copy, as on Linux. */
+#define USER_TOP ((uintptr_t)0x7ffffffff000)
+static bool access_ok(const void *buf, size_t count)
+{
+	return count <= USER_TOP && (uintptr_t)buf <= USER_TOP - count;
+}
+
 /* rw_verify_area(): a count beyond SSIZE_MAX, or a position + count beyond
  * LLONG_MAX, is EINVAL before anything moves (streams have no position to check). */
 static int rw_verify_area(const struct file *f, const off_t *pos, size_t count)
@@ -57,6 +67,8 @@ static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 	 * only after rw_verify_area() (difftest seed 1718) */
 	if (!S_ISDIR(f->f_inode->i_mode) && (!f->f_op || !f->f_op->read))
 		return -EINVAL;
+	if (!access_ok(buf, count))
+		return -EFAULT;
 	err = rw_verify_area(f, pos, count);
 	if (err)
 		return err;
@@ -77,6 +89,8 @@ static ssize_t vfs_write(struct file *f, const void *buf, size_t count, off_t *p
 		return -EBADF;
 	if (!f->f_op || !f->f_op->write)
 		return -EINVAL;
+	if (!access_ok(buf, count))
+		return -EFAULT;
 	err = rw_verify_area(f, pos, count);
 	if (err)
 		return err;

@@ -7,3 +7,11 @@ ls -l /proc/self/fd
 exec 5</tmp
 ls -l /proc/self/fd
 nosuchcommand
+# descriptor numbers beyond an int are words, as in bash (they opened fd 0 and
+# replaced stdout when an int overflowed)
+echo hi > /tmp/x
+exec 4294967296</tmp/x
+exec 4294967297>/tmp/y
+exec 2147483647</tmp/x
+ls /tmp
+echo still here

@@ -354,6 +354,11 @@ static char *arg_buffer(long size, size_t *mapped)
 	void *p;
 
 	*mapped = 0;
+	/* a negative or enormous size goes to the call as it is (size_t), but no call
+	 * writes more than 2^32 bytes (getdents64's count is an unsigned int, read stops
+	 * at MAX_RW_COUNT, getcwd and readlink at PATH_MAX) */
+	if (size < 0 || n > ((size_t)1 << 32) + 1)
+		n = ((size_t)1 << 32) + 1;
 	if (n <= BIG_BUFFER)
 		return malloc(n);
 	p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,

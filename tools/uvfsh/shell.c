@@ -106,9 +106,15 @@ static size_t redir_op(const char *p, struct redir *r)
 	int fd = -1;
 
 	if (isdigit((unsigned char)*q)) {
-		fd = 0;
-		while (isdigit((unsigned char)*q))
-			fd = fd * 10 + (*q++ - '0');
+		long long v = 0;
+
+		while (isdigit((unsigned char)*q)) {
+			v = v * 10 + (*q++ - '0');
+			/* as bash: digits beyond an int are a word, not a descriptor */
+			if (v > INT32_MAX)
+				return 0;
+		}
+		fd = (int)v;
 	}
 	if (q[0] == '<' && q[1] == '&' && q[2] == '-') {
 		r->fd = fd < 0 ? 0 : fd;
@@ -151,6 +157,22 @@ static bool all_digits(const char *s, size_t n)
 	return true;
 }
 
+/* Digits that make a redirection's descriptor (empty: the default one): as bash, a
+ * number beyond an int is a word of its own. */
+static bool fd_prefix(const char *s, size_t n)
+{
+	long long v = 0;
+
+	if (!all_digits(s, n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		v = v * 10 + (s[i] - '0');
+		if (v > INT32_MAX)
+			return false;
+	}
+	return true;
+}
+
 /* Read one word (quotes, backslashes) from *pp into buf; false at end or ';'. */
 static bool next_word(const char **pp, char *buf, size_t n, bool *quoted)
 {
@@ -187,14 +209,14 @@ static bool next_word(const char **pp, char *buf, size_t n, bool *quoted)
 				buf[len++] = p[1];
 			p += 2;
 		} else {
-			if ((*p == '<' || *p == '>') && len && !all_digits(buf, len) &&
+			if ((*p == '<' || *p == '>') && len && !fd_prefix(buf, len) &&
 			    buf[len - 1] != '<' && buf[len - 1] != '>')
 				break; /* "x>file": the operator starts a new word; "42<bar" is one */
 			if (len + 1 < n)
 				buf[len++] = *p;
 			p++;
 			if ((buf[len - 1] == '<' || buf[len - 1] == '>') &&
-			    all_digits(buf, len - 1) && *p != '<' && *p != '>' && *p != '&')
+			    fd_prefix(buf, len - 1) && *p != '<' && *p != '>' && *p != '&')
 				break; /* "42<" then the target, which may follow with or without space */
 		}
 	}
@@ -1512,6 +1534,10 @@ static int run_command(struct shell *sh, struct cmdline *c, const char *raw)
 	}
 	if (!c->n)
 		return 0;
+	/* exec with a command: uvfsh runs no programs (exec-program pins one) */
+	if (!strcmp(c->w[0], "exec"))
+		return fail(sh, "uvfsh: exec: %s: not found (uvfsh runs no programs; see "
+				"exec-program)", c->w[1]) ? 127 : 127;
 	for (int i = 0; i < c->n; i++)
 		if (!strcmp(c->w[i], "|") || !strcmp(c->w[i], "&&") || !strcmp(c->w[i], "||"))
 			return fail(sh, "uvfsh: '%s' is not supported: one command at a time, "
