@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -492,6 +493,25 @@ struct rcu_arg {
 	long wrong, done;
 };
 
+/*
+ * The writer starts only when every reader has completed a round, so that each
+ * reader has read while the writer ran however the threads are scheduled (on a busy
+ * machine a reader could otherwise not run at all before the writer's last change).
+ */
+static atomic_int readers_ready;
+
+static void reader_round_done(long *done)
+{
+	if ((*done)++ == 0)
+		atomic_fetch_add(&readers_ready, 1);
+}
+
+static void wait_for_readers(int n)
+{
+	while (atomic_load(&readers_ready) < n)
+		sched_yield();
+}
+
 /* Join the writer, then each reader, which must have read and never been wrong. */
 static void join_readers(pthread_t writer, const pthread_t *readers, long *const wrong[],
 			 long *const done[], int n)
@@ -509,6 +529,7 @@ static void *exchanger(void *p)
 {
 	struct rcu_arg *a = p;
 
+	wait_for_readers(2);
 	for (int i = 0; i < 20000; i++) {
 		uvfs_renameat2(a->t, AT_FDCWD, "/x", AT_FDCWD, "/y", RENAME_EXCHANGE);
 		uvfs_renameat2(a->t, AT_FDCWD, "/x/f", AT_FDCWD, "/x/g", RENAME_EXCHANGE);
@@ -535,7 +556,7 @@ static void *stat_reader(void *p)
 			a->wrong++;
 		if (uvfs_fstatat(a->t, AT_FDCWD, "/l/f", &st, 0) != 0) /* through a symlink */
 			a->wrong++;
-		a->done++;
+		reader_round_done(&a->done);
 	}
 	return NULL;
 }
@@ -558,6 +579,7 @@ static void test_rcu_walk_under_renames(void **state)
 		assert_int_equal(uvfs_mknodat(t, AT_FDCWD, i ? "/y/g" : "/x/g", S_IFREG | 0644, 0), 0);
 	}
 	assert_int_equal(uvfs_symlinkat(t, "x", AT_FDCWD, "/l"), 0);
+	atomic_store(&readers_ready, 0);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pthread_create(&tr[i], NULL, stat_reader, &r[i]), 0);
 	assert_int_equal(pthread_create(&tw, NULL, exchanger, &w), 0);
@@ -582,6 +604,7 @@ static void *fd_churner(void *p)
 {
 	struct readlink_arg *a = p;
 
+	wait_for_readers(2);
 	for (int i = 0; i < 20000; i++) {
 		uvfs_renameat2(a->t, AT_FDCWD, i % 2 ? "/e/a" : "/d/a", AT_FDCWD,
 			       i % 2 ? "/d/a" : "/e/a", 0);
@@ -617,7 +640,7 @@ static void *link_reader(void *p)
 			a->wrong++;
 		if (!link_is(a->t, "/proc/self/fd/0", "/", NULL))
 			a->wrong++;
-		a->done++;
+		reader_round_done(&a->done);
 	}
 	return NULL;
 }
@@ -645,6 +668,7 @@ static void test_rcu_readlink_under_changes(void **state)
 	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/y", O_CREAT | O_RDWR, 0644), 6);
 	assert_int_equal(uvfs_openat(w.t, AT_FDCWD, "/d/gone", O_CREAT | O_RDWR, 0644), 7);
 	assert_int_equal(uvfs_unlinkat(w.t, AT_FDCWD, "/d/gone", 0), 0);
+	atomic_store(&readers_ready, 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(uvfs_openat(r[i].t, AT_FDCWD, "/", O_RDONLY, 0), 0);
 		snprintf(r[i].fd3, sizeof(r[i].fd3), "/proc/%d/fd/3", pid);
