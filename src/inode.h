@@ -157,8 +157,8 @@ struct super_operations {
 
 /*
  * 96 bytes, packed the way the kernel packs its own (6.6+: seconds and nanoseconds of
- * the three times apart, i_link and i_pipe in one union): with memfs's 16 and a
- * 144-byte dentry an empty file takes 256 bytes (docs/PERFORMANCE.md).
+ * the three times apart; i_link, i_pipe and i_writecount in one union): with memfs's
+ * 16 and a 128-byte dentry an empty file takes 240 bytes (docs/PERFORMANCE.md).
  */
 enum inode_time { I_ATIME, I_MTIME, I_CTIME };
 
