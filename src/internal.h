@@ -224,8 +224,8 @@ static inline void uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
 }
 
 /* Fault injection for tests (tests/test_core.c: test_enomem_leaves_tree_unchanged):
- * when uvfs_fail_countdown reaches
- * zero, uvfs_malloc fails once.  Negative: never fails. */
+ * when uvfs_fail_countdown reaches zero, uvfs_malloc fails once.  Negative: never
+ * fails. */
 extern _Thread_local long uvfs_fail_countdown;
 /* counts down; true once at zero (slab.c asks too) */
 static inline bool uvfs_should_fail(void)
