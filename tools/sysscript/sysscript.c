@@ -132,7 +132,7 @@ static int split(const char *line, char **words, int max)
 		if (!*p || *p == '#')
 			break;
 		if (n == max)
-			return -1;
+			goto bad;
 		if (*p == '"') {
 			for (p++; *p && *p != '"'; p++) {
 				if (*p == '\\' && p[1] && len + 2 < sizeof(buf)) {
@@ -142,7 +142,7 @@ static int split(const char *line, char **words, int max)
 					buf[len++] = *p;
 			}
 			if (*p != '"')
-				return -1;
+				goto bad;
 			p++;
 		} else {
 			while (*p && !isspace((unsigned char)*p) && len + 1 < sizeof(buf))
@@ -151,10 +151,15 @@ static int split(const char *line, char **words, int max)
 		buf[len] = 0;
 		words[n] = sysscript_expand(buf);
 		if (!words[n])
-			return -1;
+			goto bad;
 		n++;
 	}
 	return n;
+bad:
+	/* a syntax error: the words made so far go too */
+	while (n > 0)
+		free(words[--n]);
+	return -1;
 }
 
 static bool parse_num(const char *w, long *v)

@@ -225,8 +225,16 @@ static int side_by_side(struct run *r)
 
 		r->abi = all_abis[i];
 		outs[i] = capture_uvfs(r);
-		if (!outs[i])
+		if (!outs[i]) {
+			while (ng > 0) {
+				ng--;
+				free(g[ng].lines);
+				free(g[ng].text);
+			}
+			while (i > 0)
+				free(outs[--i]);
 			return 2;
+		}
 		status |= r->status;
 		for (k = 0; k < ng && strcmp(g[k].out, outs[i]); k++)
 			;
@@ -460,31 +468,31 @@ int main(int argc, char **argv)
 	if (abi && !strcmp(abi, "all")) {
 		if (host || cmp) {
 			fprintf(stderr, "uvfsh: --abi all runs uvfs only\n");
-			return 2;
+			i = 2;
+		} else {
+			i = side_by_side(&r);
 		}
-		i = side_by_side(&r);
 	} else if (cmp) {
 		if (abi && strcmp(abi, "linux")) {
 			fprintf(stderr, "uvfsh: --compare is against today's kernel: use --abi linux\n");
-			return 2;
+			i = 2;
+		} else {
+			i = compare(&r);
 		}
-		i = compare(&r);
 	} else {
 		char *out = host ? capture_host(&r) : NULL;
 
 		if (host) {
-			if (!out)
-				return 2;
-			fputs(out, stdout);
+			i = out ? r.status : 2;
+			if (out)
+				fputs(out, stdout);
 			free(out);
-			i = r.status;
 		} else {
 			struct sys_backend *b = new_uvfs(r.abi);
 
-			if (!b)
-				return 2;
-			i = run_on(b, sys_backend_uvfs_fs(b), &r, stdout, stderr);
-			sys_backend_uvfs_free(b);
+			i = b ? run_on(b, sys_backend_uvfs_fs(b), &r, stdout, stderr) : 2;
+			if (b)
+				sys_backend_uvfs_free(b);
 		}
 	}
 	free(text);
