@@ -25,7 +25,7 @@ static void print_diff(const char *name, const char *host, const char *uvfs)
 	}
 	close(da);
 	close(db);
-	fprintf(stderr, "%s: uvfs differs from the kernel:\n", name);
+	fprintf(stderr, "%s: uvfs differs from the kernel (%s):\n", name, sysscript_kernel_line());
 	fflush(stderr);
 	snprintf(cmd, sizeof(cmd), "diff -u --label kernel --label uvfs %s %s >&2", fa, fb);
 	if (system(cmd) < 0)

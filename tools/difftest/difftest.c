@@ -477,12 +477,14 @@ static void report(const struct difftest_config *cfg, uint64_t seed, const char 
 	}
 	f = fopen(path, "w");
 	if (f) {
-		fprintf(f, "# difftest seed %llu, shrunk: the kernel and uvfs differ at '%s'\n%s",
-			(unsigned long long)seed, opname, minimal);
+		fprintf(f, "# difftest seed %llu, shrunk: the kernel and uvfs differ at '%s'\n"
+			"# (%s)\n%s", (unsigned long long)seed, opname, sysscript_kernel_line(),
+			minimal);
 		fclose(f);
 	}
-	fprintf(log, "\ndifftest: divergence in sequence seed %llu, minimal script %s\n",
-		(unsigned long long)seed, path);
+	fprintf(log, "\ndifftest: divergence in sequence seed %llu, minimal script %s (%s)\n",
+		(unsigned long long)seed, path, cfg->target ? "the target directory" :
+		sysscript_kernel_line());
 	fprintf(log, "  %-60s | %s\n", "kernel", "uvfs");
 	{
 		/* 5 prologue lines, the body, 42 epilogue lines, then the tree: show the

@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -247,4 +248,25 @@ char *sysscript_target_call(const char *dir, void (*fn)(struct sys_backend *b, F
 			    void *arg)
 {
 	return run_child(enter_target, dir, fn, arg);
+}
+
+/* The semantics are pinned to this release (docs/SEMANTICS.md, LINUX-SEMANTICS). */
+#define PINNED_RELEASE "6.18"
+
+const char *sysscript_kernel_line(void)
+{
+	static char line[256];
+	struct utsname u;
+
+	if (line[0])
+		return line;
+	if (uname(&u)) {
+		snprintf(line, sizeof(line), "kernel: unknown release (uname: %s)", strerror(errno));
+	} else if (!strncmp(u.release, PINNED_RELEASE ".", strlen(PINNED_RELEASE) + 1)) {
+		snprintf(line, sizeof(line), "kernel %s", u.release);
+	} else {
+		snprintf(line, sizeof(line), "kernel %s, not the %s the semantics are pinned to: "
+			 "a difference may be this kernel's", u.release, PINNED_RELEASE);
+	}
+	return line;
 }

@@ -155,4 +155,8 @@ char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);
 /* Does the script read /proc (fdpath, cwdpath, rootpath)? */
 bool sysscript_wants_proc(const char *script);
 
+/* "kernel RELEASE" for a report's first line; for a release other than the one the
+ * semantics are pinned to (6.18), it says so. */
+const char *sysscript_kernel_line(void);
+
 #endif /* UVFS_SYSSCRIPT_H */

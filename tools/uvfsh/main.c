@@ -154,6 +154,7 @@ static int compare(struct run *r)
 	close(da);
 	close(db);
 	fflush(stdout);
+	fprintf(stderr, "uvfsh: the outputs differ (%s)\n", sysscript_kernel_line());
 	snprintf(cmd, sizeof(cmd), "diff -u --label host --label uvfs %s %s", fa, fb);
 	ret = system(cmd) == 0 ? 0 : 1;
 	unlink(fa);
