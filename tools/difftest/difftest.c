@@ -675,6 +675,7 @@ static int rm_one(const char *path, const struct stat *st, int type, struct FTW 
 
 int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *res, FILE *log)
 {
+	bool before_steps = false;  /* an empty script already diverged: stop */
 	struct difftest_config cfg = *cfg_in;
 	double t0 = now_s();
 	long done = 0;
@@ -731,6 +732,20 @@ int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *r
 				free(us);
 				continue;
 			}
+			if ((!ks || !us || strcmp(ks, us)) && diverges(&cfg, "", NULL, NULL) == 1) {
+				/* not a step: the prologue or the final tree of an empty script
+				 * already differs (a --target that is not tmpfs-like, a kernel
+				 * that is not 6.18): no script to shrink, and nothing after it
+				 * would mean more */
+				fprintf(log, "difftest: the target differs before any step: an empty "
+					     "script already diverges (%s)\n",
+					cfg.target ? cfg.target : sysscript_kernel_line());
+				res->divergences++;
+				before_steps = true;
+				free(ks);
+				free(us);
+				break;
+			}
 			if (!ks || !us || strcmp(ks, us)) {
 				char *minimal = cfg.shrink ? shrink(&cfg, bodies[i]) : strdup(bodies[i]);
 
@@ -751,6 +766,8 @@ int difftest_run(const struct difftest_config *cfg_in, struct difftest_result *r
 		free(u);
 		done += n;
 		res->steps += n * cfg.steps;
+		if (before_steps)
+			break;
 		if (cfg.progress) {
 			double dt = now_s() - t0;
 
