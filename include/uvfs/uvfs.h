@@ -339,6 +339,8 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
  */
 int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *path, struct stat *st,
 		 int flags);
+/* uvfs_fstat - EBADF (not open; O_PATH descriptors work, as on Linux), EFAULT (st
+ * NULL). */
 int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st);
 
 /*
@@ -355,10 +357,15 @@ ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count)
 
 /*
  * uvfs_getcwd - the raw syscall: returns the length including the NUL.
- *   ENOENT   the cwd was removed;  ERANGE  size too small;  ENAMETOOLONG path > PATH_MAX.
+ *   ENOENT   the cwd was removed (a /proc/PID whose task exited too);
+ *   ENAMETOOLONG path > PATH_MAX;  ERANGE  size too small;  EFAULT  buf NULL.
  * A cwd outside the task's root is printed as "(unreachable)/path", as Linux does.
  */
 int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size);
+/* uvfs_chdir - follows symlinks.  Errors, in order: EFAULT (path NULL), ENAMETOOLONG
+ * (PATH_MAX or more), ENOENT (empty path), then the path walk's (ENOENT, ENOTDIR,
+ * ELOOP, ENAMETOOLONG of a component, ESRCH in an exited task's /proc/PID), ENOTDIR
+ * (not a directory). */
 int uvfs_chdir(struct uvfs_task *task, const char *path);
 /* uvfs_fchdir - EBADF, ENOTDIR.  O_PATH descriptors are accepted, as on Linux. */
 int uvfs_fchdir(struct uvfs_task *task, int fd);
