@@ -129,6 +129,12 @@ struct uvfs {
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
 	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */
 	int next_pid;                   /* ns_lock */
+	/* The live task of each pid (NULL for one that exited or not yet made), for
+	 * procfs's lookups by number: written under ns_lock, read lockless too — the
+	 * array is replaced when it grows, published before its size, and the old one
+	 * freed after a grace period (as the descriptor tables are). */
+	struct uvfs_task **pid_table;
+	unsigned int pid_table_size;
 	/* fs.protected_fifos and fs.protected_regular as the host shows them when the
 	 * instance is made (0 where unreadable, the kernel's default); immutable */
 	int protected_fifos, protected_regular;

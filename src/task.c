@@ -34,10 +34,50 @@ static int alloc_pid(struct uvfs *fs)
 	return fs->next_pid++;
 }
 
+static void free_deferred(struct uvfs *fs, void *obj)
+{
+	free(obj);
+}
+
+/* Room in the pid table for pid, before anything else of the task is made. */
+static int pid_table_reserve(struct uvfs *fs, int pid)
+{
+	unsigned int n = fs->pid_table_size ? fs->pid_table_size : 64;
+	struct uvfs_task **table, **old = fs->pid_table;
+
+	if ((unsigned int)pid < fs->pid_table_size)
+		return 0;
+	while (n <= (unsigned int)pid)
+		n *= 2;
+	table = uvfs_zalloc(n * sizeof(*table));
+	if (!table)
+		return -ENOMEM;
+	if (old)
+		memcpy(table, old, fs->pid_table_size * sizeof(*table));
+	__atomic_store_n(&fs->pid_table, table, __ATOMIC_RELEASE);
+	__atomic_store_n(&fs->pid_table_size, n, __ATOMIC_RELEASE);
+	if (old)
+		defer_free(fs, old, free_deferred);
+	return 0;
+}
+
+struct uvfs_task *find_task(struct uvfs *fs, int pid)
+{
+	unsigned int n = __atomic_load_n(&fs->pid_table_size, __ATOMIC_ACQUIRE);
+	struct uvfs_task **table = __atomic_load_n(&fs->pid_table, __ATOMIC_ACQUIRE);
+
+	if (pid <= 0 || (unsigned int)pid >= n)
+		return NULL;
+	return __atomic_load_n(&table[pid], __ATOMIC_ACQUIRE);
+}
+
 static struct uvfs_task *task_alloc(struct uvfs *fs)
 {
-	struct uvfs_task *t = uvfs_zalloc(sizeof(*t));
+	struct uvfs_task *t;
 
+	if (pid_table_reserve(fs, fs->next_pid))
+		return NULL;
+	t = uvfs_zalloc(sizeof(*t));
 	if (!t)
 		return NULL;
 	t->fs = fs;
@@ -65,6 +105,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 		path_get(&t->pwd);
 		fdtable_init(&t->files, fs->max_files);
 		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
+		__atomic_store_n(&fs->pid_table[t->pid], t, __ATOMIC_RELEASE);
 	}
 	uvfs_unlock(fs);
 	return t;
@@ -103,6 +144,7 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 			deny_write_access(t->exe.dentry->d_inode);
 		}
 		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
+		__atomic_store_n(&fs->pid_table[t->pid], t, __ATOMIC_RELEASE);
 	}
 	uvfs_unlock(fs);
 	return t;
@@ -147,6 +189,7 @@ void task_release(struct uvfs_task *t)
 	path_put(&t->root);
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */
 	cds_list_del_rcu(&t->t_list);
+	__atomic_store_n(&fs->pid_table[t->pid], NULL, __ATOMIC_RELEASE);
 	defer_free(fs, t, task_free);
 }
 

@@ -28,6 +28,10 @@ void task_release(struct uvfs_task *t);
 /* The links a task has in /proc/PID and through uvfs_readlink_*(). */
 enum which_link { LINK_FD, LINK_EXE, LINK_CWD, LINK_ROOT };
 
+/* The live task of pid, or NULL: O(1), under ns_lock or in an RCU read section
+ * (tasks are freed after a grace period). */
+struct uvfs_task *find_task(struct uvfs *fs, int pid);
+
 /* task_link_path - what the link stands for (proc_fd_link, proc_exe_link,
  * proc_cwd_link, proc_root_link), not referenced; NULL for a closed descriptor or no
  * executable.  rcu: inside an RCU read section without ns_lock (fdget_rcu). */

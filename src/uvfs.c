@@ -219,6 +219,7 @@ void uvfs_free(struct uvfs *fs)
 	atomic_fetch_add(&uvfs_live.inodes, fs->live_inodes);
 	atomic_fetch_add(&uvfs_live.files, fs->live_files);
 	kmem_caches_destroy(fs);
+	free(fs->pid_table);
 	assert(atomic_load(&fs->stats.dentries) == 0);
 	assert(atomic_load(&fs->stats.names) == 0);
 	dcache_exit(fs);

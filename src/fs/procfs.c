@@ -62,17 +62,6 @@ static inline struct proc_inode *PI(const struct inode *inode)
 	return container_of(inode, struct proc_inode, vfs_inode);
 }
 
-/* Under ns_lock, or in an RCU read section: tasks leave the list with
- * cds_list_del_rcu and are freed after a grace period (task_release). */
-static struct uvfs_task *find_task(struct uvfs *fs, int pid)
-{
-	struct uvfs_task *t;
-
-	cds_list_for_each_entry_rcu(t, &fs->tasks, t_list)
-		if (t->pid == pid)
-			return t;
-	return NULL;
-}
 
 /* The inode numbers readdir shows (Linux's are made up as well; instantiated entries
  * get fresh ones from the superblock). */
@@ -250,9 +239,9 @@ static void fill_fd_entry(struct proc_entry *e, enum proc_type dir_type, int pid
 
 /*
  * The first entry of dir at a position >= *pos (2 or more): true with e filled and
- * *pos its position, false at the end with *pos the end position.  Work: one pass
- * over the tasks (the list is in pid order: pids only grow) or over the descriptor
- * table from *pos on; the caller's loop continues from the returned position.
+ * *pos its position, false at the end with *pos the end position.  Work: the pid
+ * table or the descriptor table from *pos on, to the next live entry; the caller's
+ * loop continues from the returned position.
  */
 static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 {
@@ -272,9 +261,12 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 			e->mode = S_IFLNK | 0777;
 			return true;
 		}
-		cds_list_for_each_entry(t, &fs->tasks, t_list) {
-			if ((long)t->pid + TGID_OFFSET >= *pos) {
-				*pos = (long)t->pid + TGID_OFFSET;
+		/* next_tgid(): the next live pid from the position on, through the pid
+		 * table (no walk of every task for every entry) */
+		for (long pid = *pos - TGID_OFFSET; pid < (long)fs->pid_table_size; pid++) {
+			t = find_task(fs, (int)pid);
+			if (t) {
+				*pos = pid + TGID_OFFSET;
 				fill_pid_entry(e, t);
 				return true;
 			}
