@@ -108,12 +108,9 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	if (S_ISLNK(inode->i_mode)) {
-		/* A symlink's mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
-		err = -EOPNOTSUPP;
-	} else if ((err = may_setattr(inode, ATTR_MODE | ATTR_CTIME))) {
-		/* refused: nothing changes */
-	} else {
+	/* A symlink's mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
+	err = S_ISLNK(inode->i_mode) ? -EOPNOTSUPP : may_setattr(inode, ATTR_MODE | ATTR_CTIME);
+	if (!err) {
 		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
 		inode_set_ctime_current(inode);
 	}

@@ -28,10 +28,6 @@ static void file_free_deferred(struct uvfs *fs, void *obj)
 	kmem_cache_free(obj);
 }
 
-static void free_deferred(struct uvfs *fs, void *obj)
-{
-	free(obj);
-}
 
 void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode)
 {
@@ -119,7 +115,7 @@ static int fdtable_grow(struct uvfs *fs, struct fdtable *t, unsigned int need)
 	__atomic_store_n(&t->fd, fd, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->size, n, __ATOMIC_RELEASE);
 	if (old)
-		defer_free(fs, old, free_deferred);
+		defer_kfree(fs, old);
 	return 0;
 }
 
@@ -147,7 +143,7 @@ void fdtable_release(struct uvfs *fs, struct fdtable *t)
 		if (t->fd[i])
 			fput(t->fd[i]);
 	if (t->fd)
-		defer_free(fs, t->fd, free_deferred);
+		defer_kfree(fs, t->fd);
 	free(t->cloexec);
 	memset(t, 0, sizeof(*t));
 }

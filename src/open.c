@@ -117,6 +117,7 @@ static int may_open(const struct inode *inode, int acc_mode)
 static int vfs_open(struct file *f, const struct path *path, const struct open_flags *op)
 {
 	struct inode *inode = path->dentry->d_inode;
+	bool writer = (op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode);
 	int err;
 
 	if (!(op->fmode & FMODE_PATH) &&
@@ -124,7 +125,7 @@ static int vfs_open(struct file *f, const struct path *path, const struct open_f
 		return -ENXIO;
 	/* do_dentry_open(): a writer of a regular file takes write access first, which
 	 * a running executable denies (ETXTBSY) */
-	if ((op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode)) {
+	if (writer) {
 		err = get_write_access(inode);
 		if (err)
 			return err;
@@ -132,24 +133,25 @@ static int vfs_open(struct file *f, const struct path *path, const struct open_f
 	file_init(f, path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
 	if (!(op->fmode & FMODE_PATH) && f->f_op && f->f_op->open) {
 		err = f->f_op->open(inode, f);
-		if (err) {
-			if ((op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode))
-				put_write_access(inode);
-			file_deinit(f); /* not opened: no release */
-			return err;
-		}
+		if (err)
+			goto put_access;  /* not opened: no release */
 	}
 	/* after ->open: O_DIRECT needs FMODE_CAN_ODIRECT (a tmpfs regular file) */
 	if ((f->f_flags & O_DIRECT) && !(op->fmode & FMODE_PATH) &&
 	    !(f->f_op && (f->f_op->fop_flags & FOP_ODIRECT))) {
-		if (f->f_op && f->f_op->release)
-			f->f_op->release(inode, f);
-		if ((op->fmode & FMODE_WRITE) && S_ISREG(inode->i_mode))
-			put_write_access(inode);
-		file_deinit(f);
-		return -EINVAL;
+		err = -EINVAL;
+		goto release;
 	}
 	return 0;
+
+release:
+	if (f->f_op && f->f_op->release)
+		f->f_op->release(inode, f);
+put_access:
+	if (writer)
+		put_write_access(inode);
+	file_deinit(f);
+	return err;
 }
 
 /* lookup_open() for a final component: returns the dentry (referenced, maybe still

@@ -163,3 +163,13 @@ void defer_flush(struct uvfs *fs)
 	free(fs->defer.spare);
 	fs->defer.spare = NULL;
 }
+
+static void kfree_cb(struct uvfs *fs, void *obj)
+{
+	free(obj);
+}
+
+void defer_kfree(struct uvfs *fs, void *obj)
+{
+	defer_free(fs, obj, kfree_cb);
+}

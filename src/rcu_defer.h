@@ -33,6 +33,10 @@ typedef void (*defer_fn)(struct uvfs *fs, void *obj);
  * Never fails: without memory for a batch, it waits for a grace period itself. */
 void defer_free(struct uvfs *fs, void *obj, defer_fn fn);
 
+/* defer_kfree - free(obj) after the grace period (a malloc'ed array a lockless reader
+ * may still hold: descriptor arrays, the pid table). */
+void defer_kfree(struct uvfs *fs, void *obj);
+
 /* defer_flush - wait for a grace period and run every deferred free (uvfs_free, and
  * defer_free() itself when DEFER_MAX_PENDING batches wait). */
 void defer_flush(struct uvfs *fs);

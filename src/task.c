@@ -34,11 +34,6 @@ static int alloc_pid(struct uvfs *fs)
 	return fs->next_pid++;
 }
 
-static void free_deferred(struct uvfs *fs, void *obj)
-{
-	free(obj);
-}
-
 /* Room in the pid table for pid, before anything else of the task is made. */
 static int pid_table_reserve(struct uvfs *fs, int pid)
 {
@@ -57,7 +52,7 @@ static int pid_table_reserve(struct uvfs *fs, int pid)
 	__atomic_store_n(&fs->pid_table, table, __ATOMIC_RELEASE);
 	__atomic_store_n(&fs->pid_table_size, n, __ATOMIC_RELEASE);
 	if (old)
-		defer_free(fs, old, free_deferred);
+		defer_kfree(fs, old);
 	return 0;
 }
 
