@@ -81,6 +81,8 @@ struct uvfs_stats {
 	atomic_long inodes;          /* live struct inode */
 	atomic_long data_bytes;      /* file data pages allocated */
 	atomic_long files;           /* live struct file */
+	atomic_ulong dir_steps;      /* entries and index slots visited to find readdir
+	                              * positions and /proc entries (bounded-cost tests) */
 };
 
 /* The dentry hash table: buckets of cds_hlist, chained by d_hash; replaced by one
@@ -135,9 +137,10 @@ struct uvfs {
 	 * freed after a grace period (as the descriptor tables are). */
 	struct uvfs_task **pid_table;
 	unsigned int pid_table_size;
-	/* fs.protected_fifos and fs.protected_regular as the host shows them when the
-	 * instance is made (0 where unreadable, the kernel's default); immutable */
-	int protected_fifos, protected_regular;
+	/* fs.protected_fifos, fs.protected_regular and fs.protected_symlinks as the
+	 * host shows them when the instance is made (0 where unreadable, the kernel's
+	 * default); immutable */
+	int protected_fifos, protected_regular, protected_symlinks;
 
 	struct uvfs_stats stats;        /* atomic */
 	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value

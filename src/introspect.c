@@ -129,6 +129,7 @@ void uvfs_get_stats(struct uvfs *fs, struct uvfs_cache_stats *out)
 	out->inodes = atomic_load(&s->inodes);
 	out->data_bytes = atomic_load(&s->data_bytes);
 	out->files = atomic_load(&s->files);
+	out->dir_steps = atomic_load(&s->dir_steps);
 }
 
 void uvfs_live_counts(struct uvfs_live_counts *out)

@@ -30,6 +30,8 @@ struct uvfs_dentry_info {
 struct uvfs_cache_stats {
 	unsigned long lookups, hits, negative_hits, misses, renames;
 	long dentries, names, name_bytes, inodes, data_bytes, files;
+	unsigned long dir_steps;  /* entries and index slots visited by readdir and /proc
+	                           * lookups: counted work, for the bounded-cost tests */
 };
 
 /* The dentry an open descriptor refers to (even unhashed): 0 or -EBADF. */

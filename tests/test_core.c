@@ -254,10 +254,15 @@ static const char *const enomem_setup =
 	"openat AT_FDCWD \"/d/{L*60}\" O_CREAT|O_WRONLY 0644\n"
 	"close 0\n"
 	"symlinkat /d/f AT_FDCWD /d/s\n"
+	"mknodat AT_FDCWD /d/spare S_IFREG|0644 0\n"
+	"unlinkat AT_FDCWD /d/spare 0\n"
 	"mknodat AT_FDCWD /fifo S_IFIFO|0644 0\n";
 
 /* Each operation, and whether it allocates at all: a rename over cached names must
- * not (copy_name shares external names), nor may removals. */
+ * not (copy_name shares external names), nor may removals.  (A rename takes a new
+ * readdir offset, a slot of /d's offset map, which may have to grow, as the kernel's
+ * maple tree may: /d/spare leaves a free slot, so that these renames show the
+ * names alone.) */
 static const struct {
 	const char *op;
 	bool allocates;
@@ -276,6 +281,7 @@ static const struct {
 	{ "renameat2 AT_FDCWD /d/f AT_FDCWD \"/d/{L*60}\" 0", false },
 	{ "renameat2 AT_FDCWD /d/f AT_FDCWD \"/d/{L*60}\" RENAME_EXCHANGE", false },
 	{ "renameat2 AT_FDCWD /d/f AT_FDCWD /d/e/f2 RENAME_WHITEOUT", true },
+	{ "renameat2 AT_FDCWD /d/f AT_FDCWD /d/e/f3 0", true }, /* /d/e's first offset */
 	{ "unlinkat AT_FDCWD /d/f 0", false },
 	{ "unlinkat AT_FDCWD /d/e AT_REMOVEDIR", false },
 	/* the lockless walk copies no symlink body, nor does its code under ns_lock (a

@@ -28,6 +28,7 @@
 #include "../file.h"
 #include "../inode.h"
 #include "../pipe.h"
+#include "../simple_offset.h"
 
 #define RADIX_SHIFT 6
 #define RADIX_FANOUT (1u << RADIX_SHIFT)
@@ -50,7 +51,10 @@ struct memfs_inode {
 			uint32_t npages; /* pages allocated (st_blocks = npages * 8): 16 TiB */
 			uint32_t height; /* levels: covers RADIX_FANOUT^height pages */
 		};
-		uint32_t next_offset;    /* directories: the next entry's readdir offset */
+		struct {                 /* directories */
+			struct offset_ctx *offsets; /* offset -> entry (simple_offset.h) */
+			uint32_t next_offset;       /* the next entry's readdir offset */
+		};
 	};
 };
 
@@ -302,6 +306,7 @@ static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, 
 		inode->i_op = &memfs_dir_iops;
 		inode->i_nlink = 2;
 		inode->i_size = 2 * BOGO_DIRENT_SIZE;
+		MI(inode)->offsets = NULL;
 		MI(inode)->next_offset = DIR_OFFSET_MIN;
 		break;
 	case S_IFLNK:
@@ -325,6 +330,11 @@ enomem:
  * walk may still read, in memfs_free_inode after the grace period. */
 static void memfs_evict_inode(struct inode *inode)
 {
+	if (S_ISDIR(inode->i_mode)) {
+		/* read by readdir only, under ns_lock: no grace period needed */
+		simple_offset_destroy(MI(inode)->offsets);
+		MI(inode)->offsets = NULL;
+	}
 	if (S_ISREG(inode->i_mode))
 		radix_truncate(inode->i_sb, MI(inode), 0);
 	if (S_ISLNK(inode->i_mode) && inode->i_link && strlen(inode->i_link) >= SHORT_SYMLINK_LEN)
@@ -407,12 +417,33 @@ static int memfs_lookup_noent(struct inode *dir, const struct qstr *name)
 	return name->len > NAME_MAX ? -ENAMETOOLONG : -ENOENT;
 }
 
+/* Slots of an offset map visited, for uvfs_cache_stats.dir_steps. */
+static void count_steps(const struct inode *inode, unsigned long steps)
+{
+	STAT_ADD(inode->i_sb->s_fs->stats.dir_steps, steps);
+}
+
+/* Room in dir's offset map for n new entries: before anything changes, so that
+ * adding them cannot fail (the kernel's simple_offset_add can; uvfs allocates first). */
+static int memfs_reserve_offsets(struct inode *dir, unsigned int n)
+{
+	unsigned long steps = 0;
+	int err = simple_offset_reserve(&MI(dir)->offsets, n, &steps);
+
+	count_steps(dir, steps);
+	return err;
+}
+
 /* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned.  The
  * caller stamps dir (shmem_mknod and shmem_link take the time from different
- * inodes). */
+ * inodes), and reserved the offset slot. */
 static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
 {
+	unsigned long steps = 0;
+
 	dentry->d_offset = MI(dir)->next_offset++; /* simple_offset_add() */
+	simple_offset_add(MI(dir)->offsets, dentry, &steps);
+	count_steps(dir, steps);
 	dir->i_size += BOGO_DIRENT_SIZE;
 	d_instantiate(dentry, inode);
 	dget(dentry);
@@ -422,8 +453,12 @@ static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct in
 static int memfs_mknod(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev,
 		       uid_t uid, gid_t gid)
 {
-	struct inode *inode = memfs_get_inode(dir->i_sb, dir, mode, rdev, uid, gid);
+	struct inode *inode;
+	int err = memfs_reserve_offsets(dir, 1);
 
+	if (err)
+		return err;
+	inode = memfs_get_inode(dir->i_sb, dir, mode, rdev, uid, gid);
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	memfs_link_entry(dir, dentry, inode);
@@ -450,6 +485,8 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 	/* shmem_symlink: the body and its NUL must fit in a page. */
 	if (len + 1 > UVFS_PAGE_SIZE)
 		return -ENAMETOOLONG;
+	if (memfs_reserve_offsets(dir, 1))
+		return -ENOMEM;
 	inode = memfs_get_inode(dir->i_sb, dir, S_IFLNK | 0777, 0, uid, gid);
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
@@ -483,6 +520,8 @@ static int memfs_link(struct dentry *old, struct inode *dir, struct dentry *dent
 {
 	struct inode *inode = old->d_inode;
 
+	if (memfs_reserve_offsets(dir, 1))
+		return -ENOMEM;
 	/* shmem_link: each link takes an inode slot, but an O_TMPFILE file's first
 	 * link reuses the one it already has. */
 	if (inode->i_nlink) {
@@ -502,10 +541,13 @@ static int memfs_link(struct dentry *old, struct inode *dir, struct dentry *dent
 static int memfs_unlink(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = dentry->d_inode;
+	unsigned long steps = 0;
 
 	if (inode->i_nlink > 1 && !S_ISDIR(inode->i_mode))
 		free_inode_slot(dir->i_sb);
 	dir->i_size -= BOGO_DIRENT_SIZE;
+	simple_offset_remove(MI(dir)->offsets, dentry->d_offset, &steps);
+	count_steps(dir, steps);
 	/* shmem_unlink(): the dir takes the inode's new ctime */
 	inode_set_mctime(dir, inode_set_ctime_current(inode));
 	drop_nlink(inode);
@@ -573,7 +615,8 @@ static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode 
 			struct dentry *new, unsigned int flags)
 {
 	bool they_are_dirs = S_ISDIR(old->d_inode->i_mode);
-	uint32_t old_offset;
+	unsigned long steps = 0;
+	uint32_t new_offset;
 	int err;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
@@ -592,28 +635,32 @@ static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode 
 			}
 		}
 		rename_timestamps(old_dir, old, new_dir, new);
-		{
-			/* simple_offset_rename_exchange(): the two swap offsets */
-			uint32_t o = old->d_offset;
-
-			old->d_offset = new->d_offset;
-			new->d_offset = o;
-		}
+		/* simple_offset_rename_exchange(): the two swap offsets */
+		simple_offset_exchange(MI(old_dir)->offsets, old, MI(new_dir)->offsets, new,
+				       &steps);
+		count_steps(old_dir, steps);
 		return 0;
 	}
 	if (new->d_inode && S_ISDIR(new->d_inode->i_mode) && !memfs_empty(new))
 		return -ENOTEMPTY;
-	/* simple_offset_rename(): a new offset in the new directory — before the
-	 * whiteout takes its own, as 6.18 numbers them (tests/diff/readdir-offsets.sys) */
-	old_offset = old->d_offset;
-	old->d_offset = MI(new_dir)->next_offset++;
+	err = memfs_reserve_offsets(new_dir, 1 + (flags & RENAME_WHITEOUT && new_dir == old_dir));
+	if (!err && flags & RENAME_WHITEOUT && new_dir != old_dir)
+		err = memfs_reserve_offsets(old_dir, 1);
+	if (err)
+		return err;
+	/* simple_offset_rename(): a new offset in the new directory — taken before the
+	 * whiteout takes its own, as 6.18 numbers them (tests/diff/readdir-offsets.sys);
+	 * a failed whiteout leaves it used up, as there. */
+	new_offset = MI(new_dir)->next_offset++;
 	if (flags & RENAME_WHITEOUT) {
 		err = memfs_whiteout(old_dir, old);
-		if (err) {
-			old->d_offset = old_offset;
+		if (err)
 			return err;
-		}
 	}
+	simple_offset_remove(MI(old_dir)->offsets, old->d_offset, &steps);
+	old->d_offset = new_offset;
+	simple_offset_add(MI(new_dir)->offsets, old, &steps);
+	count_steps(old_dir, steps);
 	if (new->d_inode) {
 		struct inode *victim = new->d_inode;
 
@@ -855,12 +902,13 @@ static bool listable(const struct dentry *c)
 	return !d_unhashed(c) && c->d_inode;
 }
 
-/* The first listable child from pos on, in list order. */
-static struct dentry *listable_from(struct cds_hlist_node *pos)
+/* The first listable child from pos on, in list order (find_positive_dentry). */
+static struct dentry *listable_from(struct cds_hlist_node *pos, unsigned long *steps)
 {
 	for (; pos; pos = pos->next) {
 		struct dentry *d = cds_hlist_entry(pos, struct dentry, d_sib);
 
+		(*steps)++;
 		if (listable(d))
 			return d;
 	}
@@ -876,15 +924,20 @@ static off_t pos_of(const struct dentry *c)
  * offset_readdir() (fs/libfs.c, 6.14+): ".", "..", then the children in list order
  * (newest first).  f_pos is the offset of the next child to list, DIR_OFFSET_EOD
  * after the last — so a listing that reached the end shows nothing created later
- * until the directory is rewound.  A position that names no child (removed meanwhile,
- * or made up with lseek) lists from the first child again: what 6.18 does (the
- * difftest asked it).
+ * until the directory is rewound.  Any other position resumes at the child with the
+ * largest offset not above it (offset_dir_lookup: mas_find_rev), or at the first
+ * child when there is none: so when the next child was removed meanwhile (rm -r's
+ * list-and-delete loop), the listing goes on below it rather than from the start
+ * again (tests/regress/readdir-removed-position-goes-on.sys).  Finding the position
+ * is O(log entries) (simple_offset.c).
  */
 static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 {
 	struct dentry *dir = f->f_path.dentry;
+	unsigned long steps = 0;
 	struct dentry *c;
 	size_t used = 0;
+	ssize_t ret;
 
 	if (dir->d_flags & DCACHE_DIR_DEAD)
 		return -ENOENT;
@@ -894,32 +947,36 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 		f->f_pos = 1;
 	}
 	if (f->f_pos == 1) {
-		off_t next = pos_of(listable_from(dir->d_children.next));
+		off_t next = pos_of(listable_from(dir->d_children.next, &steps));
 
-		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, next, DT_DIR))
-			return used ? (ssize_t)used : -EINVAL;
+		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, next, DT_DIR)) {
+			ret = used ? (ssize_t)used : -EINVAL;
+			goto out_steps;
+		}
 		f->f_pos = next;
 	}
 	if (f->f_pos == DIR_OFFSET_EOD)
 		goto out;
-	cds_hlist_for_each_entry_2(c, &dir->d_children, d_sib)
-		if (listable(c) && (off_t)c->d_offset == f->f_pos)
-			break;
-	if (!c)
-		c = listable_from(dir->d_children.next);
+	c = simple_offset_find_rev(MI(dir->d_inode)->offsets, (uint64_t)f->f_pos, &steps);
+	c = listable_from(c ? &c->d_sib : dir->d_children.next, &steps);
 	while (c) {
-		struct dentry *next = listable_from(c->d_sib.next);
+		struct dentry *next = listable_from(c->d_sib.next, &steps);
 
 		if (!emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
-			  c->d_inode->i_ino, pos_of(next), inode_dtype(c->d_inode->i_mode)))
-			return used ? (ssize_t)used : -EINVAL;
+			  c->d_inode->i_ino, pos_of(next), inode_dtype(c->d_inode->i_mode))) {
+			ret = used ? (ssize_t)used : -EINVAL;
+			goto out_steps;
+		}
 		f->f_pos = pos_of(next);
 		c = next;
 	}
 	f->f_pos = DIR_OFFSET_EOD;
 out:
 	inode_touch_atime(dir->d_inode);
-	return (ssize_t)used;
+	ret = (ssize_t)used;
+out_steps:
+	count_steps(dir->d_inode, steps);
+	return ret;
 }
 
 /* simple_offset_dir_operations: noop_fsync, offset_dir_llseek */

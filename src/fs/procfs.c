@@ -264,6 +264,7 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		/* next_tgid(): the next live pid from the position on, through the pid
 		 * table (no walk of every task for every entry) */
 		for (long pid = *pos - TGID_OFFSET; pid < (long)fs->pid_table_size; pid++) {
+			STAT_ADD(fs->stats.dir_steps, 1);
 			t = find_task(fs, (int)pid);
 			if (t) {
 				*pos = pid + TGID_OFFSET;
@@ -290,6 +291,7 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		if (!t)
 			return false;
 		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files.size; fd++) {
+			STAT_ADD(fs->stats.dir_steps, 1);
 			if (!t->files.fd[fd])
 				continue;
 			*pos = (long)fd + 2;
@@ -331,7 +333,10 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 			e->mode = S_IFLNK | 0777;
 			return true;
 		}
-		if (!number || n > INT32_MAX || !(t = find_task(fs, (int)n)))
+		if (!number || n > INT32_MAX)
+			return false;
+		STAT_ADD(fs->stats.dir_steps, 1);
+		if (!(t = find_task(fs, (int)n)))
 			return false;
 		fill_pid_entry(e, t);
 		return true;
@@ -346,6 +351,7 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 		return false;
 	case PROC_FD_DIR:
 	case PROC_FDINFO_DIR:
+		STAT_ADD(fs->stats.dir_steps, 1);
 		t = find_task(fs, pi->pid);
 		if (!number || !t || n >= t->files.size || !t->files.fd[n])
 			return false;

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simple_offset.h - a directory's readdir offsets, as fs/libfs.c's simple_offset.
+ *
+ * tmpfs (6.14+) gives each entry of a directory an offset when it is added (3, 4, ...
+ * in order, never reused: simple_offset_add), keeps offset -> dentry in a maple tree
+ * and resumes a listing at the entry with the largest offset not above the file's
+ * position (offset_dir_lookup's mas_find_rev), then walks d_children from it.  So a
+ * listing whose next entry was removed meanwhile goes on with the entry below it,
+ * never from the start again, and finding the position costs O(log n).
+ *
+ * uvfs keeps the same map as an array sorted by offset: offsets only grow, so an
+ * add is an append; a removal leaves a tombstone (the offset, tagged) that a
+ * compaction drops when a quarter of the slots are dead; an exchange swaps two
+ * slots' dentries.  8 bytes an entry.
+ *
+ * Locking: the owner's (memfs: uvfs.ns_lock).  The map is never read locklessly.
+ */
+#ifndef UVFS_SIMPLE_OFFSET_H
+#define UVFS_SIMPLE_OFFSET_H
+
+#include "internal.h"
+
+struct dentry;
+struct offset_ctx;
+
+/*
+ * Each call adds to *steps the slots it visited: the bounded-cost tests count them
+ * (uvfs_cache_stats.dir_steps).
+ */
+
+/* Room for n more simple_offset_add() calls, so that those cannot fail: call it
+ * before changing anything.  *ctx may be NULL (an empty map): it is allocated.
+ * 0 or -ENOMEM. */
+int simple_offset_reserve(struct offset_ctx **ctx, unsigned int n, unsigned long *steps);
+
+/* Add d at d->d_offset, in order (nearly always the largest); room reserved. */
+void simple_offset_add(struct offset_ctx *ctx, struct dentry *d, unsigned long *steps);
+
+/* Take the entry at offset out (it must be there). */
+void simple_offset_remove(struct offset_ctx *ctx, uint32_t offset, unsigned long *steps);
+
+/* simple_offset_rename_exchange(): a (in map ca) and b (in cb) swap offsets, and
+ * each map's slot names the other dentry. */
+void simple_offset_exchange(struct offset_ctx *ca, struct dentry *a, struct offset_ctx *cb,
+			    struct dentry *b, unsigned long *steps);
+
+/* The entry with the largest offset <= pos, or NULL. */
+struct dentry *simple_offset_find_rev(const struct offset_ctx *ctx, uint64_t pos,
+				      unsigned long *steps);
+
+/* Live entries. */
+size_t simple_offset_count(const struct offset_ctx *ctx);
+
+void simple_offset_destroy(struct offset_ctx *ctx);
+
+#endif /* UVFS_SIMPLE_OFFSET_H */
