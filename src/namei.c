@@ -291,9 +291,10 @@ static int nd_jump_link(struct nameidata *nd, struct dentry *link)
 	return 0;
 }
 
-int step_into(struct nameidata *nd, struct dentry *d, bool follow)
+int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk)
 {
 	struct path next = { .mnt = nd->path.mnt, .dentry = d };
+	bool follow = walk & WALK_FOLLOW;
 	const char *body;
 
 	if (IS_ERR(d))
@@ -304,6 +305,19 @@ int step_into(struct nameidata *nd, struct dentry *d, bool follow)
 	}
 	next.mnt->mnt_count++;
 	follow_mounts(nd->task->fs, &next);
+	if (follow && (walk & WALK_TRAILING) && S_ISLNK(next.dentry->d_inode->i_mode) &&
+	    nd->total_link_count < MAXSYMLINKS) {
+		/* pick_link(): after the link count (ELOOP, in nd_follow_link here),
+		 * may_follow_link(), before the body is even read */
+		const struct inode *dir = nd->path.dentry->d_inode;
+		int err = may_follow_link(nd->task->fs, nd->task->uid, dir->i_uid, dir->i_mode,
+					  next.dentry->d_inode->i_uid);
+
+		if (err) {
+			path_put(&next);
+			return err;
+		}
+	}
 	if (follow && next.dentry->d_inode->i_op->get_magic) {
 		int err = nd_jump_link(nd, next.dentry);
 
@@ -336,7 +350,7 @@ static int walk_component(struct nameidata *nd, const unsigned char *comp, size_
 		return 0;
 	if (type == LAST_DOTDOT)
 		return follow_dotdot(nd);
-	err = step_into(nd, lookup_walk(nd, &q), true);
+	err = step_into(nd, lookup_walk(nd, &q), WALK_FOLLOW);
 	if (err > 0) {
 		err = nd_follow_link(nd);
 		if (!err)
@@ -492,7 +506,8 @@ int lookup_last(struct nameidata *nd)
 	}
 	if (nd->last_slash)
 		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-	return step_into(nd, lookup_walk(nd, &nd->last), nd->flags & LOOKUP_FOLLOW);
+	return step_into(nd, lookup_walk(nd, &nd->last),
+			 nd->flags & LOOKUP_FOLLOW ? WALK_FOLLOW | WALK_TRAILING : 0);
 }
 
 int nd_follow_link(struct nameidata *nd)

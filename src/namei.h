@@ -83,12 +83,33 @@ struct dentry *nd_lookup_last(struct nameidata *nd);
  * made by d_init_target() for the caller to d_release_target(); else as
  * nd_lookup_last(). */
 struct dentry *nd_lookup_target(struct nameidata *nd, struct dentry *slot);
+/* step_into()'s walk flags, as the kernel's */
+#define WALK_FOLLOW   1u  /* a symlink is followed */
+#define WALK_TRAILING 2u  /* ... and it ends the walk: may_follow_link() applies */
+
 /*
  * step_into - nd->path moves onto d (found in it, referenced; ERR_PTR passes through),
- * crossing mounts: 0.  A negative d is -ENOENT.  A symlink, when follow, is kept for
- * nd_follow_link() and 1 returned with nd->path unchanged.
+ * crossing mounts: 0.  A negative d is -ENOENT.  A symlink, with WALK_FOLLOW, is kept
+ * for nd_follow_link() and 1 returned with nd->path unchanged.
  */
-int step_into(struct nameidata *nd, struct dentry *d, bool follow);
+int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk);
+
+/*
+ * may_follow_link() (fs/namei.c): with fs.protected_symlinks set, a trailing symlink in
+ * a sticky world-writable directory is followed only by its owner, or when the
+ * directory's owner owns it too — root included (CAP_DAC_OVERRIDE is ignored
+ * here on purpose).  -EACCES otherwise.  Both walks ask this one function; the
+ * lockless one with what it read, checked by the sequence count afterwards.
+ */
+static inline int may_follow_link(const struct uvfs *fs, uid_t fsuid, uid_t dir_uid,
+				  mode_t dir_mode, uid_t link_uid)
+{
+	if (!fs->protected_symlinks || link_uid == fsuid)
+		return 0;
+	if ((dir_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return 0;
+	return dir_uid == link_uid ? 0 : -EACCES;
+}
 /* A final symlink with this body is to be followed: keep a copy for
  * nd_follow_link(); returns 1 (or -ENOMEM). */
 int nd_pending_link(struct nameidata *nd, const char *body);

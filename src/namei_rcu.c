@@ -209,6 +209,17 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
 		return -ECHILD;
 	if (nd->links >= MAXSYMLINKS)
 		return -ELOOP;
+	if (final) {
+		const struct inode *d = READ_ONCE(dir->d_inode);
+		int err;
+
+		if (!d)
+			return -ECHILD;
+		err = may_follow_link(nd->task->fs, nd->task->uid, READ_ONCE(d->i_uid),
+				      READ_ONCE(d->i_mode), READ_ONCE(inode->i_uid));
+		if (err)
+			return err;
+	}
 	nd->links++;
 	/* ->get_link only reads unless there is ->get_link_rcu (inode.h) */
 	body = !nd->locked && iop->get_link_rcu ? iop->get_link_rcu(inode, nd->task, buf)

@@ -205,7 +205,8 @@ static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 	}
 	d = lookup_open(nd, op, created);
 	/* step_into(WALK_TRAILING): a file just created is no symlink */
-	return step_into(nd, d, !*created && (nd->flags & LOOKUP_FOLLOW));
+	return step_into(nd, d, !*created && (nd->flags & LOOKUP_FOLLOW) ?
+				WALK_FOLLOW | WALK_TRAILING : 0);
 }
 
 /*
