@@ -74,8 +74,11 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 		err = -EISDIR;
 	else if (!S_ISREG(inode->i_mode))
 		err = -EINVAL;
-	else
+	else if (!(err = get_write_access(inode))) {
+		/* vfs_truncate(): a file some task runs is ETXTBSY, before EFBIG */
 		err = do_truncate(inode, length);
+		put_write_access(inode);
+	}
 	path_put(&path);
 out:
 	task_leave(task);

@@ -380,6 +380,9 @@ static unsigned int d_type_flags(const struct inode *inode)
 {
 	unsigned int f = inode->i_op && inode->i_op->revalidate ? DCACHE_OP_REVALIDATE : 0;
 
+	if (inode->i_op && inode->i_op->permission)
+		f |= DCACHE_OP_PERMISSION;
+
 	if (S_ISDIR(inode->i_mode))
 		return f | DCACHE_DIRECTORY_TYPE;
 	return f | (S_ISLNK(inode->i_mode) ? DCACHE_SYMLINK_TYPE : 0);
@@ -471,7 +474,7 @@ static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 	if (parent)
 		cds_hlist_del(&d->d_sib);
 	d->d_inode = NULL;
-	d->d_flags &= ~(DCACHE_ENTRY_TYPE | DCACHE_OP_REVALIDATE);
+	d->d_flags &= ~(DCACHE_ENTRY_TYPE | DCACHE_OP_MASK);
 	if (inode)
 		iput(inode);
 	if (dname_external(d))

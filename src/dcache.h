@@ -61,6 +61,11 @@ struct external_name {
 /* The inode has ->revalidate (the kernel's DCACHE_OP_REVALIDATE): a walk must ask
  * it before trusting the dentry.  Set and cleared with the type. */
 #define DCACHE_OP_REVALIDATE  0x0100u
+/* The inode has ->permission (the kernel's IOP_FASTPERM cleared): a walk asks it
+ * before looking anything up in this directory (may_lookup).  Set and cleared with
+ * the type; the lockless walk's common step never stands on such a dentry. */
+#define DCACHE_OP_PERMISSION  0x0200u
+#define DCACHE_OP_MASK        (DCACHE_OP_REVALIDATE | DCACHE_OP_PERMISSION)
 
 /*
  * 128 bytes, two cache lines (the kernel's is 192, with 40 of inline name too): what

@@ -104,10 +104,20 @@ struct inode_operations {
 	int (*get_magic_rcu)(struct dentry *dentry, struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
+	/* Optional: whether mask (MAY_EXEC: search, for a directory a walk looks up in)
+	 * is allowed: 0 or -errno (procfs: ESRCH once the task is gone,
+	 * proc_pid_permission).  With MAY_NOT_BLOCK it runs in the lockless walk and
+	 * only reads; -ECHILD: take the lock.  Dentries of such inodes carry
+	 * DCACHE_OP_PERMISSION. */
+	int (*permission)(struct inode *inode, int mask);
 	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
 	 * every inode; in uvfs all inodes with one i_op share them). */
 	const struct file_operations *fop;
 };
+
+/* ->permission's mask (include/linux/fs.h) */
+#define MAY_EXEC      0x01
+#define MAY_NOT_BLOCK 0x80
 
 /* Open-file operations. */
 struct file_operations {

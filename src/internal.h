@@ -66,6 +66,9 @@ struct kmem_cache;
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A load the compiler makes exactly once, of a field a writer may change meanwhile
+ * (the lockless walk's reads; the kernel's READ_ONCE). */
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 
 /* Counters readable through uvfs_stats() (introspect.h).  All atomic: some are
  * updated from RCU callbacks that run without ns_lock. */

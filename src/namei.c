@@ -383,8 +383,10 @@ static int link_path_walk(struct nameidata *nd, const char *name)
 		size_t len = strcspn(name, "/");
 		enum last_type type = component_type(comp, len);
 		bool slash;
-		int err;
+		int err = may_lookup(nd->path.dentry, false);
 
+		if (err)
+			return err;
 		name += len;
 		slash = *name == '/';
 		while (*name == '/')

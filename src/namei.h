@@ -9,6 +9,7 @@
 #define UVFS_NAMEI_H
 
 #include "dcache.h"
+#include "inode.h"
 #include "mount.h"
 
 struct uvfs_task;
@@ -93,6 +94,25 @@ struct dentry *nd_lookup_target(struct nameidata *nd, struct dentry *slot);
  * for nd_follow_link() and 1 returned with nd->path unchanged.
  */
 int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk);
+
+/*
+ * may_lookup() (fs/namei.c): before a component is looked up in dir — any
+ * component, ".", ".." and the last one included — the walk asks for search
+ * permission on it.  Only inodes with ->permission (DCACHE_OP_PERMISSION) have
+ * anything to say yet: a /proc/PID whose task is gone is ESRCH, so a walk starting
+ * in one (a cwd, a dirfd) fails there, as on Linux.  rcu: the lockless walk.
+ */
+static inline int may_lookup(const struct dentry *dir, bool rcu)
+{
+	const struct inode *inode;
+
+	if (likely(!(READ_ONCE(dir->d_flags) & DCACHE_OP_PERMISSION)))
+		return 0;
+	inode = READ_ONCE(dir->d_inode);
+	if (!inode)
+		return rcu ? -ECHILD : 0;
+	return inode->i_op->permission((struct inode *)inode, MAY_EXEC | (rcu ? MAY_NOT_BLOCK : 0));
+}
 
 /*
  * may_follow_link() (fs/namei.c): with fs.protected_symlinks set, a trailing symlink in

@@ -42,8 +42,6 @@
 #include "task.h"
 
 
-#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
-
 struct rcu_nd {
 	struct uvfs *fs;
 	const struct uvfs_task *task;  /* the walker (procfs's "self") */
@@ -331,6 +329,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 	const struct dcache_buckets *t = rcu_dereference(nd->fs->dtable.tbl);
 	const unsigned char *s = (const unsigned char *)path;
 	struct dentry *dentry = nd->dentry;
+	bool check = true;  /* may_lookup(dentry) before its next component */
 	int err;
 
 	if (*s == '/') {
@@ -348,6 +347,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			s++;
 		if (!*s)
 			break;
+		if (__builtin_expect(check, 0) && (err = may_lookup(dentry, !nd->locked)))
+			return err;
 		comp = s;
 		hash_len = hash_name(s);
 		len = HASH_LEN_LEN(hash_len);
@@ -375,6 +376,8 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 						d = nd->dentry;
 					}
 					dentry = d;
+					/* a mount root is asked: it is not d */
+					check = f & (DCACHE_OP_PERMISSION | DCACHE_MOUNTED);
 					s += !!*s;
 					continue;
 				}
@@ -410,6 +413,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			if (err)
 				return err;
 			dentry = nd->dentry;
+			check = true;
 		}
 	}
 	nd->dentry = dentry;
@@ -642,6 +646,8 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 
 	while (*s == '/')
 		s++;  /* path_init() started an absolute walk at the root */
+	if (dentry->d_flags & DCACHE_OP_PERMISSION)
+		return false;  /* may_lookup() has something to say */
 	for (;;) {
 		struct dentry *d;
 
@@ -657,7 +663,7 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 			return false;  /* "//" or a trailing slash */
 		d = d_lookup_rcu(t, dentry, comp, hash_len);
 		if (!d || (d->d_flags & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE | DCACHE_SYMLINK_TYPE |
-					 DCACHE_OP_REVALIDATE | DCACHE_MOUNTED)) !=
+					 DCACHE_OP_MASK | DCACHE_MOUNTED)) !=
 			      (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE))
 			return false;
 		dentry = d;

@@ -52,8 +52,8 @@ struct proc_sb {
 	char self[16];        /* ns_lock: the body of /proc/self for the current reader */
 };
 
-static const struct inode_operations proc_dir_iops, proc_link_iops, proc_self_iops,
-	proc_file_iops;
+static const struct inode_operations proc_dir_iops, proc_pid_dir_iops, proc_link_iops,
+	proc_self_iops, proc_file_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops;
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
 
@@ -99,8 +99,11 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 		inode->i_nlink = 9;
 	}
 	switch (type) {
-	case PROC_ROOT: case PROC_PID: case PROC_FD_DIR: case PROC_FDINFO_DIR:
+	case PROC_ROOT: case PROC_FD_DIR: case PROC_FDINFO_DIR:
 		inode->i_op = &proc_dir_iops;
+		break;
+	case PROC_PID:
+		inode->i_op = &proc_pid_dir_iops;
 		break;
 	case PROC_SELF:
 		inode->i_op = &proc_self_iops;
@@ -375,10 +378,11 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	struct proc_entry e;
 	struct inode *inode;
 
-	/* a task that has exited: proc_pid_permission() refuses the search with ESRCH
-	 * before any name is looked at (a descriptor or cwd kept in /proc/PID) */
+	/* a task that has exited: proc_pident_lookup() and proc_lookupfd_common() find
+	 * no task, ENOENT (in /proc/PID itself the walk's may_lookup() said ESRCH
+	 * first, proc_pid_permission) */
 	if (proc_task_dir(dir) && !find_task(dir->i_sb->s_fs, PI(dir)->pid))
-		return -ESRCH;
+		return -ENOENT;
 	if (!proc_entry_named(dir, &dentry->d_name, &e))
 		/* proc_pident_lookup() & co. fail a miss outright rather than leave a
 		 * negative dentry, so creating anything here is ENOENT, not EPERM. */
@@ -630,6 +634,22 @@ static void proc_getattr(const struct inode *inode, struct stat *st)
 static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr,
+};
+/*
+ * proc_pid_permission(): searching /proc/PID of a task that is gone is ESRCH
+ * (get_proc_task), before any name in it is looked at — what a descriptor or cwd
+ * kept there meets.  Lockless: the pid table is read as find_task() always is.
+ * (hidepid= and the mode check come with the permissions work.)
+ */
+static int proc_pid_permission(struct inode *inode, int mask)
+{
+	(void)mask;
+	return find_task(inode->i_sb->s_fs, PI(inode)->pid) ? 0 : -ESRCH;
+}
+
+static const struct inode_operations proc_pid_dir_iops = {
+	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
+	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_pid_permission,
 };
 static const struct inode_operations proc_link_iops = {
 	.get_magic = proc_get_magic, .get_magic_rcu = proc_get_magic_rcu,

@@ -6,7 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,119 @@ static ssize_t h_readlink_proc(void *c, const char *which, int fd, char *b, size
 	return R(readlinkat(PROC_FD, path, b, n));
 }
 
+/*
+ * Tasks.  A child is a fork of the script's process that only waits: for SIGUSR1
+ * (blocked, taken with sigwait) it execve()s the path in memory shared with the
+ * parent.  No descriptor of its own — /proc/PID/fd shows what it inherited, as a
+ * uvfs_task_fork child's does.  The parent learns the outcome from a stop: a failed
+ * execve writes -errno into the shared page and stops the child (the parent then
+ * lets it wait again); a successful one runs writeprog's program, which stops itself
+ * and stays stopped until "exit" kills it.  Shared memory and signals, so that the
+ * parent waits for an exact event, never for a time.
+ */
+#define EXEC_PENDING 1L
+
+struct host_child {
+	pid_t pid;
+	struct exec_request {
+		long result;            /* EXEC_PENDING, then -errno if execve failed */
+		char path[PATH_MAX];
+	} *req;                         /* MAP_SHARED */
+};
+
+static struct host_child host_children[16];
+
+static struct host_child *host_child(pid_t pid)
+{
+	for (int i = 0; i < 16; i++)
+		if (host_children[i].pid == pid && pid > 0)
+			return &host_children[i];
+	return NULL;
+}
+
+static _Noreturn void child_wait_loop(struct exec_request *req)
+{
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	for (;;) {
+		char *const argv[] = { req->path, NULL }, *const envp[] = { NULL };
+
+		if (sigwait(&usr1, &sig))
+			_exit(5);
+		execve(req->path, argv, envp);
+		req->result = -errno;
+		raise(SIGSTOP);
+	}
+}
+
+static int h_fork(void *c)
+{
+	struct host_child *hc = host_child(0);
+	sigset_t usr1, old;
+	pid_t pid;
+
+	for (int i = 0; !hc && i < 16; i++)
+		if (!host_children[i].pid)
+			hc = &host_children[i];
+	if (!hc)
+		return -EAGAIN;
+	hc->req = mmap(NULL, sizeof(*hc->req), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+	if (hc->req == MAP_FAILED)
+		return -errno;
+	/* blocked before the fork: a request sent early stays pending for sigwait */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	pid = fork();
+	if (pid == 0)
+		child_wait_loop(hc->req);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		munmap(hc->req, sizeof(*hc->req));
+		return -errno;
+	}
+	hc->pid = pid;
+	return pid;
+}
+
+static int h_exec(void *c, int pid, const char *path)
+{
+	struct host_child *hc = host_child(pid);
+	int st;
+
+	if (!hc)
+		return -ESRCH;
+	if (strlen(path) >= sizeof(hc->req->path))
+		return -ENAMETOOLONG;
+	strcpy(hc->req->path, path);
+	__atomic_store_n(&hc->req->result, EXEC_PENDING, __ATOMIC_SEQ_CST);
+	if (kill(pid, SIGUSR1) || waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		return -ECHILD;
+	if (__atomic_load_n(&hc->req->result, __ATOMIC_SEQ_CST) == EXEC_PENDING)
+		return 0;  /* the program runs (and stopped itself) */
+	kill(pid, SIGCONT);
+	return (int)hc->req->result;
+}
+
+static int h_exit(void *c, int pid)
+{
+	struct host_child *hc = host_child(pid);
+
+	if (!hc)
+		return -ESRCH;
+	/* reaped before returning: /proc/PID is gone as uvfs_task_exit leaves it */
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	munmap(hc->req, sizeof(*hc->req));
+	hc->pid = 0;
+	return 0;
+}
+
 static struct sys_backend host_backend = {
 	.name = "host",
 	.openat = h_openat, .close = h_close, .read = h_read, .write = h_write,
@@ -81,6 +196,7 @@ static struct sys_backend host_backend = {
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
 	.fcntl = h_fcntl, .mount = h_mount, .chroot = h_chroot, .readlink_proc = h_readlink_proc,
+	.fork = h_fork, .exec = h_exec, .exit = h_exit,
 };
 
 /* The child writes its output into memory shared with the parent, so that no

@@ -14,6 +14,7 @@
 struct uvfs_ctx {
 	struct uvfs *fs;
 	struct uvfs_task *task;
+	struct uvfs_task *children[16];  /* "fork"'s, by pid */
 };
 
 #define T(c) (((struct uvfs_ctx *)(c))->task)
@@ -77,6 +78,51 @@ static ssize_t u_readlink_proc(void *c, const char *which, int fd, char *b, size
 	return uvfs_readlinkat(T(c), PROC_FD, path, b, n);
 }
 
+static int u_fork(void *c)
+{
+	struct uvfs_ctx *x = c;
+	struct uvfs_task *t;
+
+	for (int i = 0; i < 16; i++) {
+		if (x->children[i])
+			continue;
+		t = uvfs_task_fork(x->task);
+		if (!t)
+			return -errno;
+		x->children[i] = t;
+		return uvfs_task_pid(t);
+	}
+	return -EAGAIN;
+}
+
+static struct uvfs_task **child(void *c, int pid)
+{
+	struct uvfs_ctx *x = c;
+
+	for (int i = 0; i < 16; i++)
+		if (x->children[i] && uvfs_task_pid(x->children[i]) == pid)
+			return &x->children[i];
+	return NULL;
+}
+
+static int u_exec(void *c, int pid, const char *path)
+{
+	struct uvfs_task **t = child(c, pid);
+
+	return t ? uvfs_task_exec(*t, path) : -ESRCH;
+}
+
+static int u_exit(void *c, int pid)
+{
+	struct uvfs_task **t = child(c, pid);
+
+	if (!t)
+		return -ESRCH;
+	uvfs_task_exit(*t);
+	*t = NULL;
+	return 0;
+}
+
 static const struct sys_backend uvfs_backend = {
 	.name = "uvfs",
 	.openat = u_openat, .close = u_close, .read = u_read, .write = u_write,
@@ -88,6 +134,7 @@ static const struct sys_backend uvfs_backend = {
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
 	.fcntl = u_fcntl, .mount = u_mount, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
+	.fork = u_fork, .exec = u_exec, .exit = u_exit,
 };
 
 struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg)
@@ -136,6 +183,9 @@ void sys_backend_uvfs_free(struct sys_backend *b)
 	if (!b)
 		return;
 	c = b->ctx;
+	for (int i = 0; i < 16; i++)
+		if (c->children[i])
+			uvfs_task_exit(c->children[i]);
 	uvfs_free(c->fs);
 	free(c);
 	free(b);

@@ -344,6 +344,45 @@ void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out)
 	memset(s, 0, sizeof(*s));
 	s->b = b;
 	s->out = out;
+	s->opened = -1;
+}
+
+/*
+ * writeprog's program, x86-64 (hand-assembled; one PT_LOAD segment at 0x400000, the
+ * code at 0x400078):
+ *     mov $39,%eax; syscall            getpid()
+ *     mov %eax,%edi; mov $19,%esi      SIGSTOP
+ *     mov $62,%eax; syscall            kill(getpid(), SIGSTOP): "I run" to the parent
+ *  1: mov $34,%eax; syscall; jmp 1b    pause() until killed
+ */
+const unsigned char sysscript_prog[150] = {
+	/* ELF header: 64-bit, little-endian, ET_EXEC, EM_X86_64, entry 0x400078,
+	 * program headers at 64, 56 bytes each, one */
+	0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	2, 0, 0x3e, 0, 1, 0, 0, 0,
+	0x78, 0, 0x40, 0, 0, 0, 0, 0,
+	64, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 64, 0, 56, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+	/* PT_LOAD, R+X, the whole file at 0x400000, 150 bytes, aligned 4096 */
+	1, 0, 0, 0, 5, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0x40, 0, 0, 0, 0, 0,
+	0, 0, 0x40, 0, 0, 0, 0, 0,
+	150, 0, 0, 0, 0, 0, 0, 0,
+	150, 0, 0, 0, 0, 0, 0, 0,
+	0, 0x10, 0, 0, 0, 0, 0, 0,
+	/* code */
+	0xb8, 39, 0, 0, 0, 0x0f, 0x05,
+	0x89, 0xc7, 0xbe, 19, 0, 0, 0,
+	0xb8, 62, 0, 0, 0, 0x0f, 0x05,
+	0xb8, 34, 0, 0, 0, 0x0f, 0x05, 0xeb, 0xf7,
+};
+
+/* The newest living child, or -1. */
+static int newest_child(const struct sysscript *s)
+{
+	return s->nchildren ? s->nchildren - 1 : -1;
 }
 
 /*
@@ -389,6 +428,8 @@ bool sysscript_wants_proc(const char *script)
 
 void sysscript_done(struct sysscript *s)
 {
+	while (s->nchildren > 0)
+		s->b->exit(s->b->ctx, s->children[--s->nchildren].pid);
 	for (int i = 0; i < s->nseen; i++)
 		free(s->seen[i].path);
 	s->nseen = 0;
@@ -445,8 +486,12 @@ long sysscript_line(struct sysscript *s, const char *line)
 		return n < 0 ? -EINVAL : 0;
 	}
 	cmd = w[0];
-	for (int i = 1; i < n; i++)
-		parse_num(w[i], &a[i - 1]);
+	for (int i = 1; i < n; i++) {
+		if (!strcmp(w[i], "OPENED"))
+			a[i - 1] = s->opened;
+		else
+			parse_num(w[i], &a[i - 1]);
+	}
 #define NEED(k) do { if (n != (k) + 1) goto syntax; } while (0)
 #define STR(i) (w[(i) + 1])
 	if (!strcmp(cmd, "openat")) {
@@ -455,6 +500,8 @@ long sysscript_line(struct sysscript *s, const char *line)
 		else
 			NEED(4);
 		r = b->openat(c, (int)a[0], STR(1), (int)a[2], (mode_t)a[3]);
+		if (r >= 0)
+			s->opened = r;
 	} else if (!strcmp(cmd, "close")) {
 		NEED(1);
 		r = b->close(c, (int)a[0]);
@@ -574,6 +621,33 @@ long sysscript_line(struct sysscript *s, const char *line)
 		if (n != 3)
 			NEED(3);
 		r = b->mount(c, STR(0), STR(1), n == 4 ? STR(2) : "");
+	} else if (!strcmp(cmd, "writeprog")) {
+		NEED(1);
+		r = b->write(c, (int)a[0], sysscript_prog, sizeof(sysscript_prog));
+	} else if (!strcmp(cmd, "fork")) {
+		NEED(0);
+		if (s->nchildren == (int)(sizeof(s->children) / sizeof(s->children[0])))
+			goto syntax;
+		r = b->fork(c);
+		if (r > 0) {
+			s->children[s->nchildren].pid = (int)r;
+			s->children[s->nchildren++].execd = false;
+		}
+	} else if (!strcmp(cmd, "exec")) {
+		int k = newest_child(s);
+
+		NEED(1);
+		/* writeprog's program serves no second request */
+		if (k < 0 || s->children[k].execd)
+			goto syntax;
+		r = b->exec(c, s->children[k].pid, STR(0));
+		if (!r)
+			s->children[k].execd = true;
+	} else if (!strcmp(cmd, "exit")) {
+		NEED(0);
+		if (!s->nchildren)
+			goto syntax;
+		r = b->exit(c, s->children[--s->nchildren].pid);
 	} else {
 		goto syntax;
 	}

@@ -24,6 +24,16 @@
  * chroot cannot hide it).
  * "times PATH" prints, for atime, mtime and ctime, whether each changed since the
  * previous "times" of the same path (times themselves never compare across systems).
+ * Tasks: "fork" makes a child of the script's task (= its pid: the host backend runs
+ * in a pid namespace of its own, so both sides number 2, 3, ...); the child holds
+ * what it inherited — descriptors, cwd, root — and does nothing but "exec PATH"
+ * (resolved from its own cwd; the program must be one "writeprog FD" wrote, which
+ * stops itself and stays, holding the file as its /proc/PID/exe) and "exit"; both
+ * apply to the newest living child, and every child exits when the run is done.
+ * "writeprog FD" writes that program: a 150-byte x86-64 ELF executable (on the host
+ * a real exec runs it; uvfs runs nothing — uvfs_task_exec is what execve does to the
+ * namespace — and the bytes make both sides agree on what the kernel accepts).
+ * OPENED, as a number, is what the last successful openat returned.
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
  * systems with different numbering agree.
  */
@@ -74,7 +84,14 @@ struct sys_backend {
 	ssize_t (*readlink_proc)(void *ctx, const char *which, int fd, char *buf, size_t n);
 	/* options: "" or tmpfs's "nr_inodes=N,size=BYTES" */
 	int (*mount)(void *ctx, const char *type, const char *target, const char *options);
+	/* tasks: a child of the script's task (its pid), exec in it, its end */
+	int (*fork)(void *ctx);
+	int (*exec)(void *ctx, int pid, const char *path);
+	int (*exit)(void *ctx, int pid);
 };
+
+/* The program "writeprog" writes (sysscript.c). */
+extern const unsigned char sysscript_prog[150];
 
 /* State of one script run: the inode identity map. */
 struct sysscript {
@@ -93,6 +110,12 @@ struct sysscript {
 	int nseen;
 	bool stop_on_error;
 	bool sort_dents;   /* print getdents64 names sorted: listings compare as sets */
+	long opened;       /* OPENED: what the last successful openat returned */
+	struct {           /* children made by "fork", oldest first */
+		int pid;
+		bool execd;    /* runs writeprog's program: no second exec */
+	} children[16];
+	int nchildren;
 };
 
 void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out);
