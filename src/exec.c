@@ -16,6 +16,9 @@ int uvfs_chroot(struct uvfs_task *task, const char *name)
 
 	task_enter(task);
 	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	/* path_permission(MAY_EXEC | MAY_CHDIR) before the capability check */
+	if (!err && (err = inode_permission(path.dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
+		path_put(&path);
 	if (!err) {
 		struct path old = task->root;
 

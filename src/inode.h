@@ -117,6 +117,10 @@ struct inode_operations {
 
 /* ->permission's mask (include/linux/fs.h) */
 #define MAY_EXEC      0x01
+#define MAY_WRITE     0x02
+#define MAY_READ      0x04
+#define MAY_OPEN      0x20
+#define MAY_CHDIR     0x40
 #define MAY_NOT_BLOCK 0x80
 
 /* Open-file operations. */
@@ -282,6 +286,13 @@ static inline void drop_nlink(struct inode *inode)
 /* The credentials of the task making the current call (the kernel's current_fsuid()). */
 uid_t current_uid(const struct inode *any);
 gid_t current_gid(const struct inode *any);
+
+/* inode_permission(): what the inode's ->permission says (only procfs has one yet:
+ * the mode bits come with the permissions work).  0 or -errno. */
+static inline int inode_permission(struct inode *inode, int mask)
+{
+	return inode->i_op->permission ? inode->i_op->permission(inode, mask) : 0;
+}
 
 /*
  * Write access to a regular file (include/linux/fs.h): a writer counts up, a running

@@ -22,8 +22,6 @@
 			  KERNEL_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | \
 			  O_CLOEXEC | O_PATH | KERNEL_O_TMPFILE)
 
-#define MAY_WRITE 0x2
-#define MAY_READ 0x4
 
 /* The open flags a file keeps (do_dentry_open drops these). */
 #define OPEN_DROPPED_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC)
@@ -91,8 +89,9 @@ static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
 	return 0;
 }
 
-/* may_open() */
-static int may_open(const struct inode *inode, int acc_mode)
+/* may_open(): the type's refusals, then inode_permission(MAY_OPEN | acc_mode) — an
+ * exited task's /proc/PID, reached through a magic link, is ESRCH there */
+static int may_open(struct inode *inode, int acc_mode)
 {
 	switch (inode->i_mode & S_IFMT) {
 	case S_IFLNK:
@@ -104,7 +103,7 @@ static int may_open(const struct inode *inode, int acc_mode)
 	default:
 		break;
 	}
-	return 0;
+	return inode_permission(inode, MAY_OPEN | acc_mode);
 }
 
 /*
@@ -260,12 +259,20 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 	else if (S_ISREG(inode->i_mode) && (op->open_flag & O_TRUNC))
 		truncate = true;
 	err = may_open(inode, acc_mode);
-	if (!err)
-		err = vfs_open(f, &nd->path, op);
-	/* handle_truncate(): times change even at size 0.  Shrinking frees memory
-	 * and cannot fail. */
+	/* handle_truncate() takes write access for the truncation, so a running
+	 * program is ETXTBSY even opened O_RDONLY.  Taken here before vfs_open(),
+	 * whose only failure on a regular file is that same ETXTBSY, so that nothing
+	 * opened has to be undone. */
+	if (!err && truncate)
+		err = get_write_access(inode);
+	if (err)
+		return err;
+	err = vfs_open(f, &nd->path, op);
+	/* times change even at size 0; shrinking frees memory and cannot fail */
 	if (!err && truncate)
 		err = do_truncate(inode, 0);
+	if (truncate)
+		put_write_access(inode);
 	return err;
 }
 
@@ -405,6 +412,9 @@ int uvfs_chdir(struct uvfs_task *task, const char *name)
 
 	task_enter(task);
 	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	/* path_permission(MAY_EXEC | MAY_CHDIR): an exited task's /proc/PID is ESRCH */
+	if (!err && (err = inode_permission(path.dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
+		path_put(&path);
 	if (!err)
 		set_pwd(task, &path);
 	task_leave(task);
@@ -422,7 +432,8 @@ int uvfs_fchdir(struct uvfs_task *task, int fd)
 		err = -EBADF;
 	} else if (!S_ISDIR(f->f_inode->i_mode)) {
 		err = -ENOTDIR;
-	} else {
+	} else if (!(err = inode_permission(f->f_inode, MAY_EXEC | MAY_CHDIR))) {
+		/* file_permission(MAY_EXEC | MAY_CHDIR) passed */
 		struct path p = f->f_path;
 
 		path_get(&p);

@@ -14,10 +14,13 @@
  * the sequence's directories, its cwd or the root, and "/.."-paths that step onto
  * whatever is mounted on the root.  Besides: O_PATH descriptors in every descriptor
  * call, flag bits Linux does not know and contradictory ones, offsets and counts near
- * the limits, zero-length I/O.  Never generated (each would hang or diverge by design,
- * see docs/SEMANTICS.md): fifos (a blocking open or read waits forever on both
- * sides), devices other than 0:0 (uvfs has no drivers); nor yet forks, exits and
- * execs (sysscript has no tasks: tests/test_proc.c asks the kernel about those).
+ * the limits, zero-length I/O; tasks (task_op) that fork, exec a program while
+ * descriptors write it, and exit while the sequence holds descriptors and its cwd in
+ * their /proc/PID; a fifo opened only in ways that cannot wait.  Never generated
+ * (each would hang or diverge by design, see docs/SEMANTICS.md): a fifo among the
+ * names every operation picks (a blocking open or read waits forever on both sides),
+ * devices other than 0:0 (uvfs has no drivers), /proc/PID/exe (the host's first
+ * task runs a real program, uvfs's none), a listing of a live /proc/PID.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,8 +101,15 @@ static void proc_path(struct rng *r, char *buf, size_t n)
 	if (k == 0)
 		snprintf(buf, n, "%s", fixed[pick(r, (unsigned)nfixed)]);
 	else
-		snprintf(buf, n, "/proc/%s/%s/%u", pick(r, 2) ? "self" : "1",
+		snprintf(buf, n, "/proc/%s/%s/%u", pick(r, 3) ? pick(r, 2) ? "self" : "1" : "{child}",
 			 k == 1 ? "fd" : "fdinfo", pick(r, 5));
+	/* the newest child of the sequence (sysscript's {child}; 0 before any fork) */
+	if (chance(r, 15) && !gen_open) {
+		static const char *const child[] = { "/proc/{child}", "/proc/{child}/fd",
+						     "/proc/{child}/cwd", "/proc/{child}/fd/1022" };
+
+		snprintf(buf, n, "%s", child[pick(r, 4)]);
+	}
 }
 
 static void path(struct rng *r, char *buf, size_t n)
@@ -161,13 +171,75 @@ static void open_flags(struct rng *r, char *buf, size_t n)
 			len += (size_t)snprintf(buf + len, n - len, "|%s", open_extra[i]);
 }
 
+/*
+ * Tasks and the /proc entries that outlive them, each a few lines that belong
+ * together (OPENED is what the composite's own openat returned):
+ *  - a child exits while the sequence holds its /proc/PID open and maybe its cwd
+ *    there: " (deleted)", ENOENT for listings and getcwd, ESRCH for lookups;
+ *  - a program written into a file of the namespace is run by a child, while a
+ *    descriptor may still write it (ETXTBSY), and stays running for the rest of the
+ *    sequence: opening it for writing, truncating it are ETXTBSY;
+ *  - a /proc listing that reached its end, then a fork: nothing new until rewound
+ *    (the child goes with the descriptor: through its /proc/PID/fd a stat of /proc
+ *    itself would be reachable);
+ *  - an fdinfo descriptor's lseek, pwrite and fsync (closed at once: its text shows
+ *    mount ids, which differ);
+ *  - a fifo (a name no other operation picks) opened with O_ACCMODE (EINVAL) and
+ *    without waiting.
+ */
+static void task_op(struct rng *r, FILE *f)
+{
+	char nm[32], a[64];
+
+	switch (pick(r, 5)) {
+	case 0:
+		fprintf(f, "fork\nopenat AT_FDCWD /proc/{child} O_RDONLY|O_DIRECTORY\n");
+		if (chance(r, 40))
+			fprintf(f, "chdir /proc/{child}\n");
+		fprintf(f, "exit\n");
+		if (chance(r, 60))
+			fprintf(f, "getdents64 OPENED 4096\nfstatat OPENED fd 0\nfdpath OPENED\n"
+				   "getcwd 512\nfstatat AT_FDCWD %s 0\n", pick(r, 2) ? "." : "..");
+		fprintf(f, "chdir BACK\n");
+		break;
+	case 1:
+		name(r, nm, sizeof(nm));
+		snprintf(a, sizeof(a), "%s%s", dirs[pick(r, 4)], nm);
+		fprintf(f, "openat AT_FDCWD \"%s\" O_CREAT|O_WRONLY|O_TRUNC 0755\nwriteprog OPENED\n", a);
+		if (chance(r, 60))
+			fprintf(f, "close OPENED\n");
+		fprintf(f, "fork\nexec \"%s\"\n", a);
+		if (chance(r, 50))
+			fprintf(f, "openat AT_FDCWD \"%s\" O_RDWR\n", a);
+		break;
+	case 2:
+		fprintf(f, "openat AT_FDCWD /proc O_RDONLY|O_DIRECTORY\nlseek OPENED 258 SEEK_SET\n"
+			   "getdents64 OPENED 4096\nfork\ngetdents64 OPENED 4096\n"
+			   "lseek OPENED %s\ngetdents64 OPENED 4096\nclose OPENED\nexit\n",
+			pick(r, 2) ? "258 SEEK_SET" : "0 SEEK_CUR");
+		break;
+	case 3:
+		fprintf(f, "openat AT_FDCWD /proc/self/fdinfo/%u O_RDONLY\nlseek OPENED 0 %s\n"
+			   "pwrite OPENED x 0\nfsync OPENED\nclose OPENED\n", pick(r, 3),
+			pick(r, 2) ? "SEEK_END" : "SEEK_DATA");
+		break;
+	default:
+		fprintf(f, "mknodat AT_FDCWD fifo S_IFIFO|0644 0\nopenat AT_FDCWD fifo O_ACCMODE%s\n"
+			   "openat AT_FDCWD fifo O_RDWR|O_NONBLOCK\nclose OPENED\n",
+			pick(r, 2) ? "" : "|O_NONBLOCK");
+		break;
+	}
+}
+
 static void emit_op(struct rng *r, FILE *f)
 {
 	char a[256], b[300], fl[200];
 	unsigned k = pick(r, 1000);
 
 #define P(x) path(r, x, sizeof(x))
-	if (k < 150) {
+	if (!gen_no_root && k < 15) {
+		task_op(r, f);
+	} else if (k < 150) {
 		gen_open = true;
 		P(a);
 		gen_open = false;

@@ -465,13 +465,38 @@ static const struct timespec *parse_times(const char *w, struct timespec t[2])
 	return t;
 }
 
+/* line with every "{child}" replaced by pid (malloc'ed), or NULL when it has none. */
+static char *subst_child(const char *line, int pid)
+{
+	char *out = NULL, num[16];
+	size_t len = 0;
+	FILE *f;
+
+	if (!strstr(line, "{child}"))
+		return NULL;
+	snprintf(num, sizeof(num), "%d", pid);
+	f = open_memstream(&out, &len);
+	for (const char *p = line, *q; ; p = q + 7) {
+		q = strstr(p, "{child}");
+		if (!q) {
+			fputs(p, f);
+			break;
+		}
+		fwrite(p, 1, (size_t)(q - p), f);
+		fputs(num, f);
+	}
+	fclose(f);
+	return out;
+}
+
 long sysscript_line(struct sysscript *s, const char *line)
 {
 	struct sys_backend *b = s->b;
 	void *c = b->ctx;
 	char *w[MAX_ARGS + 1] = { 0 };
 	long a[MAX_ARGS] = { 0 };
-	int n = split(line, w, MAX_ARGS + 1);
+	char *subst = subst_child(line, s->last_child);
+	int n = split(subst ? subst : line, w, MAX_ARGS + 1);
 	long r = 0;
 	char *buf = NULL;
 	size_t mapped = 0;
@@ -483,6 +508,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 	if (n <= 0) {
 		if (n < 0)
 			fprintf(s->out, "syntax: %s\n", line);
+		free(subst);
 		return n < 0 ? -EINVAL : 0;
 	}
 	cmd = w[0];
@@ -630,6 +656,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 			goto syntax;
 		r = b->fork(c);
 		if (r > 0) {
+			s->last_child = (int)r;
 			s->children[s->nchildren].pid = (int)r;
 			s->children[s->nchildren++].execd = false;
 		}
@@ -694,6 +721,7 @@ out:
 		free(buf);
 	for (int i = 0; i < n; i++)
 		free(w[i]);
+	free(subst);
 	return r;
 #undef NEED
 #undef STR

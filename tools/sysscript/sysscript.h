@@ -33,7 +33,8 @@
  * "writeprog FD" writes that program: a 150-byte x86-64 ELF executable (on the host
  * a real exec runs it; uvfs runs nothing — uvfs_task_exec is what execve does to the
  * namespace — and the bytes make both sides agree on what the kernel accepts).
- * OPENED, as a number, is what the last successful openat returned.
+ * OPENED, as a number, is what the last successful openat returned; "{child}" in a
+ * line is the pid of the newest "fork" (0 before the first).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
  * systems with different numbering agree.
  */
@@ -116,6 +117,7 @@ struct sysscript {
 		bool execd;    /* runs writeprog's program: no second exec */
 	} children[16];
 	int nchildren;
+	int last_child;    /* {child}: the pid the newest "fork" gave */
 };
 
 void sysscript_init(struct sysscript *s, struct sys_backend *b, FILE *out);
