@@ -664,7 +664,8 @@ static const struct {
 	const char *errnos;
 	const char *why;
 } expected[] = {
-	{ "openat", "ENOENT EEXIST EISDIR ENOTDIR ELOOP EINVAL ENAMETOOLONG ENXIO EACCES",
+	{ "openat", "ENOENT EEXIST EISDIR ENOTDIR ELOOP EINVAL ENAMETOOLONG ENXIO EACCES ETXTBSY "
+		    "ESRCH",
 	  "EBADF: dirfd is always AT_FDCWD; EMFILE: at most 40 descriptors; ENOSPC: no limits" },
 	{ "renameat2", "EINVAL EBUSY EEXIST ENOENT ENOTDIR EISDIR ENOTEMPTY ENAMETOOLONG EXDEV "
 		       "EPERM", "" },
@@ -674,7 +675,7 @@ static const struct {
 	{ "symlinkat", "EEXIST ENOENT ENOTDIR ENAMETOOLONG", "" },
 	{ "readlinkat", "EINVAL ENOENT ENOTDIR", "" },
 	{ "linkat", "EINVAL EEXIST ENOENT EPERM ENOTDIR EBADF EXDEV", "" },
-	{ "fstatat", "EINVAL ENOENT ENOTDIR ELOOP ENAMETOOLONG", "" },
+	{ "fstatat", "EINVAL ENOENT ENOTDIR ELOOP ENAMETOOLONG ESRCH", "" },
 	{ "getdents64", "EBADF ENOTDIR EINVAL ENOENT", "" },
 	{ "read", "EBADF EISDIR EINVAL", "" },
 	{ "write", "EBADF EINVAL EFBIG", "" },
@@ -683,7 +684,7 @@ static const struct {
 	{ "lseek", "EBADF EINVAL ENXIO", "" },
 	{ "dup3", "EINVAL EBADF", "" },
 	{ "fcntl", "EBADF EINVAL", "" },
-	{ "fchdir", "EBADF ENOTDIR", "" },
+	{ "fchdir", "EBADF ENOTDIR ESRCH", "" },
 	{ "getcwd", "ERANGE ENOENT", "" },
 	{ "fchmodat", "ENOENT EOPNOTSUPP EPERM", "" },
 	{ "fchownat", "ENOENT EPERM", "" },
@@ -691,8 +692,10 @@ static const struct {
 	{ "close", "EBADF", "" },
 	{ "fdpath", "ENOENT", "" },
 	{ "fsync", "EBADF EINVAL", "" },
-	{ "truncate", "ENOENT EISDIR EINVAL ENOTDIR", "" },
+	{ "truncate", "ENOENT EISDIR EINVAL ENOTDIR ETXTBSY", "" },
 	{ "mount", "ENODEV ENOENT ENOTDIR ELOOP", "" },
+	{ "exec", "ETXTBSY EACCES ENOENT ENOTDIR ELOOP", "" },
+	{ "writeprog", "EBADF", "" },
 };
 
 static void cov_report(FILE *log)
