@@ -12,6 +12,9 @@
 #                    DESTDIR if set: library, header, uvfs.pc, the tools, man pages
 #   make check-install  install into a scratch DESTDIR and build examples/demo.c
 #                    against it with nothing but pkg-config (CI runs it)
+#   make fuzz        the libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for
+#                    FUZZ_SECONDS (default 60), seeded from the test scripts; a
+#                    finding stops it and leaves crash-* in build-fuzz/findings
 
 BUILD ?= build
 PREFIX ?= /usr/local
@@ -20,7 +23,7 @@ PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-
            libfuse3-dev fuse3 libedit-dev util-linux diffutils valgrind gnuplot-nox
 MESON_OPTS ?=
 
-.PHONY: all demo check check-asan check-clang check-install install deps docs bench bench-instr clean
+.PHONY: all demo check check-asan check-clang check-install install deps docs bench bench-instr clean fuzz
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -59,6 +62,35 @@ check-asan:
 
 check-clang:
 	CC=clang $(MAKE) check BUILD=build-clang
+
+# Fuzzing (docs/TESTING.md).  The corpus grows in build-fuzz/corpus-TARGET, seeded
+# each run from the scripts of tests/; the source tree is never written.
+FUZZ_BUILD = build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = fuzz_ops fuzz_sysscript fuzz_shell
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined \
+	  -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link -Dwerror=true
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD) $(addprefix fuzz/,$(FUZZ_TARGETS))
+	@mkdir -p $(FUZZ_BUILD)/findings
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
+	  case $$t in \
+	    fuzz_sysscript) seeds="tests/diff tests/regress";; \
+	    fuzz_shell) seeds="tests/scripts examples";; \
+	    *) seeds="";; \
+	  esac; \
+	  echo "== $$t, $(FUZZ_SECONDS) s"; \
+	  if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    ./$(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=20 \
+	    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/findings/ \
+	    $(FUZZ_BUILD)/corpus-$$t $$seeds > $(FUZZ_BUILD)/$$t.log 2>&1; then \
+	    grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb)' $(FUZZ_BUILD)/$$t.log; \
+	  else \
+	    tail -40 $(FUZZ_BUILD)/$$t.log; echo "fuzz: $$t found something (build-fuzz/findings)"; exit 1; \
+	  fi; \
+	done
 
 # Benchmarks are not tests: they print ratios measured in the same rounds.  They
 # measure what an embedder links: the release buildtype that make install ships

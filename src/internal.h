@@ -45,7 +45,14 @@
  * into the library for each would be a large part of it.  Not under the sanitizers:
  * liburcu 0.13 declares its reader struct 128-byte aligned and allocates it less
  * aligned, which UBSan reports in every inlined read lock. */
-#ifndef __SANITIZE_ADDRESS__
+#if defined(__SANITIZE_ADDRESS__)
+#define UVFS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)  /* clang's way of saying it */
+#define UVFS_ASAN 1
+#endif
+#endif
+#ifndef UVFS_ASAN
 #define _LGPL_SOURCE
 #endif
 #include <urcu-bp.h>

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fuzz_ops.c - bytes to API calls with arbitrary arguments: every call of uvfs.h,
+ * paths made of a few names, "/", ".", "..", /proc entries and raw bytes (NUL
+ * included: the path ends there), every flag bit, valid, closed and huge
+ * descriptors, tiny, huge and NULL buffers, several tasks (fork, exec, exit).  After
+ * each call: the result is >= 0 or an errno (-4095..-1), the counters are sane;
+ * after uvfs_free, nothing is left.  Fifos are never made (see fuzz_common.h).
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/mman.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct input {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint64_t take(struct input *in, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++) {
+		v = v << 8 | (in->n ? *in->p : 0);
+		if (in->n) {
+			in->p++;
+			in->n--;
+		}
+	}
+	return v;
+}
+
+static const char *const names[] = {
+	"a", "b", "d", "d/a", "d/e", "d/e/f", "/", ".", "..", "d/..", "", "/proc/self/fd/3",
+	"/proc/self/fd", "/proc/1/cwd", "/proc/self/fdinfo/0", "/proc/2", "/proc/self/exe",
+	"l", "d/l", "x/", "{a*255}", "{b*256}", "/../a", "//d///a//",
+};
+
+/* A path: one of names, or up to 40 raw bytes (the NUL ends it). */
+static const char *path(struct input *in, char *buf)
+{
+	unsigned k = (unsigned)take(in, 1);
+
+	if (k < 200) {
+		const char *n = names[k % (sizeof(names) / sizeof(names[0]))];
+		char *e = sysscript_expand(n);
+
+		snprintf(buf, 300, "%s", e ? e : n);
+		free(e);
+		return buf;
+	}
+	k = (unsigned)take(in, 1) % 40;
+	for (unsigned i = 0; i < k; i++)
+		buf[i] = (char)take(in, 1);
+	buf[k] = 0;
+	return buf;
+}
+
+static int fd(struct input *in)
+{
+	static const int special[] = { AT_FDCWD, -1, INT_MAX, INT_MIN, 1023, 1024, 65536 };
+	unsigned k = (unsigned)take(in, 1);
+
+	return k < 240 ? (int)(k % 12) : special[k % 7];
+}
+
+static size_t count(struct input *in)
+{
+	static const size_t special[] = { 0, 1, 24, 64, 4096, 65536, (size_t)INT_MAX + 1,
+					  SIZE_MAX };
+	unsigned k = (unsigned)take(in, 1);
+
+	return k < 128 ? k : special[k % 8];
+}
+
+#define BUF_SIZE (1u << 20)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *big;
+	struct input in = { data, size };
+	struct uvfs_config cfg = { .max_inodes = 0 };
+	struct uvfs *fs;
+	struct uvfs_task *tasks[8] = { 0 };
+	int ntasks = 1;
+
+	if (!big) {
+		big = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		FUZZ_CHECK(big != MAP_FAILED);
+	}
+	cfg.max_bytes = take(&in, 1) & 1 ? 1u << 16 : 0;
+	fs = uvfs_new(&cfg);
+	FUZZ_CHECK(fs);
+	tasks[0] = uvfs_task_new(fs);
+	FUZZ_CHECK(tasks[0]);
+	for (int steps = 0; in.n && steps < 200; steps++) {
+		unsigned op = (unsigned)take(&in, 1);
+		struct uvfs_task *t = tasks[take(&in, 1) % (unsigned)ntasks];
+		char p1[300], p2[300];
+		size_t c = count(&in);
+		/* a count the buffer holds, or a NULL buffer (EFAULT is promised) */
+		char *buf = take(&in, 1) == 0xff ? NULL : big;
+		long r = 0;
+		struct stat st;
+		struct timespec ts[2] = { { (long)take(&in, 4), (long)take(&in, 4) },
+					  { (long)take(&in, 1) - 2, UTIME_OMIT } };
+
+		/* a huge count only with the NULL buffer: nothing may be copied then */
+		if (buf && c > BUF_SIZE)
+			c = BUF_SIZE;
+		switch (op % 40) {
+		case 0: r = uvfs_openat(t, fd(&in), path(&in, p1), (int)take(&in, 4), (mode_t)take(&in, 2)); break;
+		case 1: r = uvfs_close(t, fd(&in)); break;
+		case 2: r = uvfs_read(t, fd(&in), buf, c); break;
+		case 3: r = uvfs_pread(t, fd(&in), buf, c, (off_t)take(&in, 8)); break;
+		case 4: r = uvfs_write(t, fd(&in), buf, c); break;
+		case 5: r = uvfs_pwrite(t, fd(&in), buf, c, (off_t)take(&in, 8)); break;
+		case 6: r = uvfs_lseek(t, fd(&in), (off_t)take(&in, 8), (int)take(&in, 1) % 6); break;
+		case 7: r = uvfs_ftruncate(t, fd(&in), (off_t)(take(&in, 3))); break;
+		case 8: r = uvfs_truncate(t, path(&in, p1), (off_t)take(&in, 8)); break;
+		case 9: r = uvfs_fsync(t, fd(&in)); break;
+		case 10: r = uvfs_renameat2(t, fd(&in), path(&in, p1), fd(&in), path(&in, p2), (unsigned)take(&in, 1)); break;
+		case 11: r = uvfs_unlinkat(t, fd(&in), path(&in, p1), (int)take(&in, 2)); break;
+		case 12: r = uvfs_mkdirat(t, fd(&in), path(&in, p1), (mode_t)take(&in, 2)); break;
+		case 13: {
+			mode_t m = (mode_t)take(&in, 2);
+
+			if ((m & S_IFMT) == S_IFIFO)
+				m &= ~S_IFMT;
+			r = uvfs_mknodat(t, fd(&in), path(&in, p1), m, (dev_t)take(&in, 2));
+			break;
+		}
+		case 14: r = uvfs_symlinkat(t, path(&in, p2), fd(&in), path(&in, p1)); break;
+		case 15: r = uvfs_readlinkat(t, fd(&in), path(&in, p1), buf, c); break;
+		case 16: r = uvfs_linkat(t, fd(&in), path(&in, p1), fd(&in), path(&in, p2), (int)take(&in, 2)); break;
+		case 17: r = uvfs_fstatat(t, fd(&in), take(&in, 1) == 0xff ? NULL : path(&in, p1),
+					  take(&in, 1) == 0xff ? NULL : &st, (int)take(&in, 2)); break;
+		case 18: r = uvfs_fstat(t, fd(&in), take(&in, 1) == 0xff ? NULL : &st); break;
+		case 19: r = uvfs_getdents64(t, fd(&in), buf, c); break;
+		case 20: r = uvfs_getcwd(t, buf, c); break;
+		case 21: r = uvfs_chdir(t, path(&in, p1)); break;
+		case 22: r = uvfs_fchdir(t, fd(&in)); break;
+		case 23: r = uvfs_fchmodat(t, fd(&in), path(&in, p1), (mode_t)take(&in, 2), (int)take(&in, 2)); break;
+		case 24: r = uvfs_fchownat(t, fd(&in), path(&in, p1), (uid_t)take(&in, 1) - 1, (gid_t)take(&in, 1) - 1, (int)take(&in, 2)); break;
+		case 25: r = uvfs_utimensat(t, fd(&in), take(&in, 1) & 1 ? NULL : path(&in, p1),
+					    take(&in, 1) & 1 ? NULL : ts, (int)take(&in, 2)); break;
+		case 26: r = uvfs_dup(t, fd(&in)); break;
+		case 27: r = uvfs_dup3(t, fd(&in), fd(&in), (int)take(&in, 4)); break;
+		case 28: {
+			static const int cmds[] = { F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL,
+						    F_SETFL, 12345 };
+
+			r = uvfs_fcntl(t, fd(&in), cmds[take(&in, 1) % 7], (long)take(&in, 8));
+			break;
+		}
+		case 29: r = uvfs_chroot(t, path(&in, p1)); break;
+		case 30: r = uvfs_task_exec(t, path(&in, p1)); break;
+		case 31: r = uvfs_readlink_fd(t, fd(&in), buf, c); break;
+		case 32: r = uvfs_readlink_cwd(t, buf, c); break;
+		case 33: r = uvfs_readlink_exe(t, buf, c); break;
+		case 34: r = uvfs_mount(t, take(&in, 1) & 1 ? "tmpfs" : "proc", path(&in, p1), 0,
+					take(&in, 1), take(&in, 2)); break;
+		case 35:
+			if (ntasks < 8 && (tasks[ntasks] = uvfs_task_fork(t)))
+				ntasks++;
+			break;
+		case 36:
+			if (ntasks > 1) {
+				uvfs_task_exit(tasks[--ntasks]);
+				tasks[ntasks] = NULL;
+			}
+			break;
+		case 37: r = uvfs_task_setcreds(t, (uid_t)take(&in, 1), (gid_t)take(&in, 1)); break;
+		case 38: uvfs_umask(t, (mode_t)take(&in, 2)); break;
+		default: r = uvfs_readlink_root(t, buf, c); break;
+		}
+		FUZZ_CHECK(r >= -4095);
+		fuzz_check_stats(fs);
+	}
+	uvfs_free(fs);
+	fuzz_check_nothing_left();
+	return 0;
+}
