@@ -384,6 +384,79 @@ static void run_getdents(struct bench *b, enum side s, long n)
 	}
 }
 
+/* getdents64 with a 64-byte buffer — one or two entries a call — through a directory
+ * of 10^5, rewound at its end: what finding the position costs (tmpfs: its maple
+ * tree; uvfs: simple_offset.c), the work a list-and-delete loop does per call. */
+static int gd_ufd = -1, gd_hfd = -1;
+
+static void setup_getdents_small(struct bench *b)
+{
+	char p[32];
+
+	uvfs_mkdirat(T, AT_FDCWD, "huge", 0755);
+	mkdirat(AT_FDCWD, "huge", 0755);
+	for (int i = 0; i < 100000; i++) {
+		snprintf(p, sizeof(p), "huge/e%06d", i);
+		U(uvfs_mknodat(T, AT_FDCWD, p, S_IFREG | 0644, 0));
+		H(mknodat(AT_FDCWD, p, S_IFREG | 0644, 0));
+	}
+	gd_ufd = uvfs_openat(T, AT_FDCWD, "huge", O_RDONLY | O_DIRECTORY, 0);
+	gd_hfd = openat(AT_FDCWD, "huge", O_RDONLY | O_DIRECTORY);
+	if (gd_ufd < 0 || gd_hfd < 0)
+		die("open huge", gd_ufd < 0 ? gd_ufd : -errno);
+}
+
+static void run_getdents_small(struct bench *b, enum side s, long n)
+{
+	char buf[64];
+
+	for (long i = 0; i < n; i++) {
+		if (s == UVFS) {
+			if (uvfs_getdents64(T, gd_ufd, buf, sizeof(buf)) == 0)
+				uvfs_lseek(T, gd_ufd, 0, SEEK_SET);
+		} else if (syscall(SYS_getdents64, gd_hfd, buf, sizeof(buf)) == 0) {
+			lseek(gd_hfd, 0, SEEK_SET);
+		}
+	}
+}
+
+/* stat of /proc/PID among 10^4 tasks (uvfs: random ones of its 10^4; the kernel:
+ * this process's own, among the machine's processes): a lookup by number in the
+ * pid table, then the entry revalidated as pid_revalidate does. */
+#define PROC_TASKS 10000
+static char proc_upaths[PROC_TASKS][24], proc_hpath[24];
+
+static void setup_proc_tasks(struct bench *b)
+{
+	unsigned seed = 777;
+	int pids[PROC_TASKS];
+
+	for (int i = 0; i < PROC_TASKS; i++) {
+		struct uvfs_task *t = uvfs_task_new(fs);
+
+		if (!t)
+			die("uvfs_task_new", -ENOMEM);
+		pids[i] = uvfs_task_pid(t);
+	}
+	for (int i = 0; i < PROC_TASKS; i++)
+		snprintf(proc_upaths[i], sizeof(proc_upaths[i]), "/proc/%d",
+			 pids[rand_r(&seed) % PROC_TASKS]);
+	snprintf(proc_hpath, sizeof(proc_hpath), "/proc/%d", (int)getpid());
+}
+
+static void run_proc_tasks(struct bench *b, enum side s, long n)
+{
+	struct stat st;
+
+	if (s == UVFS) {
+		for (long i = 0; i < n; i++)
+			U(uvfs_fstatat(T, AT_FDCWD, proc_upaths[i % PROC_TASKS], &st, 0));
+	} else {
+		for (long i = 0; i < n; i++)
+			H(fstatat(AT_FDCWD, proc_hpath, &st, 0));
+	}
+}
+
 /* Under dir, on both sides: f entries named 0 .. f-1, directories with levels more
  * levels below them, files at the bottom (levels 0). */
 static void fill_level(const char *dir, int f, int levels)
@@ -484,6 +557,8 @@ static struct bench benches[] = {
 	{ .name = "rpm replace (create, write 4K, rename over)", .goal = "", .goal_ratio = 0, .iters = 20000, .setup = setup_dir, .run = run_rpm },
 	{ .name = "readlink /proc/self/fd/N", .goal = ">= 30x", .goal_ratio = 30, .iters = 100000, .setup = setup_readlink, .run = run_readlink },
 	{ .name = "getdents64, 1000 entries", .goal = "", .goal_ratio = 0, .iters = 500, .setup = setup_getdents, .run = run_getdents },
+	{ .name = "getdents64 (64-byte buffer), 10^5 entries", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_getdents_small, .run = run_getdents_small },
+	{ .name = "stat /proc/PID, 10^4 tasks", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_proc_tasks, .run = run_proc_tasks },
 	{ .name = "random paths, 10^3 tree, depth 4", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t3_4, .run = run_fstat_random },
 	{ .name = "random paths, 10^3 tree, depth 16", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t3_16, .run = run_fstat_random },
 	{ .name = "random paths, 10^5 tree, depth 4", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_t5_4, .run = run_fstat_random },
