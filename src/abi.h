@@ -42,4 +42,10 @@ extern const struct uvfs_abi *const abi_all[];
 bool abi_rename_copies_name(const struct uvfs_abi *abi, bool mover_inline,
 			    bool victim_inline);
 
+/* Does renameat2 know RENAME_EXCHANGE (3.15+, da1ce0670c14)? */
+static inline bool abi_has_exchange(const struct uvfs_abi *abi)
+{
+	return abi->has_exchange;
+}
+
 #endif /* UVFS_ABI_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * d_path.c - building path strings from dentries: prepend_path, d_path, getcwd
- * (fs/d_path.c, post-5.13 prepend_buffer form).
+ * d_path.c - building path strings from dentries: prepend_path, d_path,
+ * readlink_path (fs/d_path.c, post-5.13 prepend_buffer form).  The calls that
+ * print them, getcwd and the readlink_* ones, are in open.c and stat.c.
  *
  * Locking: ns_lock held by the callers; names cannot change under us, so the
  * kernel's rename_lock/mount_lock retry loop has nothing to retry.
@@ -152,42 +153,6 @@ char *d_path_rcu(const struct path *path, const struct path *root, char *buf, in
 	return buf + b.len;
 }
 
-int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size)
-{
-	char *page;
-	struct prepend_buffer b;
-	int err, len;
-
-	page = uvfs_malloc(UVFS_PATH_MAX);
-	if (!page)
-		return -ENOMEM;
-	b.buf = page;
-	b.len = UVFS_PATH_MAX;
-	task_enter(task);
-	if (d_unlinked(task->pwd.dentry)) {
-		err = -ENOENT;
-		goto out;
-	}
-	prepend(&b, "", 1);
-	if (prepend_path(&task->pwd, &task->root, &b) > 0)
-		prepend(&b, "(unreachable)", 13);
-	len = UVFS_PATH_MAX - b.len;
-	if (b.len < 0)
-		err = -ENAMETOOLONG;
-	else if ((size_t)len > size)
-		err = -ERANGE;
-	else if (!buf)
-		err = -EFAULT;  /* copy_to_user() */
-	else {
-		memcpy(buf, page + b.len, (size_t)len);
-		err = len;
-	}
-out:
-	task_leave(task);
-	free(page);
-	return err;
-}
-
 ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
 		      size_t bufsiz)
 {
@@ -204,43 +169,4 @@ ssize_t readlink_path(const struct path *path, const struct path *root, char *bu
 		return -EFAULT;  /* do_proc_readlink(): copy_to_user() */
 	memcpy(buf, p, (size_t)len);
 	return len;
-}
-
-static ssize_t readlink_task(struct uvfs_task *task, enum which_link which, int fd,
-			     char *buf, size_t bufsiz)
-{
-	const struct path *path;
-	ssize_t ret;
-
-	if ((ssize_t)bufsiz <= 0)
-		return -EINVAL;
-	task_enter(task);
-	path = task_link_path(task, which, fd, false);
-	/* The reader's root: the task reads its own links here. */
-	if (path)
-		ret = readlink_path(path, &task->root, buf, bufsiz);
-	else
-		ret = which == LINK_FD ? -EBADF : -ENOENT;
-	task_leave(task);
-	return ret;
-}
-
-ssize_t uvfs_readlink_fd(struct uvfs_task *task, int fd, char *buf, size_t bufsiz)
-{
-	return readlink_task(task, LINK_FD, fd, buf, bufsiz);
-}
-
-ssize_t uvfs_readlink_exe(struct uvfs_task *task, char *buf, size_t bufsiz)
-{
-	return readlink_task(task, LINK_EXE, -1, buf, bufsiz);
-}
-
-ssize_t uvfs_readlink_cwd(struct uvfs_task *task, char *buf, size_t bufsiz)
-{
-	return readlink_task(task, LINK_CWD, -1, buf, bufsiz);
-}
-
-ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz)
-{
-	return readlink_task(task, LINK_ROOT, -1, buf, bufsiz);
 }

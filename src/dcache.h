@@ -149,6 +149,20 @@ static inline struct dentry *dget(struct dentry *d)
 	d->d_count++;
 	return d;
 }
+/*
+ * d_make_persistent / d_make_discardable (fs/dcache.c, the helpers of 6.18's
+ * tree-in-dcache filesystems): a filesystem whose dcache is its directory tree
+ * (tmpfs's dget in shmem_mknod) pins a positive dentry while the name exists, and
+ * lets it go at unlink.  The dcache keeps the mark (DCACHE_PINNED) so that teardown
+ * knows whose reference it is.
+ */
+static inline void d_make_persistent(struct dentry *d)
+{
+	dget(d);
+	d->d_flags |= DCACHE_PINNED;
+}
+void d_make_discardable(struct dentry *d);
+
 /* dput - drop a reference.  The last one kills the dentry if it is unhashed or
  * negative (tmpfs never keeps either: always_delete_dentry), dropping in turn the
  * parent's reference it held. */
@@ -178,6 +192,12 @@ void d_drop(struct dentry *d);
 /* d_delete - the name was unlinked: unhash it; the inode stays attached for whoever
  * still holds the dentry (open files, cwd), which then prints "(deleted)". */
 void d_delete(struct dentry *d);
+/* The directory d was removed (vfs_rmdir, or replaced by a rename: S_DEAD on its
+ * inode): nothing may be created or looked up in it again (ENOENT). */
+static inline void d_mark_dead_dir(struct dentry *d)
+{
+	d->d_flags |= DCACHE_DIR_DEAD;
+}
 
 /* d_move - after a successful plain rename of dentry over target (a hashed negative
  * or positive dentry): dentry takes target's name and parent; what target keeps is

@@ -1,33 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * exec.c - chroot and the namespace half of execve (fs/open.c: chroot, fs/exec.c:
- * do_open_execat, set_mm_exe_file, do_close_on_exec).
+ * exec.c - the namespace half of execve (fs/exec.c: do_open_execat,
+ * set_mm_exe_file, do_close_on_exec).
  *
- * Locking: both calls run under ns_lock (task_enter).
+ * Locking: the call runs under ns_lock (task_enter).
  */
 #include "inode.h"
 #include "namei.h"
 #include "task.h"
-
-int uvfs_chroot(struct uvfs_task *task, const char *name)
-{
-	struct path path;
-	int err;
-
-	task_enter(task);
-	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
-	/* path_permission(MAY_EXEC | MAY_CHDIR) before the capability check */
-	if (!err && (err = inode_permission(path.dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
-		path_put(&path);
-	if (!err) {
-		struct path old = task->root;
-
-		task->root = path;
-		path_put(&old);
-	}
-	task_leave(task);
-	return err;
-}
 
 int uvfs_task_exec(struct uvfs_task *task, const char *name)
 {

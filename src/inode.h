@@ -254,7 +254,7 @@ void inode_set_mctime_at(struct inode *inode, struct timespec *now);
 struct super_block {
 	struct uvfs *s_fs;                       /* immutable */
 	dev_t s_dev;                             /* immutable */
-	const char *s_type;                      /* immutable: "tmpfs", "proc" */
+	const struct file_system_type *s_type;   /* immutable */
 	unsigned int s_flags;                    /* immutable */
 	struct dentry *s_root;                   /* immutable after mount */
 	const struct super_operations *s_op;     /* immutable */
@@ -354,15 +354,38 @@ void set_time_source(const struct time_source *src);
 /* Fill st from the inode (generic_fillattr). */
 void inode_fillattr(const struct inode *inode, struct stat *st);
 
-/* Filesystems, by type name.  fill_super builds s_root and s_fs_info. */
-struct super_block *sb_new(struct uvfs *fs, const char *type);
+/* What a mount asks of a filesystem (tmpfs's nr_inodes= and size=; 0: unlimited). */
+struct fs_mount_opts {
+	uint64_t max_inodes;
+	uint64_t max_bytes;
+};
+
+/*
+ * A filesystem type (the kernel's struct file_system_type).  The instance's setup
+ * registers each one (uvfs.c, the only file that names a filesystem); a mount finds
+ * it by name (get_fs_type) and makes a superblock with mount_fs(), the kernel's
+ * mount_nodev: a new superblock, then ->fill_super.  The superblock's last put tears
+ * it down and calls s_op->put_super, which plays kill_sb's part.  Immutable.
+ */
+struct file_system_type {
+	const char *name;
+	/* Fill a new superblock: s_op, s_flags, s_fs_info, s_root.  0 or -errno; the
+	 * caller puts the superblock on failure. */
+	int (*fill_super)(struct super_block *sb, const struct fs_mount_opts *opts);
+	/* Optional: task pid is gone (release_task); procfs unhashes /proc/PID. */
+	void (*task_gone)(struct uvfs *fs, int pid);
+};
+
+/* Registration, with the instance while it is made: 0, or -EBUSY when the table
+ * (UVFS_MAX_FS_TYPES) is full.  get_fs_type: the type called name, or NULL. */
+int register_filesystem(struct uvfs *fs, const struct file_system_type *type);
+const struct file_system_type *get_fs_type(const struct uvfs *fs, const char *name);
+/* A new superblock of type, filled: the superblock, or ERR_PTR(-errno). */
+struct super_block *mount_fs(struct uvfs *fs, const struct file_system_type *type,
+			     const struct fs_mount_opts *opts);
 void sb_put(struct super_block *sb);
-int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes);
-int procfs_fill_super(struct super_block *sb);
-/* The task pid is gone: unhash /proc/PID wherever procfs is mounted. */
-void proc_flush_pid(struct uvfs *fs, int pid);
-/* sizeof memfs's inode (memory accounting, introspect.c). */
-size_t memfs_inode_size(void);
+/* release_task(): tell every registered type that task pid is gone. */
+void fs_types_task_gone(struct uvfs *fs, int pid);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);

@@ -63,6 +63,7 @@
 #include "uvfs/uvfs.h"
 
 struct uvfs_abi;
+struct file_system_type;
 struct mount;
 struct dentry;
 struct defer_batch;
@@ -147,6 +148,10 @@ struct uvfs {
 	 * freed after a grace period (as the descriptor tables are). */
 	struct uvfs_task **pid_table;
 	unsigned int pid_table_size;
+	/* The filesystem types (super.c): written by uvfs_new only, then immutable. */
+#define UVFS_MAX_FS_TYPES 8
+	const struct file_system_type *fs_types[UVFS_MAX_FS_TYPES];
+	int nr_fs_types;
 	/* fs.protected_fifos, fs.protected_regular and fs.protected_symlinks as the
 	 * host shows them when the instance is made (0 where unreadable, the kernel's
 	 * default); immutable */

@@ -143,12 +143,3 @@ void uvfs_live_counts(struct uvfs_live_counts *out)
 	out->instances = atomic_load(&uvfs_live.instances);
 }
 
-size_t uvfs_sizeof_dentry(void)
-{
-	return sizeof(struct dentry);
-}
-
-size_t uvfs_sizeof_inode(void)
-{
-	return memfs_inode_size();
-}

@@ -46,10 +46,6 @@ int uvfs_dcache_walk(struct uvfs_task *task, const char *path,
 		     void *arg);
 void uvfs_get_stats(struct uvfs *fs, struct uvfs_cache_stats *out);
 
-/* The size of the structures behind one dentry and one inode of the root memfs
- * (memory accounting in bench/). */
-size_t uvfs_sizeof_dentry(void);
-size_t uvfs_sizeof_inode(void);
 
 /* Process-wide live objects, for leak checks after uvfs_free. */
 struct uvfs_live_counts {

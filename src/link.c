@@ -2,7 +2,7 @@
 /*
  * link.c - the namespace calls that add or remove one name: mkdirat, mknodat,
  * symlinkat, linkat, unlinkat (fs/namei.c: do_mkdirat, do_mknodat, do_symlinkat,
- * do_linkat, do_rmdir, do_unlinkat, may_delete).
+ * do_linkat, do_rmdir, do_unlinkat; may_delete is namei.c's).
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
@@ -159,28 +159,6 @@ out:
 	return err;
 }
 
-/* may_delete(): the type checks, in the kernel's order around inode_permission()
- * (which refuses MAY_WRITE on an immutable directory with EPERM) and the victim's
- * own EPERM cases (the rest of the permission checks are not enforced yet). */
-int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir)
-{
-	if (d_is_negative(victim))
-		return -ENOENT;
-	if (IS_IMMUTABLE(dir->d_inode) || IS_IMMUTABLE(victim->d_inode))
-		return -EPERM;
-	if (isdir) {
-		if (!S_ISDIR(victim->d_inode->i_mode))
-			return -ENOTDIR;
-		if (IS_ROOT(victim))
-			return -EBUSY;
-	} else if (S_ISDIR(victim->d_inode->i_mode)) {
-		return -EISDIR;
-	}
-	if (dir->d_flags & DCACHE_DIR_DEAD)
-		return -ENOENT;
-	return 0;
-}
-
 /* Is d a mountpoint of any mount (is_local_mountpoint)? */
 static bool is_mountpoint(const struct dentry *d)
 {
@@ -222,6 +200,8 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 		err = -EBUSY;
 	if (!err)
 		err = dir->i_op->rmdir(dir, d);
+	if (!err)
+		d_mark_dead_dir(d);  /* vfs_rmdir(): S_DEAD */
 	dput(d);
 out:
 	nd_done(&nd);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * open.c - openat, close, chdir, fchdir (fs/open.c, and fs/namei.c's path_openat,
+ * open.c - openat, close, and the calls of the cwd and the root: chdir, fchdir,
+ * chroot, getcwd (fs/open.c, fs/d_path.c's getcwd, and fs/namei.c's path_openat,
  * open_last_lookups, lookup_open, do_open, may_open).
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
 #include "attr.h"
+#include "d_path.h"
 #include "inode.h"
 #include "namei.h"
 #include "task.h"
@@ -440,5 +442,61 @@ int uvfs_fchdir(struct uvfs_task *task, int fd)
 		set_pwd(task, &p);
 	}
 	task_leave(task);
+	return err;
+}
+
+int uvfs_chroot(struct uvfs_task *task, const char *name)
+{
+	struct path path;
+	int err;
+
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	/* path_permission(MAY_EXEC | MAY_CHDIR) before the capability check */
+	if (!err && (err = inode_permission(path.dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
+		path_put(&path);
+	if (!err) {
+		struct path old = task->root;
+
+		task->root = path;
+		path_put(&old);
+	}
+	task_leave(task);
+	return err;
+}
+
+int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size)
+{
+	char *page;
+	struct prepend_buffer b;
+	int err, len;
+
+	page = uvfs_malloc(UVFS_PATH_MAX);
+	if (!page)
+		return -ENOMEM;
+	b.buf = page;
+	b.len = UVFS_PATH_MAX;
+	task_enter(task);
+	if (d_unlinked(task->pwd.dentry)) {
+		err = -ENOENT;
+		goto out;
+	}
+	prepend(&b, "", 1);
+	if (prepend_path(&task->pwd, &task->root, &b) > 0)
+		prepend(&b, "(unreachable)", 13);
+	len = UVFS_PATH_MAX - b.len;
+	if (b.len < 0)
+		err = -ENAMETOOLONG;
+	else if ((size_t)len > size)
+		err = -ERANGE;
+	else if (!buf)
+		err = -EFAULT;  /* copy_to_user() */
+	else {
+		memcpy(buf, page + b.len, (size_t)len);
+		err = len;
+	}
+out:
+	task_leave(task);
+	free(page);
 	return err;
 }

@@ -18,6 +18,8 @@ ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count)
 		ret = -EBADF;
 	else if (!f->f_op || !f->f_op->iterate)
 		ret = -ENOTDIR;
+	else if (f->f_path.dentry->d_flags & DCACHE_DIR_DEAD)
+		ret = -ENOENT;  /* iterate_dir(): IS_DEADDIR before the filesystem is asked */
 	else if (!buf) {
 		/* filldir64() checks the room (EINVAL), then copies and faults (EFAULT)
 		 * leaving the position alone; at the end nothing is copied (0) */

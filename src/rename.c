@@ -68,6 +68,9 @@ static int vfs_rename(struct dentry *old_dir, struct dentry *old, struct dentry 
 	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new, flags);
 	if (err)
 		return err;
+	/* vfs_rename(): a directory replaced is S_DEAD */
+	if (!(flags & RENAME_EXCHANGE) && target && S_ISDIR(target->i_mode))
+		d_mark_dead_dir(new);
 	if (flags & RENAME_EXCHANGE)
 		d_exchange(old, new);
 	else
@@ -87,8 +90,8 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 		return -EINVAL;
 	if ((flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)) && (flags & RENAME_EXCHANGE))
 		return -EINVAL;
-	/* linux-3.14: no cross-rename yet (da1ce0670c14 came in 3.15). */
-	if ((flags & RENAME_EXCHANGE) && !task->fs->abi->has_exchange)
+	/* linux-3.14: no cross-rename yet */
+	if ((flags & RENAME_EXCHANGE) && !abi_has_exchange(task->fs->abi))
 		return -EINVAL;
 
 	task_enter(task);

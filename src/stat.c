@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * stat.c - fstatat, fstat, readlinkat (fs/stat.c).
+ * stat.c - fstatat, fstat, readlinkat (fs/stat.c), and the readlink_* calls: a
+ * task's /proc/self links read without a path (fs/proc/base.c's proc_pid_readlink).
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
+#include "d_path.h"
 #include "inode.h"
 #include "namei.h"
 #include "task.h"
@@ -93,4 +95,43 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, cha
 out:
 	task_leave(task);
 	return ret;
+}
+
+static ssize_t readlink_task(struct uvfs_task *task, enum which_link which, int fd,
+			     char *buf, size_t bufsiz)
+{
+	const struct path *path;
+	ssize_t ret;
+
+	if ((ssize_t)bufsiz <= 0)
+		return -EINVAL;
+	task_enter(task);
+	path = task_link_path(task, which, fd, false);
+	/* The reader's root: the task reads its own links here. */
+	if (path)
+		ret = readlink_path(path, &task->root, buf, bufsiz);
+	else
+		ret = which == LINK_FD ? -EBADF : -ENOENT;
+	task_leave(task);
+	return ret;
+}
+
+ssize_t uvfs_readlink_fd(struct uvfs_task *task, int fd, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_FD, fd, buf, bufsiz);
+}
+
+ssize_t uvfs_readlink_exe(struct uvfs_task *task, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_EXE, -1, buf, bufsiz);
+}
+
+ssize_t uvfs_readlink_cwd(struct uvfs_task *task, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_CWD, -1, buf, bufsiz);
+}
+
+ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz)
+{
+	return readlink_task(task, LINK_ROOT, -1, buf, bufsiz);
 }

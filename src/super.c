@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * super.c - superblocks: one per mounted filesystem instance.
+ * super.c - filesystem types (register_filesystem, get_fs_type: fs/filesystems.c)
+ * and superblocks, one per mounted filesystem instance (mount_fs, sb_put).
  *
- * Locking: superblock fields are immutable after fill_super but s_next_ino,
- * s_nr_inodes and s_count, which uvfs.ns_lock protects, and SB_DYING in s_flags, set
- * when the last mount goes (uvfs_free: no other call, so no lockless walk, runs).
+ * Locking: the type table (uvfs.fs_types) is written only while uvfs_new makes the
+ * instance, and is immutable afterwards.  Superblock fields are immutable after
+ * fill_super but s_next_ino, s_nr_inodes and s_count, which uvfs.ns_lock protects,
+ * and SB_DYING in s_flags, set when the last mount goes (uvfs_free: no other call,
+ * so no lockless walk, runs).
  */
 #include <sys/sysmacros.h>
 
@@ -13,18 +16,48 @@
 #include "rcu_defer.h"
 
 
-struct super_block *sb_new(struct uvfs *fs, const char *type)
+int register_filesystem(struct uvfs *fs, const struct file_system_type *type)
+{
+	if (fs->nr_fs_types == UVFS_MAX_FS_TYPES)
+		return -EBUSY;
+	fs->fs_types[fs->nr_fs_types++] = type;
+	return 0;
+}
+
+const struct file_system_type *get_fs_type(const struct uvfs *fs, const char *name)
+{
+	for (int i = 0; i < fs->nr_fs_types; i++)
+		if (!strcmp(fs->fs_types[i]->name, name))
+			return fs->fs_types[i];
+	return NULL;
+}
+
+void fs_types_task_gone(struct uvfs *fs, int pid)
+{
+	for (int i = 0; i < fs->nr_fs_types; i++)
+		if (fs->fs_types[i]->task_gone)
+			fs->fs_types[i]->task_gone(fs, pid);
+}
+
+struct super_block *mount_fs(struct uvfs *fs, const struct file_system_type *type,
+			     const struct fs_mount_opts *opts)
 {
 	struct super_block *sb = uvfs_zalloc(sizeof(*sb));
+	int err;
 
 	if (!sb)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	sb->s_fs = fs;
 	sb->s_type = type;
 	/* Anonymous block devices are major 0, like tmpfs's (get_anon_bdev). */
 	sb->s_dev = makedev(0, fs->next_dev++);
 	sb->s_next_ino = 1;
 	sb->s_count = 1;
+	err = type->fill_super(sb, opts);
+	if (err) {
+		sb_put(sb);
+		return ERR_PTR(err);
+	}
 	return sb;
 }
 

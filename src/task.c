@@ -179,7 +179,7 @@ void task_release(struct uvfs_task *t)
 	path_put(&t->exe);
 	/* release_task(): proc_flush_pid() — before the task leaves the list, so that
 	 * /proc/PID is not found while it is still being torn down */
-	proc_flush_pid(fs, t->pid);
+	fs_types_task_gone(fs, t->pid);
 	path_put(&t->pwd);
 	path_put(&t->root);
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */

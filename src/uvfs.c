@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * uvfs.c - the instance: creation, teardown, allocation helpers.
+ * uvfs.c - the instance: creation and teardown.  The top of the library: it
+ * registers the filesystems, mounts the root and /proc, and ends every task; nothing
+ * below calls back up here (tests/check_layers.py).
  *
  * Locking: see internal.h; uvfs_new runs before anyone else can see the instance,
  * uvfs_free after everyone is done with it (the caller's promise).
@@ -11,6 +13,7 @@
 
 #include "abi.h"
 #include "dcache.h"
+#include "fs/fs.h"
 #include "file.h"
 #include "inode.h"
 #include "mount.h"
@@ -18,8 +21,6 @@
 #include "slab.h"
 #include "task.h"
 
-struct uvfs_live uvfs_live;
-_Thread_local long uvfs_fail_countdown = -1;
 static _Thread_local char last_error[256];
 
 const char *uvfs_last_error(void)
@@ -36,21 +37,6 @@ static void set_error(const char *fmt, ...)
 	va_end(ap);
 }
 
-void *uvfs_malloc(size_t size)
-{
-	return uvfs_should_fail() ? NULL : malloc(size);
-}
-
-void *uvfs_zalloc(size_t size)
-{
-	return uvfs_should_fail() ? NULL : calloc(1, size);
-}
-
-void *uvfs_realloc(void *p, size_t size)
-{
-	return uvfs_should_fail() ? NULL : realloc(p, size);
-}
-
 const char *uvfs_abi_name(const struct uvfs *fs)
 {
 	return fs->abi->name;
@@ -62,6 +48,7 @@ static int mount_proc(struct uvfs *fs)
 	static const struct qstr name = QSTR_INIT("proc", 4);
 	struct dentry *root = fs->root_mnt->mnt_root, *d;
 	struct inode *dir = root->d_inode;
+	const struct fs_mount_opts none = { 0, 0 };
 	struct super_block *sb;
 	struct qstr q = name;
 	int err;
@@ -74,15 +61,15 @@ static int mount_proc(struct uvfs *fs)
 	err = dir->i_op->mkdir(dir, d, 0555, 0, 0);
 	if (err)
 		goto out;
-	err = -ENOMEM;
-	sb = sb_new(fs, "proc");
-	if (!sb)
+	sb = mount_fs(fs, get_fs_type(fs, "proc"), &none);
+	if (IS_ERR(sb)) {
+		err = (int)PTR_ERR(sb);
 		goto out;
-	err = procfs_fill_super(sb);
-	if (!err && !mnt_attach(fs, sb, fs->root_mnt, d))
+	}
+	if (!mnt_attach(fs, sb, fs->root_mnt, d)) {
 		err = -ENOMEM;
-	if (err)
 		sb_put(sb);
+	}
 out:
 	dput(d);
 	return err;
@@ -107,13 +94,15 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 {
 	static const struct uvfs_config defaults;
 	const struct uvfs_abi *abi;
+	struct fs_mount_opts root_opts;
 	struct super_block *sb;
 	struct uvfs *fs;
-	int err;
 
 	last_error[0] = 0;
 	if (!cfg)
 		cfg = &defaults;
+	root_opts.max_inodes = cfg->max_inodes;
+	root_opts.max_bytes = cfg->max_bytes;
 	abi = abi_lookup(cfg->abi ? cfg->abi : "linux");
 	if (!abi) {
 		set_error("uvfs_new: unknown personality '%s' (known: linux, linux-4.17, "
@@ -164,13 +153,15 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	if (!fs->dentry_cache || !fs->file_cache)
 		goto free_caches;
 
+	/* the filesystems uvfs has (src/fs/fs.h); the table has room for them */
+	_Static_assert(UVFS_MAX_FS_TYPES >= 3, "register_filesystem cannot fail here");
+	(void)register_filesystem(fs, &memfs_fs_type);
+	(void)register_filesystem(fs, &memfs_alias_fs_type);
+	(void)register_filesystem(fs, &procfs_fs_type);
 	uvfs_lock(fs);
-	sb = sb_new(fs, "tmpfs");
-	if (!sb)
+	sb = mount_fs(fs, &memfs_fs_type, &root_opts);
+	if (IS_ERR(sb))
 		goto unlock;
-	err = memfs_fill_super(sb, cfg->max_inodes, cfg->max_bytes);
-	if (err)
-		goto put_sb;
 	fs->root_mnt = mnt_attach(fs, sb, NULL, NULL);
 	if (!fs->root_mnt)
 		goto put_sb;

@@ -29,6 +29,7 @@
 #include "../inode.h"
 #include "../pipe.h"
 #include "../simple_offset.h"
+#include "fs.h"
 
 #define RADIX_SHIFT 6
 #define RADIX_FANOUT (1u << RADIX_SHIFT)
@@ -85,10 +86,6 @@ static inline struct memfs_inode *MI(const struct inode *inode)
 	return container_of(inode, struct memfs_inode, vfs_inode);
 }
 
-size_t memfs_inode_size(void)
-{
-	return sizeof(struct memfs_inode);
-}
 static inline struct memfs_sb *MSB(const struct super_block *sb) { return sb->s_fs_info; }
 
 /* ---------------------------------------------------------------------------------
@@ -370,14 +367,15 @@ static const struct super_operations memfs_sops = {
 	.blocks = memfs_blocks,
 };
 
-int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_bytes)
+static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
 {
 	struct memfs_sb *s = uvfs_zalloc(sizeof(*s));
+	uint64_t max_bytes = opts->max_bytes;
 	struct inode *root;
 
 	if (!s)
 		return -ENOMEM;
-	s->max_inodes = s->free_inodes = max_inodes;
+	s->max_inodes = s->free_inodes = opts->max_inodes;
 	s->max_pages = (max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;
 	if (max_bytes && !s->max_pages)
 		s->max_pages = 1;
@@ -396,6 +394,12 @@ int memfs_fill_super(struct super_block *sb, uint64_t max_inodes, uint64_t max_b
 	}
 	return 0;
 }
+
+/* "tmpfs", and "memfs" for what it is; the same filesystem under both names. */
+const struct file_system_type memfs_fs_type = { .name = "tmpfs", .fill_super = memfs_fill_super };
+const struct file_system_type memfs_alias_fs_type = {
+	.name = "memfs", .fill_super = memfs_fill_super,
+};
 
 /* ---------------------------------------------------------------------------------
  * Directory operations (shmem_* and simple_* in the kernel)
@@ -446,8 +450,7 @@ static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct in
 	count_steps(dir, steps);
 	dir->i_size += BOGO_DIRENT_SIZE;
 	d_instantiate(dentry, inode);
-	dget(dentry);
-	dentry->d_flags |= DCACHE_PINNED;
+	d_make_persistent(dentry);  /* shmem_mknod: "Extra count - pin the dentry in core" */
 }
 
 static int memfs_mknod(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev,
@@ -552,8 +555,7 @@ static int memfs_unlink(struct inode *dir, struct dentry *dentry)
 	inode_set_mctime(dir, inode_set_ctime_current(inode));
 	drop_nlink(inode);
 	d_delete(dentry);
-	dentry->d_flags &= ~DCACHE_PINNED;
-	dput(dentry); /* the pin from creation; the caller still holds one */
+	d_make_discardable(dentry); /* the pin from creation; the caller still holds one */
 	return 0;
 }
 
@@ -574,8 +576,7 @@ static int memfs_rmdir(struct inode *dir, struct dentry *dentry)
 		return -ENOTEMPTY;
 	drop_nlink(dentry->d_inode);
 	drop_nlink(dir);
-	dentry->d_flags |= DCACHE_DIR_DEAD;
-	return memfs_unlink(dir, dentry);
+	return memfs_unlink(dir, dentry);  /* the VFS marks it dead (vfs_rmdir) */
 }
 
 /* shmem_whiteout(): a 0:0 character device under the old name, hashed while the
@@ -667,8 +668,7 @@ static int memfs_rename(struct inode *old_dir, struct dentry *old, struct inode 
 		memfs_unlink(new_dir, new);
 		if (they_are_dirs) {
 			drop_nlink(victim);
-			drop_nlink(old_dir);
-			new->d_flags |= DCACHE_DIR_DEAD;
+			drop_nlink(old_dir);  /* the VFS marks new dead (vfs_rename) */
 		}
 	} else if (they_are_dirs) {
 		drop_nlink(old_dir);
@@ -939,8 +939,6 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 	size_t used = 0;
 	ssize_t ret;
 
-	if (dir->d_flags & DCACHE_DIR_DEAD)
-		return -ENOENT;
 	if (f->f_pos == 0) {
 		if (!emit(buf, count, &used, ".", 1, dir->d_inode->i_ino, 1, DT_DIR))
 			return -EINVAL;

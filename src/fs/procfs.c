@@ -35,6 +35,7 @@
 #include "../file.h"
 #include "../inode.h"
 #include "../task.h"
+#include "fs.h"
 
 enum proc_type {
 	PROC_ROOT, PROC_SELF, PROC_PID, PROC_FD_DIR, PROC_FDINFO_DIR,
@@ -134,8 +135,9 @@ static const struct super_operations proc_sops = {
 	.drop_inode = proc_drop_inode,
 };
 
-int procfs_fill_super(struct super_block *sb)
+static int procfs_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
 {
+	(void)opts;
 	struct inode *root;
 
 	sb->s_fs_info = uvfs_zalloc(sizeof(struct proc_sb));
@@ -676,7 +678,7 @@ static const struct file_operations proc_fdinfo_fops = {
  * prints "/proc/PID (deleted)", getcwd there is ENOENT, and the next lookup of the
  * name finds nothing.  Caller holds ns_lock.
  */
-void proc_flush_pid(struct uvfs *fs, int pid)
+static void proc_flush_pid(struct uvfs *fs, int pid)
 {
 	struct mount *m;
 	char buf[16];
@@ -696,3 +698,7 @@ void proc_flush_pid(struct uvfs *fs, int pid)
 		}
 	}
 }
+
+const struct file_system_type procfs_fs_type = {
+	.name = "proc", .fill_super = procfs_fill_super, .task_gone = proc_flush_pid,
+};
