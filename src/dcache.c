@@ -6,8 +6,8 @@
  *
  *   what                                   protected by
  *   -------------------------------------  ---------------------------------------
- *   every dentry field but d_seq           uvfs.ns_lock
- *   d_seq                                  written under ns_lock, read by anyone
+ *   every dentry field                     uvfs.ns_lock (written); the lockless
+ *                                          walk reads them, validated by ns_seq
  *   the hash table (uvfs.dtable)           uvfs.ns_lock
  *   external_name.count                    atomic (snapshots may take it lockless)
  *   external_name bytes                    immutable; freed after a grace period
@@ -230,22 +230,6 @@ static struct external_name *alloc_external_name(struct uvfs *fs, const struct q
 static inline bool name_fits_inline(const struct uvfs *fs, size_t len)
 {
 	return len < fs->abi->inline_len;
-}
-
-/* d_seq's writers hold ns_lock: stores, as ns_seq_begin/end (internal.h). */
-static void d_seq_begin(struct dentry *d)
-{
-	unsigned int s = atomic_load_explicit(&d->d_seq, memory_order_relaxed);
-
-	atomic_store_explicit(&d->d_seq, s + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
-}
-
-static void d_seq_end(struct dentry *d)
-{
-	unsigned int s = atomic_load_explicit(&d->d_seq, memory_order_relaxed);
-
-	atomic_store_explicit(&d->d_seq, s + 1, memory_order_release);
 }
 
 /*
@@ -531,10 +515,8 @@ void dput_last(struct dentry *d)
 void d_instantiate(struct dentry *d, struct inode *inode)
 {
 	assert(d_is_negative(d));
-	d_seq_begin(d);
 	d->d_inode = inode;
 	d->d_flags |= d_type_flags(inode);
-	d_seq_end(d);
 }
 
 void d_add(struct dentry *d, struct inode *inode)
@@ -567,11 +549,9 @@ void d_set_tmpfile_name(struct dentry *d, uint64_t ino)
 
 	/* d_mark_tmpfile(): the name fits inline in every era ("#" + 20 digits). */
 	assert(!dname_external(d) && len < 32);
-	d_seq_begin(d);
 	memcpy(d->d_iname, buf, (size_t)len + 1);
 	d->d_name.len = (uint32_t)len;
 	d->d_flags |= DCACHE_TMPFILE;
-	d_seq_end(d);
 }
 
 bool d_is_subdir(const struct dentry *d, const struct dentry *ancestor)
@@ -617,8 +597,6 @@ static void __d_move(struct dentry *dentry, struct dentry *target, bool exchange
 	assert(dentry->d_inode && dentry != target);
 	assert(!IS_ROOT(dentry) && !IS_ROOT(target));
 
-	d_seq_begin(dentry);
-	d_seq_begin(target);
 	d_drop(dentry);
 	d_drop(target);
 
@@ -645,8 +623,6 @@ static void __d_move(struct dentry *dentry, struct dentry *target, bool exchange
 	d_relink(dentry, new_parent);
 	d_rehash(dentry);
 
-	d_seq_end(target);
-	d_seq_end(dentry);
 	STAT_ADD(fs->stats.renames, 1);
 	if (put_parent)
 		dput(put_parent);

@@ -74,10 +74,11 @@ struct external_name {
  * the superblock is found through the inode (d_sb()) instead of a field.
  */
 struct dentry {
+	/* (No d_seq: the lockless walk validates everything it read with the
+	 * instance's ns_seq at its end, namei_rcu.c, so nothing reads a per-dentry
+	 * count.  The 4 bytes after d_flags are padding, kept out of the line that
+	 * dget() and dput() write.) */
 	unsigned int d_flags;
-	/* Bumped (to odd, then even) around every change of d_name or d_parent, like the
-	 * kernel's d_seq, so a lockless reader can detect a concurrent rename. */
-	atomic_uint d_seq;
 	struct cds_hlist_node d_hash;   /* bucket chain, while DCACHE_HASHED */
 	struct dentry *d_parent;        /* holds a reference; self for a root */
 	struct qstr d_name;             /* .name is d_iname or an external name's bytes */
