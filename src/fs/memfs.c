@@ -960,6 +960,9 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 	while (c) {
 		struct dentry *next = listable_from(c->d_sib.next, &steps);
 
+		/* offset_iterate_dir(): ctx->pos is the entry's before it is emitted, and
+		 * stays there when it does not fit (EINVAL included) */
+		f->f_pos = pos_of(c);
 		if (!emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
 			  c->d_inode->i_ino, pos_of(next), inode_dtype(c->d_inode->i_mode))) {
 			ret = used ? (ssize_t)used : -EINVAL;

@@ -405,9 +405,29 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 }
 
 /* readdir: ".", "..", then the entries from the file's position (above). */
+static void set_d_off(char *rec, long off)
+{
+	int64_t o = off;
+
+	memcpy(rec + 8, &o, 8);
+}
+
+/*
+ * proc_pid_readdir(), proc_readfd_common(), proc_pident_readdir().  Where the kernel
+ * sets ctx->pos to an entry's position before it tries to emit it (the pid and
+ * descriptor lists, sparse), a call that runs out of room leaves f_pos at the entry
+ * that did not fit — past a descriptor opened meanwhile below it, as on Linux
+ * (tests/regress/proc-fd-readdir-full-buffer.sys).  A record's d_off is what
+ * filldir64() writes: ctx->pos when the next entry was emitted (in /proc/PID, whose
+ * entries the kernel numbers densely, the next index), and the final f_pos for the
+ * last one.
+ */
 static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 {
 	struct inode *dir = f->f_inode;
+	bool dense = PI(dir)->type == PROC_PID;
+	char *last = NULL;
+	long last_pos = 0;
 	size_t used = 0;
 
 	if (f->f_pos < 0)
@@ -416,7 +436,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 	if (proc_task_dir(dir) && !find_task(dir->i_sb->s_fs, PI(dir)->pid))
 		return -ENOENT;
 	for (;;) {
-		long pos = (long)f->f_pos, next;
+		long pos = (long)f->f_pos;
 		struct proc_entry e;
 		const char *name;
 		uint64_t ino;
@@ -442,24 +462,35 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 		}
 		len = strlen(name);
 		reclen = (19 + len + 1 + 7) & ~(size_t)7;
-		if (used + reclen > count)
-			return used ? (ssize_t)used : -EINVAL;
+		if (used + reclen > count) {
+			/* sparse lists set ctx->pos to the entry first, and iterate_dir()
+			 * keeps it even for EINVAL; in /proc/PID every index is an entry
+			 * on Linux, so the one that did not fit is at f_pos already */
+			if (!dense)
+				f->f_pos = pos;
+			if (!used)
+				return -EINVAL;
+			break;
+		}
+		if (last)
+			set_d_off(last, dense ? last_pos + 1 : pos);
 		rec = (char *)buf + used;
 		memset(rec, 0, reclen);
 		memcpy(rec, &ino, 8);
-		next = pos + 1;
 		{
-			int64_t off = next;
 			unsigned short rl = (unsigned short)reclen;
 
-			memcpy(rec + 8, &off, 8);
 			memcpy(rec + 16, &rl, 2);
 		}
 		rec[18] = (char)type;
 		memcpy(rec + 19, name, len);
 		used += reclen;
-		f->f_pos = next;
+		last = rec;
+		last_pos = pos;
+		f->f_pos = pos + 1;
 	}
+	if (last)
+		set_d_off(last, (long)f->f_pos);
 	return (ssize_t)used;
 }
 
