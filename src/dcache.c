@@ -526,13 +526,6 @@ void d_add(struct dentry *d, struct inode *inode)
 	d_rehash(d);
 }
 
-void d_make_discardable(struct dentry *d)
-{
-	assert(d->d_flags & DCACHE_PINNED);
-	d->d_flags &= ~DCACHE_PINNED;
-	dput(d);
-}
-
 void d_delete(struct dentry *d)
 {
 	/* Linux turns the dentry negative when the unlinker holds the only reference

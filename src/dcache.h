@@ -162,7 +162,6 @@ static inline void d_make_persistent(struct dentry *d)
 	dget(d);
 	d->d_flags |= DCACHE_PINNED;
 }
-void d_make_discardable(struct dentry *d);
 
 /* dput - drop a reference.  The last one kills the dentry if it is unhashed or
  * negative (tmpfs never keeps either: always_delete_dentry), dropping in turn the
@@ -177,6 +176,13 @@ static inline void dput(struct dentry *d)
 	assert(d->d_count > 0);
 	if (--d->d_count == 0)
 		dput_last(d);
+}
+
+static inline void d_make_discardable(struct dentry *d)
+{
+	assert(d->d_flags & DCACHE_PINNED);
+	d->d_flags &= ~DCACHE_PINNED;
+	dput(d);
 }
 
 /* d_lookup - the hashed dentry of (parent, name) with a reference, or NULL.

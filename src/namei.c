@@ -636,25 +636,3 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 	memcpy(buf, body, len);
 	return (ssize_t)len;
 }
-
-/* may_delete(): the type checks, in the kernel's order around inode_permission()
- * (which refuses MAY_WRITE on an immutable directory with EPERM) and the victim's
- * own EPERM cases (the rest of the permission checks are not enforced yet). */
-int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir)
-{
-	if (d_is_negative(victim))
-		return -ENOENT;
-	if (IS_IMMUTABLE(dir->d_inode) || IS_IMMUTABLE(victim->d_inode))
-		return -EPERM;
-	if (isdir) {
-		if (!S_ISDIR(victim->d_inode->i_mode))
-			return -ENOTDIR;
-		if (IS_ROOT(victim))
-			return -EBUSY;
-	} else if (S_ISDIR(victim->d_inode->i_mode)) {
-		return -EISDIR;
-	}
-	if (dir->d_flags & DCACHE_DIR_DEAD)
-		return -ENOENT;
-	return 0;
-}

@@ -157,9 +157,28 @@ struct dentry *lookup_one(struct dentry *dir, const struct qstr *name);
 struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int dfd,
 			       const char *name, bool want_dir);
 
-/* may_delete(): may victim (in dir) be removed as a directory (isdir) or not?
- * ENOENT, ENOTDIR, EBUSY, EISDIR, ENOENT (dir removed). */
-int may_delete(const struct dentry *dir, const struct dentry *victim, bool isdir);
+/* may_delete(): the type checks, in the kernel's order around inode_permission()
+ * (which refuses MAY_WRITE on an immutable directory with EPERM) and the victim's
+ * own EPERM cases (the rest of the permission checks are not enforced yet). */
+static inline int may_delete(const struct dentry *dir, const struct dentry *victim,
+			     bool isdir)
+{
+	if (d_is_negative(victim))
+		return -ENOENT;
+	if (IS_IMMUTABLE(dir->d_inode) || IS_IMMUTABLE(victim->d_inode))
+		return -EPERM;
+	if (isdir) {
+		if (!S_ISDIR(victim->d_inode->i_mode))
+			return -ENOTDIR;
+		if (IS_ROOT(victim))
+			return -EBUSY;
+	} else if (S_ISDIR(victim->d_inode->i_mode)) {
+		return -EISDIR;
+	}
+	if (dir->d_flags & DCACHE_DIR_DEAD)
+		return -ENOENT;
+	return 0;
+}
 
 /* Cross any mounts stacked on path (follow_mount). */
 void follow_mounts(struct uvfs *fs, struct path *path);

@@ -307,9 +307,13 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 			return err;
 	}
 next:
-	if (!last && !is_dir(nd->dentry))
+	if (last)
+		return 0;
+	/* link_path_walk(): a step into a non-directory, then the next component's
+	 * may_lookup() */
+	if (!is_dir(nd->dentry))
 		return -ENOTDIR;
-	return 0;
+	return may_lookup(nd->dentry, !nd->locked);
 }
 
 /*
@@ -329,12 +333,23 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 	const struct dcache_buckets *t = rcu_dereference(nd->fs->dtable.tbl);
 	const unsigned char *s = (const unsigned char *)path;
 	struct dentry *dentry = nd->dentry;
-	bool check = true;  /* may_lookup(dentry) before its next component */
 	int err;
 
 	if (*s == '/') {
 		nd->mnt = nd->root_mnt;
 		dentry = nd->root_dentry;
+	}
+	/* may_lookup() before each component: here for the first, at the end of
+	 * rcu_component() for the one after a step it took, and in the common step's
+	 * unlikely branch for a directory that has ->permission or a mount on it —
+	 * nothing for the plain directory */
+	{
+		const unsigned char *p = s;
+
+		while (*p == '/')
+			p++;
+		if (*p && (err = may_lookup(dentry, !nd->locked)))
+			return err;
 	}
 	for (;;) {
 		const unsigned char *comp;
@@ -347,8 +362,6 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			s++;
 		if (!*s)
 			break;
-		if (__builtin_expect(check, 0) && (err = may_lookup(dentry, !nd->locked)))
-			return err;
 		comp = s;
 		hash_len = hash_name(s);
 		len = HASH_LEN_LEN(hash_len);
@@ -367,17 +380,21 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 					  DCACHE_SYMLINK_TYPE)) ==
 				    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) &&
 				    (!(f & DCACHE_OP_REVALIDATE) || rcu_revalidate(nd, d))) {
-					if (__builtin_expect(f & DCACHE_MOUNTED, 0)) {
+					if (__builtin_expect(f & (DCACHE_MOUNTED |
+								      DCACHE_OP_PERMISSION), 0)) {
 						/* a mount root is a directory, and is
 						 * not revalidated (it was not looked up) */
 						nd->dentry = d;
-						if (follow_mounts_rcu(nd))
+						if ((f & DCACHE_MOUNTED) && follow_mounts_rcu(nd))
 							return -ECHILD;
 						d = nd->dentry;
+						/* may_lookup() before the next component in
+						 * this path (one after a body's end is the
+						 * caller's to ask) */
+						if (*s && (err = may_lookup(d, !nd->locked)))
+							return err;
 					}
 					dentry = d;
-					/* a mount root is asked: it is not d */
-					check = f & (DCACHE_OP_PERMISSION | DCACHE_MOUNTED);
 					s += !!*s;
 					continue;
 				}
@@ -413,7 +430,6 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			if (err)
 				return err;
 			dentry = nd->dentry;
-			check = true;
 		}
 	}
 	nd->dentry = dentry;

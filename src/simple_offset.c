@@ -22,23 +22,7 @@
 
 #define NO_LINK UINT32_MAX
 
-struct offset_ctx {
-	uint32_t nr;      /* slots in use, live and dead */
-	uint32_t cap;     /* slots allocated */
-	uint32_t dead;    /* dead slots among the nr */
-	uint32_t pad;
-	uintptr_t slot[];
-};
-
 _Static_assert(sizeof(uintptr_t) == 8, "a dead slot packs a 32-bit link and an offset");
-
-static inline bool slot_dead(uintptr_t s) { return s & 1; }
-
-static inline uint32_t slot_key(uintptr_t s)
-{
-	return slot_dead(s) ? (uint32_t)(s >> 1) & INT32_MAX
-			    : ((const struct dentry *)s)->d_offset;
-}
 
 static inline uint32_t slot_link(uintptr_t s) { return (uint32_t)(s >> 32); }
 
@@ -60,13 +44,11 @@ static void compact(struct offset_ctx *ctx, unsigned long *steps)
 	ctx->dead = 0;
 }
 
-int simple_offset_reserve(struct offset_ctx **pctx, unsigned int n, unsigned long *steps)
+int __simple_offset_reserve(struct offset_ctx **pctx, unsigned int n, unsigned long *steps)
 {
 	struct offset_ctx *ctx = *pctx;
 	size_t cap;
 
-	if (ctx && ctx->cap - ctx->nr >= n)
-		return 0;
 	if (ctx && ctx->dead >= ctx->nr / 4) {
 		compact(ctx, steps);
 		if (ctx->cap - ctx->nr >= n)
@@ -86,13 +68,13 @@ int simple_offset_reserve(struct offset_ctx **pctx, unsigned int n, unsigned lon
 	return 0;
 }
 
-void simple_offset_add(struct offset_ctx *ctx, struct dentry *d, unsigned long *steps)
+void __simple_offset_add(struct offset_ctx *ctx, struct dentry *d, unsigned long *steps)
 {
 	uint32_t i = ctx->nr, k;
 
 	assert(ctx && ctx->nr < ctx->cap);
 	assert(!((uintptr_t)d & 1));
-	/* Nearly always an append.  A rename's whiteout, numbered after the renamed
+	/* Nearly always an append (simple_offset_add, inline).  A rename's whiteout, numbered after the renamed
 	 * entry's new offset but added first, puts the entry one slot before the end. */
 	while (i && slot_key(ctx->slot[i - 1]) > d->d_offset) {
 		(*steps)++;
@@ -112,28 +94,35 @@ void simple_offset_add(struct offset_ctx *ctx, struct dentry *d, unsigned long *
 static long last_at_most(const struct offset_ctx *ctx, uint64_t pos, unsigned long *steps)
 {
 	long lo = 0, hi = (long)ctx->nr; /* the answer + 1 is in [lo, hi] */
+	unsigned long probes = 0;
 
 	while (lo < hi) {
 		long mid = lo + (hi - lo) / 2;
 
-		(*steps)++;
+		probes++;
 		if (slot_key(ctx->slot[mid]) <= pos)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	*steps += probes;
 	return lo - 1;
 }
 
 static uint32_t index_of(const struct offset_ctx *ctx, uint32_t offset, unsigned long *steps)
 {
-	long i = last_at_most(ctx, offset, steps);
+	long i;
+
+	/* the newest entry first: most changes are to what was just made */
+	if (!slot_dead(ctx->slot[ctx->nr - 1]) && slot_key(ctx->slot[ctx->nr - 1]) == offset)
+		return ctx->nr - 1;
+	i = last_at_most(ctx, offset, steps);
 
 	assert(i >= 0 && slot_key(ctx->slot[i]) == offset && !slot_dead(ctx->slot[i]));
 	return (uint32_t)i;
 }
 
-void simple_offset_remove(struct offset_ctx *ctx, uint32_t offset, unsigned long *steps)
+void __simple_offset_remove(struct offset_ctx *ctx, uint32_t offset, unsigned long *steps)
 {
 	uint32_t i = index_of(ctx, offset, steps);
 

@@ -19,10 +19,19 @@
 #ifndef UVFS_SIMPLE_OFFSET_H
 #define UVFS_SIMPLE_OFFSET_H
 
+#include "dcache.h"
 #include "internal.h"
 
 struct dentry;
-struct offset_ctx;
+
+/* The map (simple_offset.c says how its slots are kept). */
+struct offset_ctx {
+	uint32_t nr;      /* slots in use, live and dead */
+	uint32_t cap;     /* slots allocated */
+	uint32_t dead;    /* dead slots among the nr */
+	uint32_t pad;
+	uintptr_t slot[];
+};
 
 /*
  * Each call adds to *steps the slots it visited: the bounded-cost tests count them
@@ -32,13 +41,53 @@ struct offset_ctx;
 /* Room for n more simple_offset_add() calls, so that those cannot fail: call it
  * before changing anything.  *ctx may be NULL (an empty map): it is allocated.
  * 0 or -ENOMEM. */
-int simple_offset_reserve(struct offset_ctx **ctx, unsigned int n, unsigned long *steps);
+int __simple_offset_reserve(struct offset_ctx **ctx, unsigned int n, unsigned long *steps);
+static inline int simple_offset_reserve(struct offset_ctx **ctx, unsigned int n,
+					unsigned long *steps)
+{
+	/* inline: there is room nearly always */
+	if (*ctx && (*ctx)->cap - (*ctx)->nr >= n)
+		return 0;
+	return __simple_offset_reserve(ctx, n, steps);
+}
+
+static inline bool slot_dead(uintptr_t s) { return s & 1; }
+
+static inline uint32_t slot_key(uintptr_t s)
+{
+	return slot_dead(s) ? (uint32_t)(s >> 1) & INT32_MAX
+			    : ((const struct dentry *)s)->d_offset;
+}
 
 /* Add d at d->d_offset, in order (nearly always the largest); room reserved. */
-void simple_offset_add(struct offset_ctx *ctx, struct dentry *d, unsigned long *steps);
+void __simple_offset_add(struct offset_ctx *ctx, struct dentry *d, unsigned long *steps);
+static inline void simple_offset_add(struct offset_ctx *ctx, struct dentry *d,
+				     unsigned long *steps)
+{
+	/* inline: an append */
+	if (likely(!ctx->nr || slot_key(ctx->slot[ctx->nr - 1]) < d->d_offset) &&
+	    !((uintptr_t)d & 1) && ctx->nr < ctx->cap) {
+		ctx->slot[ctx->nr++] = (uintptr_t)d;
+		return;
+	}
+	__simple_offset_add(ctx, d, steps);
+}
 
 /* Take the entry at offset out (it must be there). */
-void simple_offset_remove(struct offset_ctx *ctx, uint32_t offset, unsigned long *steps);
+void __simple_offset_remove(struct offset_ctx *ctx, uint32_t offset, unsigned long *steps);
+static inline void simple_offset_remove(struct offset_ctx *ctx, uint32_t offset,
+					unsigned long *steps)
+{
+	/* inline: the newest entry, the common case (a rename back, an rm of what was
+	 * just made) — no search, nothing dead left at the end */
+	if (likely(!slot_dead(ctx->slot[ctx->nr - 1]) &&
+		   slot_key(ctx->slot[ctx->nr - 1]) == offset) &&
+	    (ctx->nr < 2 || !slot_dead(ctx->slot[ctx->nr - 2]))) {
+		ctx->nr--;
+		return;
+	}
+	__simple_offset_remove(ctx, offset, steps);
+}
 
 /* simple_offset_rename_exchange(): a (in map ca) and b (in cb) swap offsets, and
  * each map's slot names the other dentry. */

@@ -276,8 +276,8 @@ static uint64_t radix_find(const struct memfs_inode *mi, uint64_t from, uint64_t
  * Inodes
  */
 
-static struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode,
-				     dev_t rdev, uid_t uid, gid_t gid)
+static inline struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode,
+					    dev_t rdev, uid_t uid, gid_t gid)
 {
 	struct inode *inode;
 
@@ -422,9 +422,10 @@ static int memfs_lookup_noent(struct inode *dir, const struct qstr *name)
 }
 
 /* Slots of an offset map visited, for uvfs_cache_stats.dir_steps. */
-static void count_steps(const struct inode *inode, unsigned long steps)
+static inline void count_steps(const struct inode *inode, unsigned long steps)
 {
-	STAT_ADD(inode->i_sb->s_fs->stats.dir_steps, steps);
+	if (steps)
+		STAT_ADD(inode->i_sb->s_fs->stats.dir_steps, steps);
 }
 
 /* Room in dir's offset map for n new entries: before anything changes, so that
@@ -441,7 +442,7 @@ static int memfs_reserve_offsets(struct inode *dir, unsigned int n)
 /* The new entry is in: the dir grows by one bogus dirent, the dentry is pinned.  The
  * caller stamps dir (shmem_mknod and shmem_link take the time from different
  * inodes), and reserved the offset slot. */
-static void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
+static inline void memfs_link_entry(struct inode *dir, struct dentry *dentry, struct inode *inode)
 {
 	unsigned long steps = 0;
 
