@@ -38,3 +38,5 @@ run proc-eod src/fs/procfs.c '		*pos = PROC_ROOT_END;
 run fifo-accmode src/pipe.c '		/* O_ACCMODE 3: neither read nor write (OPEN_FMODE) */
 		return -EINVAL;' '		/* O_ACCMODE 3: neither read nor write (OPEN_FMODE) */
 		return 0;'
+run proc-dir-fsync src/fs/procfs.c '	.iterate = proc_iterate, .fop_flags = FOP_NON_LFS,' '	.iterate = proc_iterate, .fop_flags = FOP_NON_LFS | FOP_FSYNC,'
+run proc-dir-seek src/fs/procfs.c '	.iterate = proc_iterate, .fop_flags = FOP_NON_LFS,' '	.iterate = proc_iterate, .fop_flags = FOP_NON_LFS | FOP_OFFSET_DIR,'
