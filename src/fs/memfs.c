@@ -542,7 +542,7 @@ static int memfs_link(struct dentry *old, struct inode *dir, struct dentry *dent
 	return 0;
 }
 
-static int memfs_unlink(struct inode *dir, struct dentry *dentry)
+static inline int memfs_unlink(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = dentry->d_inode;
 	unsigned long steps = 0;
