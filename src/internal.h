@@ -55,6 +55,31 @@
 #ifndef UVFS_ASAN
 #define _LGPL_SOURCE
 #endif
+
+/*
+ * ThreadSanitizer does not see inside liburcu (not instrumented): neither the queue
+ * that call_rcu() hands an object to its callback through, nor the grace period that
+ * orders a reader's last look at an object before its free.  The narrow fix is to
+ * say both where they happen (rcu_defer.c): tsan_release() where an object or a read
+ * section is let go, tsan_acquire() where the other side takes over.  Nothing in
+ * other builds.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define UVFS_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UVFS_TSAN 1
+#endif
+#endif
+#ifdef UVFS_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define tsan_acquire(addr) __tsan_acquire((void *)(addr))
+#define tsan_release(addr) __tsan_release((void *)(addr))
+#else
+#define tsan_acquire(addr) ((void)0)
+#define tsan_release(addr) ((void)0)
+#endif
 #include <urcu-bp.h>
 #include <urcu/hlist.h>
 #include <urcu/list.h>

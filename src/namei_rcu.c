@@ -39,6 +39,7 @@
 #include "inode.h"
 #include "namehash.h"
 #include "namei.h"
+#include "rcu_defer.h"
 #include "task.h"
 
 
@@ -516,7 +517,7 @@ int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
 	}
 	if (rcu_seq_retry(fs, seq))
 		err = -ECHILD;
-	urcu_bp_read_unlock();
+	rcu_read_end();
 	return rcu_name_check(&nd, name, err);
 }
 
@@ -596,7 +597,7 @@ ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *
 		err = rcu_readlink_dentry(&nd, page, &out, &len);
 	if (rcu_seq_retry(fs, seq))
 		err = -ECHILD;
-	urcu_bp_read_unlock();
+	rcu_read_end();
 	err = rcu_name_check(&nd, name, err);
 	if (err)
 		return err;

@@ -21,6 +21,8 @@
  */
 #include "rcu_defer.h"
 
+char rcu_readers_done;
+
 struct defer_item {
 	void *obj;
 	defer_fn fn;
@@ -39,6 +41,9 @@ struct defer_batch {
 static void batch_done(struct rcu_head *head)
 {
 	struct defer_batch *b = container_of(head, struct defer_batch, rcu);
+
+	tsan_acquire(b);                        /* handed over by call_rcu */
+	tsan_acquire(&rcu_readers_done);        /* a grace period has passed */
 
 	/* a flushed batch is no longer the instance's: it is ours to free */
 	if (atomic_exchange_explicit(&b->state, BATCH_DONE, memory_order_acq_rel) ==
@@ -88,6 +93,7 @@ static void defer_submit(struct uvfs *fs)
 		q->oldest = b;
 	q->newest = b;
 	q->pending++;
+	tsan_release(b);
 	urcu_bp_call_rcu(&b->rcu, batch_done);
 }
 
@@ -111,6 +117,7 @@ void defer_free(struct uvfs *fs, void *obj, defer_fn fn)
 			urcu_bp_barrier();
 			defer_reap(fs);
 			urcu_bp_synchronize_rcu();
+			tsan_acquire(&rcu_readers_done);
 			fn(fs, obj);
 			return;
 		}
@@ -136,6 +143,7 @@ static void defer_run_all(struct uvfs *fs)
 	if (!q->cur && !q->oldest)
 		return;
 	urcu_bp_synchronize_rcu();
+	tsan_acquire(&rcu_readers_done);
 	while (q->oldest) {
 		struct defer_batch *b = q->oldest;
 

@@ -29,6 +29,16 @@
 
 typedef void (*defer_fn)(struct uvfs *fs, void *obj);
 
+/* ThreadSanitizer's stand-in for a grace period (internal.h, tsan_release): every
+ * read section releases it as it ends; whatever runs after a grace period acquires
+ * it.  Never read or written otherwise. */
+extern char rcu_readers_done;
+static inline void rcu_read_end(void)
+{
+	tsan_release(&rcu_readers_done);
+	urcu_bp_read_unlock();
+}
+
 /* defer_free - call fn(fs, obj) once every RCU reader that may see obj is gone.
  * Never fails: without memory for a batch, it waits for a grace period itself. */
 void defer_free(struct uvfs *fs, void *obj, defer_fn fn);
