@@ -77,6 +77,7 @@ char *d_path(const struct path *path, const struct path *root, char *buf, int bu
  * since a rename may make a loop meanwhile.  Whatever comes out counts only if the
  * caller's ns_seq check passes.
  */
+lockless_read
 static void prepend_name_rcu(struct prepend_buffer *b, const struct qstr *name)
 {
 	const unsigned char *s = __atomic_load_n(&name->name, __ATOMIC_ACQUIRE);
@@ -97,6 +98,7 @@ static void prepend_name_rcu(struct prepend_buffer *b, const struct qstr *name)
 	}
 }
 
+lockless_read
 static int prepend_path_rcu(const struct path *path, const struct path *root,
 			    struct prepend_buffer *b)
 {
@@ -137,6 +139,7 @@ static int prepend_path_rcu(const struct path *path, const struct path *root,
 	return ret;
 }
 
+lockless_read
 char *d_path_rcu(const struct path *path, const struct path *root, char *buf, int buflen)
 {
 	struct prepend_buffer b = { buf, buflen };

@@ -78,6 +78,8 @@ void dcache_exit(struct uvfs *fs)
 
 static void buckets_free_rcu(struct rcu_head *head)
 {
+	tsan_acquire(head);                 /* handed over by call_rcu */
+	tsan_acquire(&rcu_readers_done);    /* after a grace period */
 	free(container_of(head, struct dcache_buckets, rcu));
 }
 
@@ -107,6 +109,7 @@ static void d_hash_grow(struct uvfs *fs)
 		}
 	}
 	rcu_assign_pointer(fs->dtable.tbl, nt);
+	tsan_release(&old->rcu);
 	urcu_bp_call_rcu(&old->rcu, buckets_free_rcu);
 }
 
@@ -189,6 +192,8 @@ static void free_external_name_rcu(struct rcu_head *head)
 	struct external_name *n = container_of(head, struct external_name, head);
 	struct uvfs *fs = n->fs;
 
+	tsan_acquire(head);                 /* handed over by call_rcu */
+	tsan_acquire(&rcu_readers_done);    /* after a grace period */
 	free_external_name(fs, n);
 	/* the last touch of the instance: uvfs_free may go on from here */
 	atomic_fetch_sub_explicit(&fs->rcu_callbacks, 1, memory_order_release);
@@ -204,6 +209,7 @@ static void put_external_name(struct external_name *n)
 		defer_free(n->fs, n, free_external_name);
 	else {
 		atomic_fetch_add_explicit(&n->fs->rcu_callbacks, 1, memory_order_relaxed);
+		tsan_release(&n->head);
 		urcu_bp_call_rcu(&n->head, free_external_name_rcu);
 	}
 }

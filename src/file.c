@@ -157,6 +157,7 @@ struct file *fdget(struct uvfs_task *task, int fd)
 	return t->fd[fd];
 }
 
+lockless_read
 struct file *fdget_rcu(struct uvfs_task *task, int fd)
 {
 	struct fdtable *t = &task->files;

@@ -225,6 +225,7 @@ static bool relatime_need_update(const struct inode *inode, struct timespec now)
  * kind of VM), with a second to spare, so that most reads of a file read no fine
  * clock at all, and a lockless reader that gets false knows touch_atime would not
  * write. */
+lockless_read
 bool inode_atime_maybe_due(const struct inode *inode)
 {
 	struct timespec a = inode_get_time(inode, I_ATIME), now;
@@ -274,6 +275,7 @@ void inode_set_mctime_current(struct inode *inode)
 	inode_set_time(inode, I_MTIME, inode_set_ctime_current(inode));
 }
 
+lockless_read
 void inode_fillattr(const struct inode *inode, struct stat *st)
 {
 	/* fill_mg_cmtime(): the times are seen, the next stamp must show a change */

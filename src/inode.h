@@ -212,12 +212,14 @@ static inline struct timespec inode_get_time(const struct inode *inode, enum ino
 {
 	uint32_t ns = __atomic_load_n(&inode->i_nsec[t], __ATOMIC_RELAXED);
 
-	return (struct timespec){ .tv_sec = inode->i_sec[t], .tv_nsec = ns & ~I_CTIME_QUERIED };
+	/* the lockless stat reads both (READ_ONCE): relaxed atomics, plain loads on x86 */
+	return (struct timespec){ .tv_sec = __atomic_load_n(&inode->i_sec[t], __ATOMIC_RELAXED),
+				  .tv_nsec = ns & ~I_CTIME_QUERIED };
 }
 
 static inline void inode_set_time(struct inode *inode, enum inode_time t, struct timespec ts)
 {
-	inode->i_sec[t] = ts.tv_sec;
+	__atomic_store_n(&inode->i_sec[t], ts.tv_sec, __ATOMIC_RELAXED);  /* WRITE_ONCE */
 	__atomic_store_n(&inode->i_nsec[t], (uint32_t)ts.tv_nsec, __ATOMIC_RELEASE);
 }
 

@@ -80,6 +80,20 @@ void __tsan_release(void *addr);
 #define tsan_acquire(addr) ((void)0)
 #define tsan_release(addr) ((void)0)
 #endif
+
+/*
+ * lockless_read: a function of the lockless walk (namei_rcu.c) or one it calls.  What
+ * it reads, a writer holding ns_lock may be storing meanwhile; the walk throws it all
+ * away unless ns_seq shows no writer ran (the kernel's seqcount pattern, its
+ * data_race()).  In C11 terms those are races by design, so ThreadSanitizer is told
+ * not to watch these functions' plain loads; their atomics, and every writer, it
+ * still watches.
+ */
+#ifdef UVFS_TSAN
+#define lockless_read __attribute__((no_sanitize("thread")))
+#else
+#define lockless_read
+#endif
 #include <urcu-bp.h>
 #include <urcu/hlist.h>
 #include <urcu/list.h>

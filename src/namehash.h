@@ -118,7 +118,7 @@ NAMEHASH_OVERREAD static inline __m128i load_path_16(const unsigned char *p)
  * hash_name_words() looks for the end a word at a time (the kernel's way);
  * hash_name() with SSE2 sixteen bytes at a time, one compare per kind of terminator.
  */
-static inline uint64_t hash_name_words(const unsigned char *s)
+NAMEHASH_OVERREAD static inline uint64_t hash_name_words(const unsigned char *s)
 {
 	uint64_t h = NAMEHASH_SEED, w, bits;
 	uint32_t len = 0;
@@ -136,7 +136,7 @@ static inline uint64_t hash_name_words(const unsigned char *s)
 	return HASH_LEN((uint32_t)h, len);
 }
 
-static inline uint64_t hash_name(const unsigned char *s)
+NAMEHASH_OVERREAD static inline uint64_t hash_name(const unsigned char *s)
 {
 #ifdef __SSE2__
 	const __m128i slash = _mm_set1_epi8('/'), zero = _mm_setzero_si128();

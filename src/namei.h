@@ -102,7 +102,7 @@ int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk);
  * anything to say yet: a /proc/PID whose task is gone is ESRCH, so a walk starting
  * in one (a cwd, a dirfd) fails there, as on Linux.  rcu: the lockless walk.
  */
-static inline int may_lookup(const struct dentry *dir, bool rcu)
+lockless_read static inline int may_lookup(const struct dentry *dir, bool rcu)
 {
 	const struct inode *inode;
 

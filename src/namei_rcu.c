@@ -67,6 +67,7 @@ struct rcu_nd {
 static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
 
 /* d_sb(d) allows this walk; d_sb() without trusting d_inode to stay put. */
+lockless_read
 static bool rcu_ok(const struct rcu_nd *nd, const struct dentry *d)
 {
 	const struct inode *inode = READ_ONCE(d->d_inode);
@@ -84,6 +85,7 @@ static bool rcu_ok(const struct rcu_nd *nd, const struct dentry *d)
  * UVFS_DNAME_INLINE_LEN bytes, so it is compared a word at a time like the kernel's
  * dentry_cmp(); an external one with memcmp.
  */
+lockless_read
 static inline __attribute__((always_inline)) bool dname_equal(const struct dentry *d, const unsigned char *name, uint32_t len)
 {
 	const unsigned char *dn = READ_ONCE(d->d_name.name);
@@ -101,6 +103,7 @@ static inline __attribute__((always_inline)) bool dname_equal(const struct dentr
 _Static_assert(UVFS_DNAME_INLINE_LEN % 8 == 0, "dname_equal reads inline names in words");
 
 /* __d_lookup_rcu(): hash and length compared at once, then the parent, then bytes. */
+lockless_read
 static inline __attribute__((always_inline)) struct dentry *d_lookup_rcu(const struct dcache_buckets *t,
 					  const struct dentry *parent,
 					  const unsigned char *name, uint64_t hash_len)
@@ -125,6 +128,7 @@ static inline __attribute__((always_inline)) struct dentry *d_lookup_rcu(const s
 
 /* follow_mounts() without references.  A mount may put another filesystem here: it
  * must let itself be walked lockless too. */
+lockless_read
 static int follow_mounts_rcu(struct rcu_nd *nd)
 {
 	while (READ_ONCE(nd->dentry->d_flags) & DCACHE_MOUNTED) {
@@ -140,6 +144,7 @@ static int follow_mounts_rcu(struct rcu_nd *nd)
 	return 0;
 }
 
+lockless_read
 static int follow_dotdot_rcu(struct rcu_nd *nd)
 {
 	for (;;) {
@@ -161,12 +166,14 @@ static int follow_dotdot_rcu(struct rcu_nd *nd)
 	return follow_mounts_rcu(nd);
 }
 
+lockless_read
 static bool is_dir(const struct dentry *d)
 {
 	return READ_ONCE(d->d_flags) & DCACHE_DIRECTORY_TYPE;
 }
 
 /* ->revalidate of a cached dentry the walk is about to use: valid as it is? */
+lockless_read
 static inline bool rcu_revalidate(const struct rcu_nd *nd, struct dentry *d)
 {
 	struct inode *inode = READ_ONCE(d->d_inode);
@@ -175,6 +182,7 @@ static inline bool rcu_revalidate(const struct rcu_nd *nd, struct dentry *d)
 }
 
 /* A name the dcache does not have: lookup_walk()'s answer for a complete dcache. */
+lockless_read
 static int rcu_miss(struct dentry *dir, const unsigned char *name, uint32_t len)
 {
 	struct inode *dinode = READ_ONCE(dir->d_inode);
@@ -193,6 +201,7 @@ static int rcu_miss(struct dentry *dir, const unsigned char *name, uint32_t len)
 
 /* A symlink met by the walk (nd stands on it; dir and dir_mnt are its directory):
  * resolve its body from there, completely unless it ends the walk. */
+lockless_read
 static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *dir_mnt,
 			   bool final)
 {
@@ -235,6 +244,7 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
 
 /* A parent walk ends at its last component: link_path_walk() leaves it, and what kind
  * it is, to the caller. */
+lockless_read
 static inline void record_last(struct rcu_nd *nd, const unsigned char *comp, uint64_t hash_len,
 			       bool slash)
 {
@@ -253,6 +263,7 @@ static inline void record_last(struct rcu_nd *nd, const unsigned char *comp, uin
  * length), slash: a '/' follows it, last: nothing but slashes does; nd stands on its
  * directory.  looked_up: the caller did the lookup already, and d is its answer.
  */
+lockless_read
 static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsigned char *comp,
 						    uint64_t hash_len, bool slash, bool last,
 						    const struct dcache_buckets *t, bool final,
@@ -329,6 +340,7 @@ next:
  * where it starts and wherever it crosses a mount, since a child is always on its
  * parent's superblock.
  */
+lockless_read
 static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 {
 	const struct dcache_buckets *t = rcu_dereference(nd->fs->dtable.tbl);
@@ -447,6 +459,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
  * file itself is freed only after a grace period (fdget_rcu), its f_path never
  * changes.
  */
+lockless_read
 static int rcu_nd_start(struct rcu_nd *nd, struct uvfs_task *task, int dirfd, const char *name)
 {
 	nd->root_mnt = READ_ONCE(task->root.mnt);
@@ -494,6 +507,7 @@ static int rcu_name_check(const struct rcu_nd *nd, const char *name, int err)
 	return err;
 }
 
+lockless_read
 int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
 	     struct stat *st)
 {
@@ -526,6 +540,7 @@ int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
  * link's d_path from the reader's root, a symlink's body; *len its length.  A link
  * whose atime relatime would update now is left to the locked call, which writes.
  */
+lockless_read
 static int rcu_readlink_dentry(struct rcu_nd *nd, char *page, const char **out, size_t *len)
 {
 	struct dentry *d = nd->dentry;
@@ -570,6 +585,7 @@ static int rcu_readlink_dentry(struct rcu_nd *nd, char *page, const char **out, 
 	return 0;
 }
 
+lockless_read
 ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *buf,
 		     size_t bufsiz)
 {
@@ -653,6 +669,7 @@ static void nd_from_rcu(struct nameidata *nd, const struct rcu_nd *r)
  * as the walk itself for the one- and two-component paths creat, unlink and rename
  * mostly see (docs/PERFORMANCE.md).
  */
+lockless_read  /* under ns_lock, but it reads the path a word past its end */
 bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 {
 	const struct dcache_buckets *t = nd->task->fs->dtable.tbl;

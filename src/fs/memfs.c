@@ -695,6 +695,7 @@ static int memfs_tmpfile(struct inode *dir, struct dentry *dentry, mode_t mode, 
 	return 0;
 }
 
+lockless_read
 static const char *memfs_get_link(struct inode *inode)
 {
 	return inode->i_link;

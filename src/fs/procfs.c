@@ -526,6 +526,7 @@ static const char *proc_self_get_link(struct inode *inode)
  * an fd link takes the mode of whatever file the descriptor holds now.  Lockless
  * (LOOKUP_RCU) it only looks: an inode that would change, or an entry that would
  * go, is -ECHILD, for the locked walk to see to. */
+lockless_read
 static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 {
 	bool rcu = flags & LOOKUP_RCU;
@@ -601,6 +602,7 @@ static int proc_get_magic(struct dentry *dentry, struct path *out)
 	return 0;
 }
 
+lockless_read
 static int proc_get_magic_rcu(struct dentry *dentry, struct path *out)
 {
 	const struct path *p = magic_path(dentry, true);
@@ -613,6 +615,7 @@ static int proc_get_magic_rcu(struct dentry *dentry, struct path *out)
 }
 
 /* "self" for a lockless walk: the reader's pid, made in the walk's buffer */
+lockless_read
 static const char *proc_self_get_link_rcu(struct inode *inode, const struct uvfs_task *reader,
 					  char buf[16])
 {
@@ -674,6 +677,7 @@ static const struct inode_operations proc_dir_iops = {
  * kept there meets.  Lockless: the pid table is read as find_task() always is.
  * (hidepid= and the mode check come with the permissions work.)
  */
+lockless_read
 static int proc_pid_permission(struct inode *inode, int mask)
 {
 	(void)mask;
