@@ -12,6 +12,8 @@
 #                    DESTDIR if set: library, header, uvfs.pc, the tools, man pages
 #   make check-install  install into a scratch DESTDIR and build examples/demo.c
 #                    against it with nothing but pkg-config (CI runs it)
+#   make tsan        the threaded unit tests (test_core) under clang's ThreadSanitizer,
+#                    with tests/tsan.supp; not clean yet (docs/TESTING.md), not in CI
 #   make fuzz        the libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for
 #                    FUZZ_SECONDS (default 60), seeded from the test scripts; a
 #                    finding stops it and leaves crash-* in build-fuzz/findings
@@ -23,7 +25,7 @@ PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-
            libfuse3-dev fuse3 libedit-dev util-linux diffutils valgrind gnuplot-nox libclang-rt-dev
 MESON_OPTS ?=
 
-.PHONY: all demo check check-asan check-clang check-install install deps docs bench bench-instr clean fuzz
+.PHONY: all demo check check-asan check-clang check-install install deps docs bench bench-instr clean fuzz tsan
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -62,6 +64,11 @@ check-asan:
 
 check-clang:
 	CC=clang $(MAKE) check BUILD=build-clang
+
+tsan: deps
+	test -f build-tsan/build.ninja || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
+	ninja -C build-tsan tests/test_core
+	TSAN_OPTIONS=suppressions=$(CURDIR)/tests/tsan.supp ./build-tsan/tests/test_core
 
 # Fuzzing (docs/TESTING.md).  The corpus grows in build-fuzz/corpus-TARGET, seeded
 # each run from the scripts of tests/; the source tree is never written.
