@@ -56,6 +56,22 @@ static inline int fuzz_text_ok(const char *text)
 	return 1;
 }
 
+/* The input as a NUL-terminated text, or NULL when it is not worth a run (the
+ * caller returns -1: not added to the corpus). */
+static inline char *fuzz_text(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+
+	FUZZ_CHECK(text);
+	memcpy(text, data, size);
+	text[size] = 0;
+	if (!fuzz_text_ok(text)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* After uvfs_free: nothing of the instance is left (dentries, names, inodes, files,
  * tasks).  The counts are process-wide; each run frees its instance before this. */
 static inline void fuzz_check_nothing_left(void)

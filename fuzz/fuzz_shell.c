@@ -11,18 +11,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = fuzz_text(data, size);
 	struct sys_backend *b;
 	struct shell sh;
 	FILE *out;
 
-	FUZZ_CHECK(text);
-	memcpy(text, data, size);
-	text[size] = 0;
-	if (!fuzz_text_ok(text)) {
-		free(text);
+	if (!text)
 		return -1;
-	}
 	b = fuzz_backend();
 	out = fopen("/dev/null", "w");
 	FUZZ_CHECK(out);

@@ -407,16 +407,25 @@ static void set_pwd(struct uvfs_task *task, struct path *path)
 	path_put(&old);
 }
 
+/* The walk of chdir and chroot: a directory, then path_permission(MAY_EXEC |
+ * MAY_CHDIR) — an exited task's /proc/PID is ESRCH there.  *path referenced on
+ * success. */
+static int lookup_new_dir(struct uvfs_task *task, const char *name, struct path *path)
+{
+	int err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, path);
+
+	if (!err && (err = inode_permission(path->dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
+		path_put(path);
+	return err;
+}
+
 int uvfs_chdir(struct uvfs_task *task, const char *name)
 {
 	struct path path;
 	int err;
 
 	task_enter(task);
-	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
-	/* path_permission(MAY_EXEC | MAY_CHDIR): an exited task's /proc/PID is ESRCH */
-	if (!err && (err = inode_permission(path.dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
-		path_put(&path);
+	err = lookup_new_dir(task, name, &path);
 	if (!err)
 		set_pwd(task, &path);
 	task_leave(task);
@@ -451,10 +460,7 @@ int uvfs_chroot(struct uvfs_task *task, const char *name)
 	int err;
 
 	task_enter(task);
-	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
-	/* path_permission(MAY_EXEC | MAY_CHDIR) before the capability check */
-	if (!err && (err = inode_permission(path.dentry->d_inode, MAY_EXEC | MAY_CHDIR)))
-		path_put(&path);
+	err = lookup_new_dir(task, name, &path);  /* before the capability check */
 	if (!err) {
 		struct path old = task->root;
 
