@@ -157,11 +157,9 @@ void simple_offset_exchange(struct offset_ctx *ca, struct dentry *a, struct offs
 	cb->slot[ib] = (uintptr_t)a;
 }
 
-struct dentry *simple_offset_find_rev(const struct offset_ctx *cctx, uint64_t pos,
+struct dentry *simple_offset_find_rev(struct offset_ctx *ctx, uint64_t pos,
 				      unsigned long *steps)
 {
-	/* path compression writes links: a lookup is a reader only to its callers */
-	struct offset_ctx *ctx = (struct offset_ctx *)cctx;
 	long i;
 	uint32_t j, k, next;
 

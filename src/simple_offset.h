@@ -95,7 +95,8 @@ void simple_offset_exchange(struct offset_ctx *ca, struct dentry *a, struct offs
 			    struct dentry *b, unsigned long *steps);
 
 /* The entry with the largest offset <= pos, or NULL. */
-struct dentry *simple_offset_find_rev(const struct offset_ctx *ctx, uint64_t pos,
+/* (It writes: path compression shortens the links of the dead slots it crosses.) */
+struct dentry *simple_offset_find_rev(struct offset_ctx *ctx, uint64_t pos,
 				      unsigned long *steps);
 
 /* Live entries. */

@@ -269,14 +269,17 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		/* next_tgid(): the next live pid from the position on, through the pid
 		 * table (no walk of every task for every entry) */
 		for (long pid = *pos - TGID_OFFSET; pid < (long)fs->pid_table_size; pid++) {
-			STAT_ADD(fs->stats.dir_steps, 1);
 			t = find_task(fs, (int)pid);
 			if (t) {
+				STAT_ADD(fs->stats.dir_steps, (unsigned long)(pid - (*pos - TGID_OFFSET)) + 1);
 				*pos = pid + TGID_OFFSET;
 				fill_pid_entry(e, t);
 				return true;
 			}
 		}
+		if (*pos - TGID_OFFSET < (long)fs->pid_table_size)
+			STAT_ADD(fs->stats.dir_steps,
+				 (unsigned long)((long)fs->pid_table_size - (*pos - TGID_OFFSET)));
 		*pos = PROC_ROOT_END;
 		return false;
 	case PROC_PID:
@@ -296,13 +299,15 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		if (!t)
 			return false;
 		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files.size; fd++) {
-			STAT_ADD(fs->stats.dir_steps, 1);
 			if (!t->files.fd[fd])
 				continue;
+			STAT_ADD(fs->stats.dir_steps, fd - ((unsigned long)*pos - 2) + 1);
 			*pos = (long)fd + 2;
 			fill_fd_entry(e, pi->type, pi->pid, (unsigned int)fd, t->files.fd[fd]);
 			return true;
 		}
+		if ((unsigned long)*pos - 2 < t->files.size)
+			STAT_ADD(fs->stats.dir_steps, t->files.size - ((unsigned long)*pos - 2));
 		*pos = (long)t->files.size + 2;
 		return false;
 	default:

@@ -92,11 +92,11 @@ struct host_child {
 	} *req;                         /* MAP_SHARED */
 };
 
-static struct host_child host_children[16];
+static struct host_child host_children[SYSSCRIPT_MAX_CHILDREN];
 
 static struct host_child *host_child(pid_t pid)
 {
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < SYSSCRIPT_MAX_CHILDREN; i++)
 		if (host_children[i].pid == pid && pid > 0)
 			return &host_children[i];
 	return NULL;
@@ -122,11 +122,11 @@ static _Noreturn void child_wait_loop(struct exec_request *req)
 
 static int h_fork(void *c)
 {
-	struct host_child *hc = host_child(0);
+	struct host_child *hc = NULL;
 	sigset_t usr1, old;
 	pid_t pid;
 
-	for (int i = 0; !hc && i < 16; i++)
+	for (int i = 0; !hc && i < SYSSCRIPT_MAX_CHILDREN; i++)
 		if (!host_children[i].pid)
 			hc = &host_children[i];
 	if (!hc)

@@ -14,7 +14,7 @@
 struct uvfs_ctx {
 	struct uvfs *fs;
 	struct uvfs_task *task;
-	struct uvfs_task *children[16];  /* "fork"'s, by pid */
+	struct uvfs_task *children[SYSSCRIPT_MAX_CHILDREN];  /* "fork"'s, by pid */
 };
 
 #define T(c) (((struct uvfs_ctx *)(c))->task)
@@ -83,7 +83,7 @@ static int u_fork(void *c)
 	struct uvfs_ctx *x = c;
 	struct uvfs_task *t;
 
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < SYSSCRIPT_MAX_CHILDREN; i++) {
 		if (x->children[i])
 			continue;
 		t = uvfs_task_fork(x->task);
@@ -99,7 +99,7 @@ static struct uvfs_task **child(void *c, int pid)
 {
 	struct uvfs_ctx *x = c;
 
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < SYSSCRIPT_MAX_CHILDREN; i++)
 		if (x->children[i] && uvfs_task_pid(x->children[i]) == pid)
 			return &x->children[i];
 	return NULL;
@@ -183,7 +183,7 @@ void sys_backend_uvfs_free(struct sys_backend *b)
 	if (!b)
 		return;
 	c = b->ctx;
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < SYSSCRIPT_MAX_CHILDREN; i++)
 		if (c->children[i])
 			uvfs_task_exit(c->children[i]);
 	uvfs_free(c->fs);

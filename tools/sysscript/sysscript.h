@@ -47,6 +47,9 @@
 #include <sys/types.h>
 #include <time.h>
 
+/* Children a script may have alive at once (each backend keeps as many). */
+#define SYSSCRIPT_MAX_CHILDREN 16
+
 struct sys_backend {
 	const char *name;
 	void *ctx;
@@ -115,7 +118,7 @@ struct sysscript {
 	struct {           /* children made by "fork", oldest first */
 		int pid;
 		bool execd;    /* runs writeprog's program: no second exec */
-	} children[16];
+	} children[SYSSCRIPT_MAX_CHILDREN];
 	int nchildren;
 	int last_child;    /* {child}: the pid the newest "fork" gave */
 };
