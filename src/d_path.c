@@ -70,7 +70,7 @@ char *d_path(const struct path *path, const struct path *root, char *buf, int bu
 }
 
 /*
- * The same without ns_lock, for namei_rcu.c's readlink: a name is read the way the
+ * The same without ns_lock, for walk.c's readlink: a name is read the way the
  * kernel's prepend_name() reads it under RCU -- the pointer (acquire) before the
  * length, and the bytes up to a NUL at most, since a rename may be swapping both
  * (inline names and external ones are NUL-terminated) -- and the climb is bounded,

@@ -75,7 +75,7 @@ struct external_name {
  */
 struct dentry {
 	/* (No d_seq: the lockless walk validates everything it read with the
-	 * instance's ns_seq at its end, namei_rcu.c, so nothing reads a per-dentry
+	 * instance's ns_seq at its end, walk.c, so nothing reads a per-dentry
 	 * count.  The 4 bytes after d_flags are padding, kept out of the line that
 	 * dget() and dput() write.) */
 	unsigned int d_flags;
@@ -99,7 +99,7 @@ _Static_assert(offsetof(struct dentry, d_iname) + 8 <= 64,
 	       "the lockless walk's fields and a short name share a cache line");
 
 /* The lockless walk compares an inline name a word at a time (dname_equal() in
- * namei_rcu.c asserts the length); an aligned word is one load. */
+ * walk.c asserts the length); an aligned word is one load. */
 _Static_assert(offsetof(struct dentry, d_iname) % sizeof(long) == 0,
 	       "inline names are read a word at a time");
 

@@ -192,7 +192,7 @@ static void destroy_inode(struct inode *inode)
 	}
 	sb->s_nr_inodes--;
 	STAT_ADD(sb->s_fs->stats.inodes, -1);
-	/* after a grace period: namei_rcu.c may be reading it */
+	/* after a grace period: walk.c may be reading it */
 	defer_free(sb->s_fs, inode, inode_free);
 }
 

@@ -86,7 +86,7 @@ struct inode_operations {
 	/* Optional: is a cached dentry of this inode still what its name means?  1 yes,
 	 * 0 no: it is dropped and the name looked up again (the kernel's d_revalidate;
 	 * procfs's entries follow tasks and descriptors that come and go).  With
-	 * LOOKUP_RCU (no ns_lock, namei_rcu.c) it may change nothing and answers
+	 * LOOKUP_RCU (no ns_lock, walk.c) it may change nothing and answers
 	 * -ECHILD when it would have to. */
 	int (*revalidate)(struct dentry *dentry, unsigned int flags);
 	/* Symlink body (NUL-terminated), valid until the next call under ns_lock.  One
@@ -249,7 +249,7 @@ void inode_set_mctime_at(struct inode *inode, struct timespec *now);
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
 #define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */
-#define SB_RCU_WALK      0x2u  /* namei_rcu.c may walk it without ns_lock: a miss is
+#define SB_RCU_WALK      0x2u  /* walk.c may walk it without ns_lock: a miss is
 				* answered by ->lookup_noent or taken to the lock, reading
 				* inodes has no side effects, ->revalidate takes LOOKUP_RCU */
 

@@ -14,7 +14,7 @@
  *   RCU (urcu-bp)   not a lock: dentries, external names, inodes (with their private
  *                   parts) and old hash tables are freed after a grace period
  *                   (rcu_defer.c batches them; names dropped without ns_lock and old
- *                   tables go through call_rcu), so the lockless walk (namei_rcu.c)
+ *                   tables go through call_rcu), so the lockless walk (walk.c)
  *                   may keep reading them inside rcu_read_lock() after a writer
  *                   dropped them.
  *   ns_seq          odd while ns_lock is held: validates a lockless walk.
@@ -82,7 +82,7 @@ void __tsan_release(void *addr);
 #endif
 
 /*
- * lockless_read: a function of the lockless walk (namei_rcu.c) or one it calls.  What
+ * lockless_read: a function of the lockless walk (walk.c) or one it calls.  What
  * it reads, a writer holding ns_lock may be storing meanwhile; the walk throws it all
  * away unless ns_seq shows no writer ran (the kernel's seqcount pattern, its
  * data_race()).  In C11 terms those are races by design, so ThreadSanitizer is told
@@ -198,7 +198,7 @@ struct uvfs {
 
 	struct uvfs_stats stats;        /* atomic */
 	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value
-	 * before and after read a state no writer was changing (namei_rcu.c). */
+	 * before and after read a state no writer was changing (walk.c). */
 	atomic_ulong ns_seq;
 	/* call_rcu callbacks queued that will still touch the instance (names dropped
 	 * without ns_lock): uvfs_free waits for them only when there are some. */
@@ -224,7 +224,7 @@ extern struct uvfs_live uvfs_live;
  * ns_seq has one writer, the ns_lock holder, so it is stored, not incremented with a
  * locked read-modify-write: write_seqcount_begin()/end() in C11 terms (the odd store,
  * then a release fence before the writer's own stores; the even one a release
- * store).  namei_rcu.c is the reader.
+ * store).  walk.c is the reader.
  */
 static inline void ns_seq_begin(struct uvfs *fs)
 {

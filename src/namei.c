@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * namei.c - path walk (fs/namei.c): path_init, link_path_walk, walk_component,
- * follow_dotdot, the trailing-symlink loop.
+ * namei.c - the path walk's callers (fs/namei.c): nameidata, path_init,
+ * path_parentat, filename_lookup, filename_create, open's last component
+ * (step_into, the trailing-symlink loop) and the lookups of a last component.
+ * The walk itself -- every component's step and every errno it gives -- is walk.c's.
  *
- * Locking: everything runs under uvfs.ns_lock.  The walk holds a reference on the
+ * Locking: everything runs under uvfs.ns_lock.  nameidata holds a reference on the
  * path it stands on (nd->path), not on the task's root (nd->root): that can change
  * only by a call of this instance, and the walk's caller holds ns_lock for the whole
  * call (the kernel's walk, too, takes no reference on the root while in RCU mode).
- * This is the kernel's ref-walk; namei_rcu.c's walk goes in front of it (stat, and
- * the walk to the parent of path_parentat), falling back here when it cannot.
  *
  * What must match Linux is the result, errno for errno (docs/SEMANTICS.md, "Path
  * walk"):
@@ -55,8 +55,6 @@ void follow_mounts(struct uvfs *fs, struct path *path)
 	}
 }
 
-static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name);
-
 const char *d_get_link(const struct dentry *dentry)
 {
 	const struct inode *inode = dentry->d_inode;
@@ -87,8 +85,7 @@ struct dentry *lookup_one(struct dentry *dir, const struct qstr *name)
 	return d ? d : lookup_slow(dir, name);
 }
 
-/* The dcache missed: a new dentry for the filesystem's ->lookup (__lookup_slow). */
-static struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name)
+struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name)
 {
 	struct inode *inode = dir->d_inode;
 	struct dentry *d;
@@ -136,15 +133,6 @@ void nd_done(struct nameidata *nd)
 	nd->nlinks = 0;
 }
 
-static void nd_jump(struct nameidata *nd, const struct path *to)
-{
-	struct path p = *to;
-
-	path_get(&p);
-	path_put(&nd->path);
-	nd->path = p;
-}
-
 /* path_init(): where the walk starts.  EBADF, ENOTDIR for the dirfd.  nd->path is
  * borrowed (the task's root or cwd, or the file, holds it, and none of them can let
  * go while ns_lock is held): the walk takes a reference on what it keeps, as the
@@ -170,37 +158,6 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 	return 0;
 }
 
-/* follow_dotdot(), then step_into()'s handle_mounts(): ".." at the task's root or
- * the namespace's stays there, but like every step lands on whatever is mounted on
- * the place (tests/regress/dotdot-at-root-follows-mounts.sys). */
-static int follow_dotdot(struct nameidata *nd)
-{
-	struct uvfs *fs = nd->task->fs;
-	struct dentry *parent;
-
-	for (;;) {
-		struct mount *m = nd->path.mnt;
-
-		if (path_equal(&nd->path, &nd->root))
-			goto in_root;
-		if (nd->path.dentry != m->mnt_root)
-			break;
-		if (m->mnt_parent == m)
-			goto in_root; /* the namespace root */
-		struct path up = { .mnt = m->mnt_parent, .dentry = m->mnt_mountpoint };
-
-		nd_jump(nd, &up);
-	}
-	parent = dget(nd->path.dentry->d_parent);
-	dput(nd->path.dentry);
-	nd->path.dentry = parent;
-in_root:
-	follow_mounts(fs, &nd->path);
-	return 0;
-}
-
-static int link_path_walk(struct nameidata *nd, const char *name);
-
 /* Keep a symlink body for the rest of the walk: the inode could go away once the
  * walk steps off the link. */
 static const char *nd_hold_link(struct nameidata *nd, const char *body)
@@ -217,8 +174,6 @@ static const char *nd_hold_link(struct nameidata *nd, const char *body)
 	nd->links[nd->nlinks++] = copy;
 	return copy;
 }
-
-static int walk_middle_last(struct nameidata *nd);
 
 /* q's hash, unless it is the last component and the walk hashed it already. */
 static void nd_hash(const struct nameidata *nd, struct qstr *q)
@@ -271,31 +226,10 @@ struct dentry *nd_lookup_target(struct nameidata *nd, struct dentry *slot)
 	return d_init_target(slot, dir, &nd->last) ? slot : ERR_PTR(-ENOMEM);
 }
 
-/*
- * nd_jump_link(): a magic link is not resolved by name; the walk jumps to the object
- * it stands for (deleted or not, inside the root or not).  It counts as a symlink.
- */
-static int nd_jump_link(struct nameidata *nd, struct dentry *link)
-{
-	struct path target;
-	int err;
-
-	if (nd->total_link_count >= MAXSYMLINKS)
-		return -ELOOP;
-	nd->total_link_count++;
-	err = link->d_inode->i_op->get_magic(link, &target);
-	if (err)
-		return err;
-	path_put(&nd->path);
-	nd->path = target;
-	return 0;
-}
-
 int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk)
 {
 	struct path next = { .mnt = nd->path.mnt, .dentry = d };
 	bool follow = walk & WALK_FOLLOW;
-	const char *body;
 
 	if (IS_ERR(d))
 		return (int)PTR_ERR(d);
@@ -305,107 +239,17 @@ int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk)
 	}
 	next.mnt->mnt_count++;
 	follow_mounts(nd->task->fs, &next);
-	if (follow && (walk & WALK_TRAILING) && S_ISLNK(next.dentry->d_inode->i_mode) &&
-	    nd->total_link_count < MAXSYMLINKS) {
-		/* pick_link(): after the link count (ELOOP, in nd_follow_link here),
-		 * may_follow_link(), before the body is even read */
-		const struct inode *dir = nd->path.dentry->d_inode;
-		int err = may_follow_link(nd->task->fs, nd->task->uid, dir->i_uid, dir->i_mode,
-					  next.dentry->d_inode->i_uid);
-
-		if (err) {
-			path_put(&next);
-			return err;
-		}
-	}
-	if (follow && next.dentry->d_inode->i_op->get_magic) {
-		int err = nd_jump_link(nd, next.dentry);
+	if (follow && S_ISLNK(next.dentry->d_inode->i_mode)) {
+		/* the walk's own pick_link(): the link count, may_follow_link(), a magic
+		 * link's jump, or the body kept for nd_follow_link() */
+		int err = nd_pick_link(nd, &next);
 
 		path_put(&next);
 		return err;
 	}
-	body = follow ? d_get_link(next.dentry) : NULL;
-	if (body) {
-		int ret = nd_pending_link(nd, body);
-
-		path_put(&next);
-		return ret;
-	}
 	path_put(&nd->path);
 	nd->path = next;
 	return 0;
-}
-
-/*
- * walk_component() for a component that is not the last: look it up, cross mounts,
- * and follow a symlink all the way (symlinks in the middle are always followed).
- */
-static int walk_component(struct nameidata *nd, const unsigned char *comp, size_t len,
-			  enum last_type type)
-{
-	struct qstr q = { .len = (uint32_t)len, .name = comp };
-	int err;
-
-	if (type == LAST_DOT)
-		return 0;
-	if (type == LAST_DOTDOT)
-		return follow_dotdot(nd);
-	err = step_into(nd, lookup_walk(nd, &q), WALK_FOLLOW);
-	if (err > 0) {
-		err = nd_follow_link(nd);
-		if (!err)
-			err = walk_middle_last(nd);
-	}
-	return err;
-}
-
-/* The last component of a symlink body met in the middle of a path: it must be
- * resolved completely (followed too) before the walk goes on. */
-static int walk_middle_last(struct nameidata *nd)
-{
-	if (nd->last_type == LAST_ROOT)
-		return 0;
-	return walk_component(nd, nd->last.name, nd->last.len, nd->last_type);
-}
-
-/*
- * link_path_walk() - walk every component but the last, which is left in nd->last.
- */
-static int link_path_walk(struct nameidata *nd, const char *name)
-{
-	while (*name == '/')
-		name++;
-	nd->last_type = LAST_ROOT;
-	if (!*name)
-		return 0;
-	for (;;) {
-		const unsigned char *comp = (const unsigned char *)name;
-		size_t len = strcspn(name, "/");
-		enum last_type type = component_type(comp, len);
-		bool slash;
-		int err = may_lookup(nd->path.dentry, false);
-
-		if (err)
-			return err;
-		name += len;
-		slash = *name == '/';
-		while (*name == '/')
-			name++;
-		if (!*name) {
-			nd->last.name = comp;
-			nd->last.len = (uint32_t)len;
-			nd->last.hash = 0;
-			nd->last_hashed = false;
-			nd->last_type = type;
-			nd->last_slash = slash;
-			return 0;
-		}
-		err = walk_component(nd, comp, len, type);
-		if (err)
-			return err;
-		if (!S_ISDIR(nd->path.dentry->d_inode->i_mode))
-			return -ENOTDIR;
-	}
 }
 
 /*
@@ -427,19 +271,12 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 	err = path_init(nd, dfd, name);
 	if (err)
 		goto out;
-	if (parent_walk_plain(nd, name, &len)) {
-		err = len < UVFS_PATH_MAX ? 0 : -ENAMETOOLONG;
-	} else {
+	if (!parent_walk_plain(nd, name, &len)) {
 		path_get(&nd->path);
 		err = parent_walk_locked(nd, name, &len);
-		if (!err && len >= UVFS_PATH_MAX)
-			err = -ENAMETOOLONG;
-		else if (err == -ECHILD) {
-			err = getname_check(name, false);
-			if (err >= 0)
-				err = link_path_walk(nd, name);
-		}
 	}
+	if (!err && len >= UVFS_PATH_MAX)
+		err = -ENAMETOOLONG;
 out:
 	if (err < 0 && err != -ENAMETOOLONG && getname_check(name, false) < 0)
 		err = -ENAMETOOLONG;
@@ -476,7 +313,7 @@ int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 	nd->path = like->path;
 	path_get(&nd->path);
 	nd->total_link_count = like->total_link_count;
-	/* what link_path_walk() leaves for the last component */
+	/* what parent_walk_locked() leaves for the last component */
 	c = (const unsigned char *)name + b;
 	len = end - b;
 	nd->last.name = c;
@@ -495,39 +332,23 @@ int nd_pending_link(struct nameidata *nd, const char *body)
 	return 1;
 }
 
-int lookup_last(struct nameidata *nd)
+int handle_dots(struct nameidata *nd)
 {
-	switch (nd->last_type) {
-	case LAST_ROOT:
-	case LAST_DOT:
-		return 0;
-	case LAST_DOTDOT:
-		return follow_dotdot(nd);
-	case LAST_NORM:
-		break;
-	}
-	if (nd->last_slash)
-		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
-	return step_into(nd, lookup_walk(nd, &nd->last),
-			 nd->flags & LOOKUP_FOLLOW ? WALK_FOLLOW | WALK_TRAILING : 0);
+	assert(nd->last_type != LAST_NORM);
+	return nd->last_type == LAST_DOTDOT ? nd_follow_dotdot(nd) : 0;
 }
 
 int nd_follow_link(struct nameidata *nd)
 {
 	const char *body = nd->pending_link;
-	int err;
+	size_t len;
 
 	assert(body);
 	nd->pending_link = NULL;
-	if (nd->total_link_count >= MAXSYMLINKS)
-		return -ELOOP;
-	nd->total_link_count++;
+	/* pick_link() counted it and asked may_follow_link() (step_into) */
 	if (!*body)
 		return -ENOENT;
-	if (*body == '/')
-		nd_jump(nd, &nd->root);
-	err = link_path_walk(nd, body);
-	return err;
+	return parent_walk_locked(nd, body, &len);
 }
 
 int filename_lookup(struct uvfs_task *task, int dfd, const char *name,
@@ -543,16 +364,7 @@ int filename_lookup(struct uvfs_task *task, int dfd, const char *name,
 	if (!err) {
 		path_get(&nd.path);
 		err = path_walk_locked(&nd, name);
-		if (err != -ECHILD)
-			goto done;
-		err = link_path_walk(&nd, name);
 	}
-	while (!err && (err = lookup_last(&nd)) > 0)
-		err = nd_follow_link(&nd);
-	if (!err && (nd.flags & LOOKUP_DIRECTORY) &&
-	    !S_ISDIR(nd.path.dentry->d_inode->i_mode))
-		err = -ENOTDIR;
-done:
 	if (!err) {
 		*out = nd.path;
 		nd.path.dentry = NULL;

@@ -48,7 +48,7 @@ struct nameidata {
 	int total_link_count;      /* symlinks followed so far (<= MAXSYMLINKS) */
 	uint16_t dir_mode;         /* the final component's directory, as the open saw */
 	uid_t dir_uid;             /* it (may_create_in_sticky); set by open only */
-	const char *pending_link;  /* lookup_last() found this final symlink body */
+	const char *pending_link;  /* nd_pick_link() kept this trailing symlink body */
 	int nlinks;                /* bodies held in links[] */
 	char *links[MAXSYMLINKS + 1];
 };
@@ -70,13 +70,9 @@ int path_parentat(struct nameidata *nd, struct uvfs_task *task, int dfd,
 int path_parentat_like(struct nameidata *nd, const struct nameidata *like,
 		       const char *like_name, const char *name);
 
-/*
- * lookup_last - resolve nd->last in nd->path.  Returns 0 with nd->path the result
- * (mounts crossed), 1 when it is a symlink to follow (LOOKUP_FOLLOW or trailing slash):
- * the caller then calls nd_follow_link() and looks at the new nd->last; or -errno.
- * A negative final dentry is -ENOENT.
- */
-int lookup_last(struct nameidata *nd);
+/* handle_dots - a last component that is no name ("/", ".", ".."): nd->path moves
+ * as walk.c's step would move it.  0. */
+int handle_dots(struct nameidata *nd);
 /* The dentry of nd->last in nd->path (referenced, maybe negative), or ERR_PTR. */
 struct dentry *nd_lookup_last(struct nameidata *nd);
 /* nd_lookup_target - the last component as a plain rename's target: where the
@@ -89,11 +85,23 @@ struct dentry *nd_lookup_target(struct nameidata *nd, struct dentry *slot);
 #define WALK_TRAILING 2u  /* ... and it ends the walk: may_follow_link() applies */
 
 /*
- * step_into - nd->path moves onto d (found in it, referenced; ERR_PTR passes through),
- * crossing mounts: 0.  A negative d is -ENOENT.  A symlink, with WALK_FOLLOW, is kept
- * for nd_follow_link() and 1 returned with nd->path unchanged.
+ * step_into - the last component's step, for a walk that looked it up itself (open):
+ * nd->path moves onto d (found in it, referenced; ERR_PTR passes through), crossing
+ * mounts: 0.  A negative d is -ENOENT.  A symlink, with WALK_FOLLOW (always with
+ * WALK_TRAILING: the walk's middle components are walk.c's), goes to nd_pick_link().
  */
 int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk);
+/*
+ * nd_pick_link - walk.c's pick_link() for the trailing symlink at link, in nd->path:
+ * ELOOP, may_follow_link(), then 0 with nd->path the target of a magic link, or 1
+ * with the body kept for nd_follow_link(); -errno.  Under ns_lock.
+ */
+int nd_pick_link(struct nameidata *nd, const struct path *link);
+/* nd_follow_dotdot - ".." as the last component: walk.c's follow_dotdot(). */
+int nd_follow_dotdot(struct nameidata *nd);
+/* lookup_slow - the dcache missed: a new dentry of dir for the filesystem's
+ * ->lookup (__lookup_slow), referenced, maybe negative; ERR_PTR. */
+struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name);
 
 /*
  * may_lookup() (fs/namei.c): before a component is looked up in dir — any
@@ -133,7 +141,8 @@ static inline int may_follow_link(const struct uvfs *fs, uid_t fsuid, uid_t dir_
 /* A final symlink with this body is to be followed: keep a copy for
  * nd_follow_link(); returns 1 (or -ENOMEM). */
 int nd_pending_link(struct nameidata *nd, const char *body);
-/* Walk the body of the symlink at (nd->path, nd->last) up to its final component. */
+/* Walk the body nd_pick_link() kept, from the link's directory, up to its final
+ * component (open's trailing-symlink loop). */
 int nd_follow_link(struct nameidata *nd);
 /* Release what the walk holds. */
 void nd_done(struct nameidata *nd);
@@ -192,7 +201,7 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 const char *d_get_link(const struct dentry *dentry);
 
 /*
- * stat_rcu - fstatat(dirfd, name) without ns_lock or references (namei_rcu.c): 0 with
+ * stat_rcu - fstatat(dirfd, name) without ns_lock or references (walk.c): 0 with
  * *st filled, -errno, or -ECHILD when the locked walk must answer instead (also for a
  * dirfd that is not an open directory).  name is not empty.  Called without ns_lock.
  */
@@ -203,16 +212,18 @@ int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
 ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *buf,
 		     size_t bufsiz);
 
-/* parent_walk_locked - link_path_walk() for path_parentat() by the lockless walk's
- * code, under ns_lock (namei_rcu.c): 0 (*len: the length of name, which it read to
- * the end), -errno, or -ECHILD when link_path_walk() must do it. */
+/* parent_walk_locked - the walk (walk.c) of name from nd->path up to its last
+ * component, under ns_lock, for path_parentat() and nd_follow_link(): 0 (*len: the
+ * length of name, which it read to the end) with nd->path the parent and nd->last*
+ * set, or -errno. */
 int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len);
-/* parent_walk_plain - the same for the common shape only (plain names, directories
- * with nothing on them), tried first: true with nd->path the parent, referenced (the
- * path it started from is borrowed, path_init()); false, nothing changed, for
- * anything else. */
+/* parent_walk_plain - the commonest shape only (plain names, directories with
+ * nothing on them), tried first; it decides no errno: true with nd->path the parent,
+ * referenced (the path it started from is borrowed, path_init()); false, nothing
+ * changed, for anything else. */
 bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len);
-/* path_walk_locked - the whole of filename_lookup()'s walk the same way. */
+/* path_walk_locked - the whole of filename_lookup()'s walk the same way: 0 with
+ * nd->path the result, or -errno. */
 int path_walk_locked(struct nameidata *nd, const char *name);
 
 /* Validate and measure a user path: -ENAMETOOLONG at PATH_MAX, -ENOENT if empty and

@@ -18,7 +18,7 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	struct mount *m, *found = NULL;
 
 	/* The last one mounted wins: mounts stack, the newest on top.  Safe without
-	 * ns_lock inside an RCU read section too (namei_rcu.c): the list is added to
+	 * ns_lock inside an RCU read section too (walk.c): the list is added to
 	 * with cds_list_add_tail_rcu and mounts are freed only by uvfs_free. */
 	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list)
 		if (m->mnt_parent == parent && m->mnt_mountpoint == dentry && m != parent)
@@ -45,7 +45,7 @@ struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *
 		m->mnt_parent = m;
 		m->mnt_mountpoint = dget(sb->s_root);
 	}
-	/* namei_rcu.c walks this list without ns_lock */
+	/* walk.c walks this list without ns_lock */
 	cds_list_add_tail_rcu(&m->mnt_list, &fs->mounts);
 	return m;
 }

@@ -192,12 +192,12 @@ static int open_last_lookups(struct nameidata *nd, const struct open_flags *op,
 {
 	struct dentry *d;
 
-	/* link_path_walk() leaves the final component's directory in nd->dir_mode and
+	/* the parent walk leaves the final component's directory in nd->dir_mode and
 	 * nd->dir_uid for may_create_in_sticky() */
 	nd->dir_mode = nd->path.dentry->d_inode->i_mode;
 	nd->dir_uid = nd->path.dentry->d_inode->i_uid;
 	if (nd->last_type != LAST_NORM)
-		return lookup_last(nd); /* ".", "..", "/" */
+		return handle_dots(nd); /* ".", "..", "/" */
 	if (!(op->open_flag & O_CREAT)) {
 		if (nd->last_slash)
 			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;

@@ -2,7 +2,7 @@
 /*
  * rcu_defer.h - frees that must wait for a grace period, in batches.
  *
- * A dentry or inode that a lockless walk (namei_rcu.c) may still be reading can be
+ * A dentry or inode that a lockless walk (walk.c) may still be reading can be
  * freed only after a grace period.  One call_rcu per object, as uvfs first did,
  * costs a callback, a wake-up of liburcu's worker and, worst, a free() in that
  * worker's thread of memory the writer's thread will want again.  Instead, objects

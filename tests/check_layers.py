@@ -24,7 +24,7 @@ LAYERS = [
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs"}),
     # 3: the path walk and path names
-    ("walk", {"namei", "namei_rcu", "d_path"}),
+    ("walk", {"namei", "walk", "d_path"}),
     # 4: the calls of uvfs.h (and the introspection ones)
     ("syscalls", {"open", "rename", "link", "stat", "attr", "read_write", "readdir",
                   "fcntl", "exec", "mount", "introspect"}),

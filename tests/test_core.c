@@ -595,7 +595,7 @@ static void test_rcu_walk_under_renames(void **state)
 }
 
 /*
- * The lockless readlink of /proc/PID/fd/N (namei_rcu.c, procfs's LOOKUP_RCU ops) while
+ * The lockless readlink of /proc/PID/fd/N (walk.c, procfs's LOOKUP_RCU ops) while
  * the owner renames its file, swaps descriptors with dup3 and tasks come and go: every
  * answer is one the locked call could give at some instant.
  */

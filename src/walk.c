@@ -1,10 +1,22 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * namei_rcu.c - the lockless walk: resolve a path without ns_lock and without taking
- * a single reference, the way the kernel's RCU-walk does (fs/namei.c, LOOKUP_RCU),
- * and fall back to the locked walk (namei.c) whenever that cannot be trusted.
+ * walk.c - the path walk (fs/namei.c's link_path_walk, walk_component, step_into,
+ * pick_link, follow_dotdot): one loop and one per-component step, which decide every
+ * errno of every walk, in two modes, as the kernel's walk has LOOKUP_RCU:
  *
- * Locking and lifetimes:
+ *   - lockless (stat_rcu, readlink_rcu): no ns_lock, not a single reference taken.
+ *     Whatever it cannot decide by reading alone (a name a filesystem makes on
+ *     demand, a stale entry, a magic link, a changed ns_seq) is -ECHILD, and the
+ *     caller asks again under ns_lock -- the kernel's fall back to ref-walk;
+ *   - locked (path_parentat, filename_lookup, the trailing symlinks of open, all of
+ *     namei.c): under ns_lock.  It decides everything: it calls ->lookup, drops stale
+ *     entries, jumps through magic links.  It holds no reference on what it passes
+ *     through either: a dentry dies only in dput_last(), under ns_lock, so none can go
+ *     while the walk runs; the answer is referenced at the end (nd_from_walk, the
+ *     kernel's legitimize_path()).  A dentry ->lookup makes is left in the cache
+ *     (retain_dentry()), so the walk may put its reference at once.
+ *
+ * Locking and lifetimes in the lockless mode:
  *
  *   what the walk reads               why it is still there
  *   --------------------------------  -------------------------------------------
@@ -21,18 +33,17 @@
  * makes odd on entry and even on exit (internal.h): the walk samples it (even) before
  * it starts and checks it is unchanged after it has copied out what it returns, so
  * whatever it read, torn or not, belonged to one state that no writer was changing
- * — the result is what the locked walk would have given at that instant.  Any doubt
- * (a changed ns_seq, a filesystem that makes dentries on demand, a magic link) is
- * -ECHILD: the caller takes the locked walk.  With only one thread in the instance
- * the fast path always succeeds.
+ * -- the result is what the locked walk would have given at that instant.  With only
+ * one thread in the instance the lockless walk always succeeds.
  *
- * Only filesystems that set SB_RCU_WALK are walked here: memfs, whose dcache holds
- * every name (a miss is the answer, ->lookup_noent), and procfs, whose cached
- * entries revalidate with LOOKUP_RCU (a miss takes the lock, which makes the entry).
- * Reading their inodes has no side effects.
+ * Only filesystems that set SB_RCU_WALK are walked without the lock: memfs, whose
+ * dcache holds every name (a miss is the answer, ->lookup_noent), and procfs, whose
+ * cached entries revalidate with LOOKUP_RCU (a miss takes the lock, which makes the
+ * entry).  Reading their inodes has no side effects.
  *
- * The same code runs under ns_lock for path_parentat() and filename_lookup()
- * (rcu_nd.locked): there nothing changes, so no ns_seq, and ->revalidate may act.
+ * parent_walk_plain() (below) goes in front of the locked parent walk for the
+ * commonest shape; it decides nothing (it gives up on anything but plain names of
+ * plain directories), so every answer still comes from walk_component().
  */
 #include "d_path.h"
 #include "dcache.h"
@@ -43,7 +54,7 @@
 #include "task.h"
 
 
-struct rcu_nd {
+struct walk {
 	struct uvfs *fs;
 	const struct uvfs_task *task;  /* the walker (procfs's "self") */
 	struct mount *mnt;           /* where the walk stands */
@@ -52,9 +63,10 @@ struct rcu_nd {
 	struct dentry *root_dentry;
 	unsigned int flags;          /* LOOKUP_FOLLOW / LOOKUP_DIRECTORY, as in namei.c */
 	int links;                   /* symlinks followed (MAXSYMLINKS) */
-	const unsigned char *end;    /* where the last rcu_resolve() to succeed stopped */
-	/* Under ns_lock (parent_walk_locked, path_walk_locked): every filesystem may be
-	 * walked, ->revalidate and ->get_link may be called. */
+	const unsigned char *end;    /* where the last link_path_walk() to succeed stopped */
+	/* Under ns_lock (parent_walk_locked, path_walk_locked, nd_pick_link, ...): every
+	 * filesystem may be walked, ->revalidate may act, ->lookup and ->get_magic be
+	 * called; nothing is -ECHILD. */
 	bool locked;
 	/* parent_walk_locked(): stop before the walk's last component, and say what it is */
 	bool parent;
@@ -62,13 +74,17 @@ struct rcu_nd {
 	uint32_t last_len, last_hash;
 	enum last_type last_type;
 	bool last_slash;
+	/* nd_pick_link(): a trailing symlink's body is not walked but handed back here
+	 * (open walks it to its parent, to create there) */
+	bool want_body;
+	const char *body;
 };
 
-static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final);
+static int link_path_walk(struct walk *nd, const char *path, bool final);
 
 /* d_sb(d) allows this walk; d_sb() without trusting d_inode to stay put. */
 lockless_read
-static bool rcu_ok(const struct rcu_nd *nd, const struct dentry *d)
+static bool walk_allowed(const struct walk *nd, const struct dentry *d)
 {
 	const struct inode *inode = READ_ONCE(d->d_inode);
 
@@ -129,7 +145,7 @@ static inline __attribute__((always_inline)) struct dentry *d_lookup_rcu(const s
 /* follow_mounts() without references.  A mount may put another filesystem here: it
  * must let itself be walked lockless too. */
 lockless_read
-static int follow_mounts_rcu(struct rcu_nd *nd)
+static int handle_mounts(struct walk *nd)
 {
 	while (READ_ONCE(nd->dentry->d_flags) & DCACHE_MOUNTED) {
 		struct mount *found = lookup_mnt(nd->fs, nd->mnt, nd->dentry);
@@ -138,32 +154,32 @@ static int follow_mounts_rcu(struct rcu_nd *nd)
 			break;
 		nd->mnt = found;
 		nd->dentry = READ_ONCE(found->mnt_root);
-		if (!rcu_ok(nd, nd->dentry))
+		if (!walk_allowed(nd, nd->dentry))
 			return -ECHILD;
 	}
 	return 0;
 }
 
 lockless_read
-static int follow_dotdot_rcu(struct rcu_nd *nd)
+static int follow_dotdot(struct walk *nd)
 {
 	for (;;) {
 		struct mount *m = nd->mnt;
 
 		/* at the task's or the namespace's root: stay, onto its mounts (follow_dotdot) */
 		if (nd->dentry == nd->root_dentry && m == nd->root_mnt)
-			return follow_mounts_rcu(nd);
+			return handle_mounts(nd);
 		if (nd->dentry != READ_ONCE(m->mnt_root))
 			break;
 		if (READ_ONCE(m->mnt_parent) == m)
-			return follow_mounts_rcu(nd);
+			return handle_mounts(nd);
 		nd->dentry = READ_ONCE(m->mnt_mountpoint);
 		nd->mnt = READ_ONCE(m->mnt_parent);
-		if (!rcu_ok(nd, nd->dentry))
+		if (!walk_allowed(nd, nd->dentry))
 			return -ECHILD;
 	}
 	nd->dentry = READ_ONCE(nd->dentry->d_parent);
-	return follow_mounts_rcu(nd);
+	return handle_mounts(nd);
 }
 
 lockless_read
@@ -174,52 +190,76 @@ static bool is_dir(const struct dentry *d)
 
 /* ->revalidate of a cached dentry the walk is about to use: valid as it is? */
 lockless_read
-static inline bool rcu_revalidate(const struct rcu_nd *nd, struct dentry *d)
+static inline bool d_revalidate(const struct walk *nd, struct dentry *d)
 {
 	struct inode *inode = READ_ONCE(d->d_inode);
 
 	return inode && inode->i_op->revalidate(d, nd->locked ? 0 : LOOKUP_RCU) > 0;
 }
 
-/* A name the dcache does not have: lookup_walk()'s answer for a complete dcache. */
+/*
+ * A name the dcache does not have, or had only stale: the filesystem's answer
+ * (lookup_fast() missed, lookup_slow()).  Where its dcache is complete
+ * (->lookup_noent) that answer needs no dentry, and the lockless walk gives it too;
+ * otherwise ->lookup makes the dentry, under ns_lock only.  0 with *found positive,
+ * or -errno.
+ */
 lockless_read
-static int rcu_miss(struct dentry *dir, const unsigned char *name, uint32_t len)
+static int lookup_miss(const struct walk *nd, struct dentry *dir, const unsigned char *name,
+		       uint64_t hash_len, struct dentry **found)
 {
 	struct inode *dinode = READ_ONCE(dir->d_inode);
 	const struct inode_operations *iop;
-	struct qstr q = { .len = len, .name = name };
+	struct qstr q = { .hash = (uint32_t)hash_len, .len = HASH_LEN_LEN(hash_len), .name = name };
+	struct dentry *d;
 
 	if (!dinode)
 		return -ECHILD;
 	iop = READ_ONCE(dinode->i_op);
-	if (!iop->lookup_noent)
+	if (iop->lookup_noent) {
+		if (READ_ONCE(dir->d_flags) & DCACHE_DIR_DEAD)
+			return -ENOENT;
+		return iop->lookup_noent(dinode, &q);
+	}
+	if (!nd->locked)
 		return -ECHILD;
-	if (READ_ONCE(dir->d_flags) & DCACHE_DIR_DEAD)
+	d = lookup_slow(dir, &q);
+	if (IS_ERR(d))
+		return (int)PTR_ERR(d);
+	if (d_is_negative(d)) {
+		dput(d);
 		return -ENOENT;
-	return iop->lookup_noent(dinode, &q);
+	}
+	/* retain_dentry() keeps it cached: the walk needs no reference (above) */
+	assert(!d_unhashed(d) && !(d_sb(d)->s_flags & SB_ALWAYS_DELETE));
+	dput(d);
+	*found = d;
+	return 0;
 }
 
-/* A symlink met by the walk (nd stands on it; dir and dir_mnt are its directory):
- * resolve its body from there, completely unless it ends the walk. */
+/*
+ * A symlink met by the walk (nd stands on it; dir and dir_mnt are its directory):
+ * resolve its body from there, completely unless it ends the walk; a magic link is
+ * not resolved by name, the walk jumps to what it stands for (nd_jump_link()).
+ */
 lockless_read
-static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *dir_mnt,
-			   bool final)
+static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt, bool final)
 {
 	struct inode *inode = READ_ONCE(nd->dentry->d_inode);
 	const struct inode_operations *iop;
 	const char *body;
 	char buf[16];  /* a body made on demand lives as long as its resolution */
+	int err;
 
 	if (!inode)
 		return -ECHILD;
 	iop = READ_ONCE(inode->i_op);
-	if (iop->get_magic || !iop->get_link)
+	if (!nd->locked && (iop->get_magic || !iop->get_link))
 		return -ECHILD;
 	if (nd->links >= MAXSYMLINKS)
 		return -ELOOP;
 	if (final) {
 		const struct inode *d = READ_ONCE(dir->d_inode);
-		int err;
 
 		if (!d)
 			return -ECHILD;
@@ -229,23 +269,39 @@ static int rcu_follow_link(struct rcu_nd *nd, struct dentry *dir, struct mount *
 			return err;
 	}
 	nd->links++;
+	if (iop->get_magic) {
+		struct path target;
+
+		err = iop->get_magic(nd->dentry, &target);
+		if (err)
+			return err;
+		nd->mnt = target.mnt;
+		nd->dentry = target.dentry;
+		/* the task's file, cwd or root holds it, under ns_lock: the walk does not */
+		path_put(&target);
+		return 0;
+	}
 	/* ->get_link only reads unless there is ->get_link_rcu (inode.h) */
 	body = !nd->locked && iop->get_link_rcu ? iop->get_link_rcu(inode, nd->task, buf)
 						 : iop->get_link(inode);
 	if (!body)
-		return -ECHILD;
+		return nd->locked ? -ENOENT : -ECHILD;  /* proc_self_get_link(): no pid */
 	if (!*body)
 		return -ENOENT;
+	if (final && nd->want_body) {
+		nd->body = body;
+		return 1;
+	}
 	/* a body is relative to the link's directory */
 	nd->dentry = dir;
 	nd->mnt = dir_mnt;
-	return rcu_resolve(nd, body, final);
+	return link_path_walk(nd, body, final);
 }
 
 /* A parent walk ends at its last component: link_path_walk() leaves it, and what kind
  * it is, to the caller. */
 lockless_read
-static inline void record_last(struct rcu_nd *nd, const unsigned char *comp, uint64_t hash_len,
+static inline void record_last(struct walk *nd, const unsigned char *comp, uint64_t hash_len,
 			       bool slash)
 {
 	uint32_t len = HASH_LEN_LEN(hash_len);
@@ -258,13 +314,13 @@ static inline void record_last(struct rcu_nd *nd, const unsigned char *comp, uin
 }
 
 /*
- * One component the common loop of rcu_resolve() did not take: the last one, ".",
+ * One component the common loop of link_path_walk() did not take: the last one, ".",
  * "..", a miss, a mount, a symlink.  comp is the component (hash_len its hash and
  * length), slash: a '/' follows it, last: nothing but slashes does; nd stands on its
  * directory.  looked_up: the caller did the lookup already, and d is its answer.
  */
 lockless_read
-static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsigned char *comp,
+static __attribute__((noinline)) int walk_component(struct walk *nd, const unsigned char *comp,
 						    uint64_t hash_len, bool slash, bool last,
 						    const struct dcache_buckets *t, bool final,
 						    struct dentry *d, bool looked_up)
@@ -281,7 +337,7 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 	}
 	if (component_type(comp, len) != LAST_NORM) {
 		if (len == 2) {
-			err = follow_dotdot_rcu(nd);
+			err = follow_dotdot(nd);
 			if (err)
 				return err;
 		}
@@ -291,30 +347,39 @@ static __attribute__((noinline)) int rcu_component(struct rcu_nd *nd, const unsi
 		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
 	if (!looked_up)
 		d = d_lookup_rcu(t, dir, comp, hash_len);
-	if (!d)
-		return rcu_miss(dir, comp, len);
-	dflags = READ_ONCE(d->d_flags);
-	if (!(dflags & DCACHE_HASHED))
-		return -ECHILD;
-	/* lookup_cached(): a dentry that says it may be stale is asked (procfs's
-	 * pid_revalidate); a stale one is for the full walk to drop and look up again */
-	if (dflags & DCACHE_OP_REVALIDATE) {
-		struct inode *di = READ_ONCE(d->d_inode);
-
-		if (!di || di->i_op->revalidate(d, nd->locked ? 0 : LOOKUP_RCU) <= 0)
-			return -ECHILD;
+	if (d) {
+		dflags = READ_ONCE(d->d_flags);
+		if (!(dflags & DCACHE_HASHED))
+			return -ECHILD;  /* a writer is at work: lockless only */
+		/* lookup_fast(): a dentry that says it may be stale is asked (procfs's
+		 * pid_revalidate); a stale one is dropped and looked up again, under
+		 * ns_lock (d_invalidate()) */
+		if ((dflags & DCACHE_OP_REVALIDATE) && !d_revalidate(nd, d)) {
+			if (!nd->locked)
+				return -ECHILD;
+			dget(d);
+			d_drop(d);
+			dput(d);
+			d = NULL;
+		}
+	}
+	if (!d) {
+		err = lookup_miss(nd, dir, comp, hash_len, &d);
+		if (err)
+			return err;
+		dflags = READ_ONCE(d->d_flags);
 	}
 	if (!(dflags & DCACHE_ENTRY_TYPE) && !READ_ONCE(d->d_inode))
 		return -ENOENT;
 	nd->dentry = d;
 	if (dflags & DCACHE_MOUNTED) {
-		err = follow_mounts_rcu(nd);
+		err = handle_mounts(nd);
 		if (err)
 			return err;
 	}
 	if ((READ_ONCE(nd->dentry->d_flags) & DCACHE_SYMLINK_TYPE) &&
 	    (!last || !final || (nd->flags & LOOKUP_FOLLOW))) {
-		err = rcu_follow_link(nd, dir, dir_mnt, last && final);
+		err = pick_link(nd, dir, dir_mnt, last && final);
 		if (err)
 			return err;
 	}
@@ -335,13 +400,13 @@ next:
  *
  * The loop takes the common component -- followed by '/', not a dot, found, a plain
  * directory: no mount on it, not a symlink -- with one hash, one bucket and one flags
- * word, in as few instructions as it can; anything else goes to rcu_component().
+ * word, in as few instructions as it can; anything else goes to walk_component().
  * Every dentry the walk stands on is on a filesystem that allows this walk: checked
  * where it starts and wherever it crosses a mount, since a child is always on its
  * parent's superblock.
  */
 lockless_read
-static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
+static int link_path_walk(struct walk *nd, const char *path, bool final)
 {
 	const struct dcache_buckets *t = rcu_dereference(nd->fs->dtable.tbl);
 	const unsigned char *s = (const unsigned char *)path;
@@ -353,7 +418,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 		dentry = nd->root_dentry;
 	}
 	/* may_lookup() before each component: here for the first, at the end of
-	 * rcu_component() for the one after a step it took, and in the common step's
+	 * walk_component() for the one after a step it took, and in the common step's
 	 * unlikely branch for a directory that has ->permission or a mount on it —
 	 * nothing for the plain directory */
 	{
@@ -392,13 +457,13 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 				if ((f & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE |
 					  DCACHE_SYMLINK_TYPE)) ==
 				    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) &&
-				    (!(f & DCACHE_OP_REVALIDATE) || rcu_revalidate(nd, d))) {
+				    (!(f & DCACHE_OP_REVALIDATE) || d_revalidate(nd, d))) {
 					if (__builtin_expect(f & (DCACHE_MOUNTED |
 								      DCACHE_OP_PERMISSION), 0)) {
 						/* a mount root is a directory, and is
 						 * not revalidated (it was not looked up) */
 						nd->dentry = d;
-						if ((f & DCACHE_MOUNTED) && follow_mounts_rcu(nd))
+						if ((f & DCACHE_MOUNTED) && handle_mounts(nd))
 							return -ECHILD;
 						d = nd->dentry;
 						/* may_lookup() before the next component in
@@ -426,7 +491,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 				if ((f & (DCACHE_HASHED | DCACHE_MOUNTED)) == DCACHE_HASHED &&
 				    (!(f & DCACHE_SYMLINK_TYPE) || !(nd->flags & LOOKUP_FOLLOW)) &&
 				    READ_ONCE(d->d_inode) &&
-				    (!(f & DCACHE_OP_REVALIDATE) || rcu_revalidate(nd, d))) {
+				    (!(f & DCACHE_OP_REVALIDATE) || d_revalidate(nd, d))) {
 					dentry = d;
 					break;
 				}
@@ -438,7 +503,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 			while (*s == '/')
 				s++;
 			nd->dentry = dentry;
-			err = rcu_component(nd, comp, hash_len, s != end, !*s, t, final, d,
+			err = walk_component(nd, comp, hash_len, s != end, !*s, t, final, d,
 					    looked_up);
 			if (err)
 				return err;
@@ -452,6 +517,22 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
 	return 0;
 }
 
+/* A lockless walk's struct walk: only what link_path_walk() reads is set (the rest
+ * is for the parent walk and open's links, locked), as the struct is most of two
+ * cache lines and the fstatat of a short path pays for every store. */
+static inline void walk_init_rcu(struct walk *nd, const struct uvfs_task *task,
+				 unsigned int flags)
+{
+	nd->fs = task->fs;
+	nd->task = task;
+	nd->flags = flags;
+	nd->links = 0;
+	nd->locked = false;
+	nd->parent = false;
+	nd->want_body = false;
+	nd->end = NULL;
+}
+
 /*
  * Where a lockless walk of name starts (path_init()): the task's root, its cwd, or
  * dirfd's file, read once.  A descriptor that is not open or not on a directory is
@@ -460,7 +541,7 @@ static int rcu_resolve(struct rcu_nd *nd, const char *path, bool final)
  * changes.
  */
 lockless_read
-static int rcu_nd_start(struct rcu_nd *nd, struct uvfs_task *task, int dirfd, const char *name)
+static int walk_start(struct walk *nd, struct uvfs_task *task, int dirfd, const char *name)
 {
 	nd->root_mnt = READ_ONCE(task->root.mnt);
 	nd->root_dentry = READ_ONCE(task->root.dentry);
@@ -480,8 +561,8 @@ static int rcu_nd_start(struct rcu_nd *nd, struct uvfs_task *task, int dirfd, co
 		if (!is_dir(nd->dentry))
 			return -ECHILD;
 	}
-	if (!nd->root_dentry || !nd->dentry || !rcu_ok(nd, nd->dentry) ||
-	    !rcu_ok(nd, nd->root_dentry))
+	if (!nd->root_dentry || !nd->dentry || !walk_allowed(nd, nd->dentry) ||
+	    !walk_allowed(nd, nd->root_dentry))
 		return -ECHILD;
 	return 0;
 }
@@ -498,7 +579,7 @@ static bool rcu_seq_retry(struct uvfs *fs, unsigned long seq)
  * succeeded read the whole path, so its length is known; one that failed may have
  * stopped early, and the length is measured only then.
  */
-static int rcu_name_check(const struct rcu_nd *nd, const char *name, int err)
+static int walk_name_check(const struct walk *nd, const char *name, int err)
 {
 	if (!err && nd->end - (const unsigned char *)name >= UVFS_PATH_MAX)
 		return -ENAMETOOLONG;
@@ -512,15 +593,16 @@ int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
 	     struct stat *st)
 {
 	struct uvfs *fs = task->fs;
-	struct rcu_nd nd = { .fs = fs, .task = task, .flags = follow ? LOOKUP_FOLLOW : 0 };
+	struct walk nd;
 	unsigned long seq;
 	int err;
 
+	walk_init_rcu(&nd, task, follow ? LOOKUP_FOLLOW : 0);
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
-	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, dirfd, name);
+	err = seq & 1 ? -ECHILD : walk_start(&nd, task, dirfd, name);
 	if (!err)
-		err = rcu_resolve(&nd, name, true);
+		err = link_path_walk(&nd, name, true);
 	if (!err) {
 		const struct inode *inode = READ_ONCE(nd.dentry->d_inode);
 
@@ -532,7 +614,7 @@ int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
 	if (rcu_seq_retry(fs, seq))
 		err = -ECHILD;
 	rcu_read_end();
-	return rcu_name_check(&nd, name, err);
+	return walk_name_check(&nd, name, err);
 }
 
 /*
@@ -541,7 +623,7 @@ int stat_rcu(struct uvfs_task *task, int dirfd, const char *name, bool follow,
  * whose atime relatime would update now is left to the locked call, which writes.
  */
 lockless_read
-static int rcu_readlink_dentry(struct rcu_nd *nd, char *page, const char **out, size_t *len)
+static int readlink_walked(struct walk *nd, char *page, const char **out, size_t *len)
 {
 	struct dentry *d = nd->dentry;
 	struct inode *inode = READ_ONCE(d->d_inode);
@@ -590,31 +672,25 @@ ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *
 		     size_t bufsiz)
 {
 	struct uvfs *fs = task->fs;
-	struct rcu_nd nd;
+	struct walk nd;
 	char page[UVFS_PATH_MAX];
 	const char *out = NULL;
 	size_t len = 0;
 	unsigned long seq;
 	int err;
 
-	/* only what rcu_resolve() reads: the struct is most of a cache line and a half */
-	nd.fs = fs;
-	nd.task = task;
-	nd.flags = 0;
-	nd.links = 0;
-	nd.locked = false;
-	nd.parent = false;
+	walk_init_rcu(&nd, task, 0);
 	urcu_bp_read_lock();
 	seq = atomic_load_explicit(&fs->ns_seq, memory_order_acquire);
-	err = seq & 1 ? -ECHILD : rcu_nd_start(&nd, task, dirfd, name);
+	err = seq & 1 ? -ECHILD : walk_start(&nd, task, dirfd, name);
 	if (!err)
-		err = rcu_resolve(&nd, name, true);
+		err = link_path_walk(&nd, name, true);
 	if (!err)
-		err = rcu_readlink_dentry(&nd, page, &out, &len);
+		err = readlink_walked(&nd, page, &out, &len);
 	if (rcu_seq_retry(fs, seq))
 		err = -ECHILD;
 	rcu_read_end();
-	err = rcu_name_check(&nd, name, err);
+	err = walk_name_check(&nd, name, err);
 	if (err)
 		return err;
 	/* do_proc_readlink(): no NUL, truncated to the buffer */
@@ -627,8 +703,8 @@ ssize_t readlink_rcu(struct uvfs_task *task, int dirfd, const char *name, char *
 }
 
 /* The walk under ns_lock starts where nd stands, with nd's links and lookup flags
- * (only what rcu_resolve() reads, and the last component's description). */
-static void rcu_nd_from(struct rcu_nd *r, const struct nameidata *nd, unsigned int flags,
+ * (only what link_path_walk() reads, and the last component's description). */
+static void walk_from(struct walk *r, const struct nameidata *nd, unsigned int flags,
 			bool parent)
 {
 	r->fs = nd->task->fs;
@@ -645,11 +721,12 @@ static void rcu_nd_from(struct rcu_nd *r, const struct nameidata *nd, unsigned i
 	r->last = NULL;
 	r->last_len = r->last_hash = 0;
 	r->last_slash = false;
+	r->want_body = false;
 	assert(ns_locked(r->fs));
 }
 
 /* legitimize_path(): nd takes the walk's answer, with the reference nd->path holds. */
-static void nd_from_rcu(struct nameidata *nd, const struct rcu_nd *r)
+static void nd_from_walk(struct nameidata *nd, const struct walk *r)
 {
 	struct path p = { .mnt = r->mnt, .dentry = r->dentry };
 
@@ -664,7 +741,7 @@ static void nd_from_rcu(struct nameidata *nd, const struct rcu_nd *r)
  * dots), each but the last a directory in the dcache with nothing on it (no mount,
  * not a symlink, nothing to revalidate), the last one plain with nothing after it.
  * Under ns_lock what this loop finds is the answer; at anything else it gives up,
- * having changed nothing, and the general walk starts over.  It is rcu_resolve()'s
+ * having changed nothing, and the general walk starts over.  It is link_path_walk()'s
  * fast loop without the rcu_nd around it: that setup and copying back cost as much
  * as the walk itself for the one- and two-component paths creat, unlink and rename
  * mostly see (docs/PERFORMANCE.md).
@@ -718,23 +795,23 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 
 /*
  * parent_walk_locked - path_parentat()'s walk to the parent of the last component,
- * by the code above, under ns_lock: nothing can change meanwhile, so neither ns_seq
+ * by the same loop, under ns_lock: nothing can change meanwhile, so neither ns_seq
  * nor RCU is needed, and no reference is taken until the parent is found (the
  * kernel's RCU-walk ends with legitimize_path() the same way).  On success nd->path
- * is the parent and nd->last* describe the last component, as link_path_walk()
- * leaves them; -ECHILD (nd untouched) sends the caller to link_path_walk().
+ * is the parent and nd->last* describe the last component.
  */
 int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len)
 {
-	struct rcu_nd r;
+	struct walk r;
 	int err;
 
-	rcu_nd_from(&r, nd, 0, true);
-	err = rcu_resolve(&r, name, true);
+	walk_from(&r, nd, 0, true);
+	err = link_path_walk(&r, name, true);
+	assert(err != -ECHILD);
 	if (err)
 		return err;
 	*len = (size_t)(r.end - (const unsigned char *)name);
-	nd_from_rcu(nd, &r);
+	nd_from_walk(nd, &r);
 	nd->last_type = r.last_type;
 	nd->last_slash = r.last_slash;
 	nd->last.name = r.last;
@@ -747,22 +824,49 @@ int parent_walk_locked(struct nameidata *nd, const char *name, size_t *len)
 /*
  * path_walk_locked - filename_lookup()'s whole walk the same way: nd->flags
  * (LOOKUP_FOLLOW, LOOKUP_DIRECTORY) say how the last component is taken.  0 with
- * nd->path the result, -errno, or -ECHILD (nd untouched): a magic link to follow, a
- * name not in the dcache of a filesystem that makes its dentries on demand, a stale
- * dentry -- the full walk does those.
+ * nd->path the result, or -errno.
  */
 int path_walk_locked(struct nameidata *nd, const char *name)
 {
-	struct rcu_nd r;
+	struct walk r;
 	int err;
 
-	rcu_nd_from(&r, nd, nd->flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY), false);
-	err = rcu_resolve(&r, name, true);
+	walk_from(&r, nd, nd->flags & (LOOKUP_FOLLOW | LOOKUP_DIRECTORY), false);
+	err = link_path_walk(&r, name, true);
+	assert(err != -ECHILD);
 	if (err)
 		return err;
-	if (!r.dentry->d_inode)
-		return -ECHILD;
-	nd_from_rcu(nd, &r);
+	assert(r.dentry->d_inode);
+	nd_from_walk(nd, &r);
 	nd->flags |= r.flags;
 	return 0;
+}
+
+int nd_follow_dotdot(struct nameidata *nd)
+{
+	struct walk r;
+
+	walk_from(&r, nd, 0, false);
+	follow_dotdot(&r);
+	nd_from_walk(nd, &r);
+	return 0;
+}
+
+int nd_pick_link(struct nameidata *nd, const struct path *link)
+{
+	struct walk r;
+	int err;
+
+	walk_from(&r, nd, 0, false);
+	r.want_body = true;
+	r.mnt = link->mnt;
+	r.dentry = link->dentry;
+	err = pick_link(&r, nd->path.dentry, nd->path.mnt, true);
+	assert(err != -ECHILD);
+	nd->total_link_count = r.links;
+	if (err > 0)
+		return nd_pending_link(nd, r.body);
+	if (!err)
+		nd_from_walk(nd, &r);  /* a magic link: nd stands on its target */
+	return err;
 }
