@@ -120,7 +120,7 @@ void d_rehash(struct dentry *d)
 	assert(ns_locked(fs));
 	assert(d_unhashed(d));
 	cds_hlist_add_head_rcu(&d->d_hash, d_hash_bucket(fs, d->d_parent, d->d_name.hash));
-	d->d_flags |= DCACHE_HASHED;
+	d_flags_set(d, DCACHE_HASHED);
 	if (++fs->dtable.count > fs->dtable.tbl->mask + 1)
 		d_hash_grow(fs);
 }
@@ -133,7 +133,7 @@ void d_drop(struct dentry *d)
 	if (d_unhashed(d))
 		return;
 	cds_hlist_del_rcu(&d->d_hash);
-	d->d_flags &= ~DCACHE_HASHED;
+	d_flags_clear(d, DCACHE_HASHED);
 	fs->dtable.count--;
 }
 
@@ -249,13 +249,12 @@ static void copy_name(struct dentry *dentry, struct dentry *target)
 
 	if (dname_external(target)) {
 		atomic_fetch_add_explicit(&external_name(target)->count, 1, memory_order_relaxed);
-		dentry->d_name = target->d_name;
+		d_set_name_ptr(dentry, target->d_name.name);
 	} else {
 		memcpy(dentry->d_iname, target->d_iname, UVFS_DNAME_INLINE_LEN);
-		dentry->d_name.name = dentry->d_iname;
-		dentry->d_name.hash = target->d_name.hash;
-		dentry->d_name.len = target->d_name.len;
+		d_set_name_ptr(dentry, dentry->d_iname);
 	}
+	WRITE_ONCE(dentry->d_name.hash_len, target->d_name.hash_len);
 	if (old)
 		put_external_name(old);
 }
@@ -273,17 +272,17 @@ static void swap_names(struct dentry *dentry, struct dentry *target)
 	if (dext && text) {
 		const unsigned char *p = dentry->d_name.name;
 
-		dentry->d_name.name = target->d_name.name;
-		target->d_name.name = p;
+		d_set_name_ptr(dentry, target->d_name.name);
+		d_set_name_ptr(target, p);
 	} else if (text) {
 		/* dentry inline, target external */
-		dentry->d_name.name = target->d_name.name;
+		d_set_name_ptr(dentry, target->d_name.name);
 		memcpy(target->d_iname, dentry->d_iname, UVFS_DNAME_INLINE_LEN);
-		target->d_name.name = target->d_iname;
+		d_set_name_ptr(target, target->d_iname);
 	} else if (dext) {
-		target->d_name.name = dentry->d_name.name;
+		d_set_name_ptr(target, dentry->d_name.name);
 		memcpy(dentry->d_iname, target->d_iname, UVFS_DNAME_INLINE_LEN);
-		dentry->d_name.name = dentry->d_iname;
+		d_set_name_ptr(dentry, dentry->d_iname);
 	} else {
 		/* fixed-size copies: a few vector moves, no loop */
 		unsigned char t[UVFS_DNAME_INLINE_LEN];
@@ -293,10 +292,8 @@ static void swap_names(struct dentry *dentry, struct dentry *target)
 		memcpy(target->d_iname, t, sizeof(t));
 	}
 	tmp = dentry->d_name;
-	dentry->d_name.hash = target->d_name.hash;
-	dentry->d_name.len = target->d_name.len;
-	target->d_name.hash = tmp.hash;
-	target->d_name.len = tmp.len;
+	WRITE_ONCE(dentry->d_name.hash_len, target->d_name.hash_len);
+	WRITE_ONCE(target->d_name.hash_len, tmp.hash_len);
 }
 
 void take_dentry_name_snapshot(struct name_snapshot *snap, const struct dentry *d)
@@ -435,7 +432,7 @@ struct dentry *d_alloc_root(struct super_block *sb, struct inode *root_inode)
 
 	if (d) {
 		d->d_inode = root_inode;
-		d->d_flags |= d_type_flags(root_inode);
+		d_flags_set(d, d_type_flags(root_inode));
 	}
 	return d;
 }
@@ -459,12 +456,12 @@ static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 	struct inode *inode = d->d_inode;
 
 	assert(!d->d_children.next);
-	d->d_flags |= DCACHE_DEAD;
+	d_flags_set(d, DCACHE_DEAD);
 	d_drop(d);
 	if (parent)
 		cds_hlist_del(&d->d_sib);
-	d->d_inode = NULL;
-	d->d_flags &= ~(DCACHE_ENTRY_TYPE | DCACHE_OP_MASK);
+	WRITE_ONCE(d->d_inode, NULL);
+	d_flags_clear(d, DCACHE_ENTRY_TYPE | DCACHE_OP_MASK);
 	if (inode)
 		iput(inode);
 	if (dname_external(d))
@@ -489,9 +486,9 @@ void d_release_tree(struct dentry *root)
 		if (parent)
 			cds_hlist_del(&d->d_sib);
 		d->d_count = 1;
-		d->d_flags &= ~DCACHE_PINNED;
+		d_flags_clear(d, DCACHE_PINNED);
 		d_drop(d);
-		d->d_parent = d; /* dentry_kill must not touch the parent */
+		WRITE_ONCE(d->d_parent, d); /* dentry_kill must not touch the parent */
 		dentry_kill(fs, d);
 		if (!parent)
 			return;
@@ -521,8 +518,8 @@ void dput_last(struct dentry *d)
 void d_instantiate(struct dentry *d, struct inode *inode)
 {
 	assert(d_is_negative(d));
-	d->d_inode = inode;
-	d->d_flags |= d_type_flags(inode);
+	WRITE_ONCE(d->d_inode, inode);
+	d_flags_set(d, d_type_flags(inode));
 }
 
 void d_add(struct dentry *d, struct inode *inode)
@@ -549,8 +546,8 @@ void d_set_tmpfile_name(struct dentry *d, uint64_t ino)
 	/* d_mark_tmpfile(): the name fits inline in every era ("#" + 20 digits). */
 	assert(!dname_external(d) && len < 32);
 	memcpy(d->d_iname, buf, (size_t)len + 1);
-	d->d_name.len = (uint32_t)len;
-	d->d_flags |= DCACHE_TMPFILE;
+	WRITE_ONCE(d->d_name.len, (uint32_t)len);
+	d_flags_set(d, DCACHE_TMPFILE);
 }
 
 bool d_is_subdir(const struct dentry *d, const struct dentry *ancestor)
@@ -573,7 +570,7 @@ bool d_is_subdir(const struct dentry *d, const struct dentry *ancestor)
 static void d_relink(struct dentry *d, struct dentry *new_parent)
 {
 	cds_hlist_del(&d->d_sib);
-	d->d_parent = new_parent;
+	WRITE_ONCE(d->d_parent, new_parent);
 	d_link_child(d, new_parent);
 }
 

@@ -119,6 +119,22 @@ static inline bool d_is_negative(const struct dentry *d) { return d->d_inode == 
 static inline bool d_unlinked(const struct dentry *d) { return d_unhashed(d) && !IS_ROOT(d); }
 static inline bool d_mountpoint(const struct dentry *d) { return d->d_flags & DCACHE_MOUNTED; }
 
+/* Changes of what the lockless walk and d_path_rcu() read meanwhile: d_flags, and
+ * the name's pointer (published with release, the bytes before it: prepend_name_rcu()
+ * loads it with acquire, as the kernel's __d_path reads d_name.name) */
+static inline void d_flags_set(struct dentry *d, unsigned int f)
+{
+	WRITE_ONCE(d->d_flags, d->d_flags | f);
+}
+static inline void d_flags_clear(struct dentry *d, unsigned int f)
+{
+	WRITE_ONCE(d->d_flags, d->d_flags & ~f);
+}
+static inline void d_set_name_ptr(struct dentry *d, const unsigned char *name)
+{
+	__atomic_store_n(&d->d_name.name, name, __ATOMIC_RELEASE);
+}
+
 static inline bool dname_external(const struct dentry *d)
 {
 	return d->d_name.name != d->d_iname;
@@ -160,7 +176,7 @@ static inline struct dentry *dget(struct dentry *d)
 static inline void d_make_persistent(struct dentry *d)
 {
 	dget(d);
-	d->d_flags |= DCACHE_PINNED;
+	d_flags_set(d, DCACHE_PINNED);
 }
 
 /* dput - drop a reference.  The last one kills the dentry if it is unhashed or
@@ -181,7 +197,7 @@ static inline void dput(struct dentry *d)
 static inline void d_make_discardable(struct dentry *d)
 {
 	assert(d->d_flags & DCACHE_PINNED);
-	d->d_flags &= ~DCACHE_PINNED;
+	d_flags_clear(d, DCACHE_PINNED);
 	dput(d);
 }
 
@@ -203,7 +219,7 @@ void d_delete(struct dentry *d);
  * inode): nothing may be created or looked up in it again (ENOENT). */
 static inline void d_mark_dead_dir(struct dentry *d)
 {
-	d->d_flags |= DCACHE_DIR_DEAD;
+	d_flags_set(d, DCACHE_DIR_DEAD);
 }
 
 /* d_move - after a successful plain rename of dentry over target (a hashed negative

@@ -116,6 +116,10 @@ struct kmem_cache;
 /* A load the compiler makes exactly once, of a field a writer may change meanwhile
  * (the lockless walk's reads; the kernel's READ_ONCE). */
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+/* A store of a field the lockless walk may be loading meanwhile (with READ_ONCE or
+ * an __atomic load): a relaxed atomic store, the plain store's one instruction on
+ * every target, and not a race for ThreadSanitizer -- the kernel's WRITE_ONCE. */
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 /* Counters readable through uvfs_stats() (introspect.h).  All atomic: some are
  * updated from RCU callbacks that run without ns_lock. */
@@ -231,7 +235,30 @@ static inline void ns_seq_begin(struct uvfs *fs)
 	unsigned long s = atomic_load_explicit(&fs->ns_seq, memory_order_relaxed);
 
 	atomic_store_explicit(&fs->ns_seq, s + 1, memory_order_relaxed);
+#ifndef UVFS_TSAN
 	atomic_thread_fence(memory_order_release);
+#else
+	/* gcc's TSan refuses a standalone fence (-Wtsan: it cannot model one): an
+	 * ordered read-modify-write of ns_seq that adds nothing (ns_seq_retry) */
+	atomic_fetch_add_explicit(&fs->ns_seq, 0, memory_order_acq_rel);
+#endif
+}
+
+/*
+ * read_seqretry(): did a writer run since the walk sampled seq?  Everything the walk
+ * read was read before this load (the acquire fence, smp_rmb()).  In TSan builds an
+ * acq_rel read-modify-write adding 0 orders the same way without a fence; it may run
+ * while the writer stores its count, which it then reads or leaves as it was (the
+ * writer's next store is its own count plus one).
+ */
+static inline bool ns_seq_retry(struct uvfs *fs, unsigned long seq)
+{
+#ifndef UVFS_TSAN
+	atomic_thread_fence(memory_order_acquire);
+	return atomic_load_explicit(&fs->ns_seq, memory_order_relaxed) != seq;
+#else
+	return atomic_fetch_add_explicit(&fs->ns_seq, 0, memory_order_acq_rel) != seq;
+#endif
 }
 
 static inline void ns_seq_end(struct uvfs *fs)

@@ -40,7 +40,7 @@ struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *
 		m->mnt_parent = parent;
 		parent->mnt_count++;
 		m->mnt_mountpoint = dget(mountpoint);
-		mountpoint->d_flags |= DCACHE_MOUNTED;
+		d_flags_set(mountpoint, DCACHE_MOUNTED);
 	} else {
 		m->mnt_parent = m;
 		m->mnt_mountpoint = dget(sb->s_root);
@@ -58,7 +58,7 @@ void mnt_release_all(struct uvfs *fs)
 
 		cds_list_del(&m->mnt_list);
 		if (m->mnt_parent != m) {
-			m->mnt_mountpoint->d_flags &= ~DCACHE_MOUNTED;
+			d_flags_clear(m->mnt_mountpoint, DCACHE_MOUNTED);
 			dput(m->mnt_mountpoint);
 			m->mnt_parent->mnt_count--;
 		} else {

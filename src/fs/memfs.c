@@ -345,6 +345,8 @@ static void memfs_free_inode(struct inode *inode)
 		free(inode->i_link);
 }
 
+/* ->blocks: also for the lockless stat (inode_fillattr), which checks ns_seq after */
+lockless_read
 static blkcnt_t memfs_blocks(const struct inode *inode)
 {
 	uint64_t pages = S_ISREG(inode->i_mode) ? MI(inode)->npages : 0;
