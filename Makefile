@@ -12,8 +12,8 @@
 #                    DESTDIR if set: library, header, uvfs.pc, the tools, man pages
 #   make check-install  install into a scratch DESTDIR and build examples/demo.c
 #                    against it with nothing but pkg-config (CI runs it)
-#   make tsan        the threaded unit tests (test_core) under clang's ThreadSanitizer,
-#                    with tests/tsan.supp; not clean yet (docs/TESTING.md), not in CI
+#   make tsan        the threaded tests (test_core, test_stress) under ThreadSanitizer,
+#                    clang's and gcc's, with tests/tsan.supp; any report fails (CI runs it)
 #   make fuzz        the libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for
 #                    FUZZ_SECONDS (default 60), seeded from the test scripts; a
 #                    finding stops it and leaves crash-* in build-fuzz/findings
@@ -65,10 +65,17 @@ check-asan:
 check-clang:
 	CC=clang $(MAKE) check BUILD=build-clang
 
+TSAN_TESTS = tests/test_core tests/test_stress
 tsan: deps
 	test -f build-tsan/build.ninja || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
-	ninja -C build-tsan tests/test_core
-	TSAN_OPTIONS=suppressions=$(CURDIR)/tests/tsan.supp ./build-tsan/tests/test_core
+	test -f build-tsan-gcc/build.ninja || CC=gcc meson setup build-tsan-gcc -Db_sanitize=thread -Db_lundef=false
+	@set -e; for b in build-tsan build-tsan-gcc; do \
+	  ninja -C $$b $(TSAN_TESTS); \
+	  for t in $(TSAN_TESTS); do \
+	    echo "== $$b/$$t"; \
+	    TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1" ./$$b/$$t; \
+	  done; \
+	done
 
 # Fuzzing (docs/TESTING.md).  The corpus grows in build-fuzz/corpus-TARGET, seeded
 # each run from the scripts of tests/; the source tree is never written.
@@ -151,4 +158,5 @@ check-install: deps
 	sh tests/check_install.sh $(CURDIR)/build-install-check/root /usr
 
 clean:
-	rm -rf build build-asan build-clang build-release build-dist build-install-check
+	rm -rf build build-asan build-clang build-release build-dist build-install-check \
+	  build-tsan build-tsan-gcc build-fuzz

@@ -105,10 +105,13 @@ static void d_hash_grow(struct uvfs *fs)
 			struct dentry *d = container_of(pos, struct dentry, d_hash);
 
 			next = pos->next;
-			cds_hlist_add_head(&d->d_hash, &nt->b[d_hash_index(d->d_parent, d->d_name.hash) & (n - 1)]);
+			/* the publishing form: a walk may be on this node (tsan.supp) */
+			cds_hlist_add_head_rcu(&d->d_hash,
+					       &nt->b[d_hash_index(d->d_parent, d->d_name.hash) & (n - 1)]);
 		}
 	}
-	rcu_assign_pointer(fs->dtable.tbl, nt);
+	/* rcu_assign_pointer(), in the form ThreadSanitizer models (a release store) */
+	__atomic_store_n(&fs->dtable.tbl, nt, __ATOMIC_RELEASE);
 	tsan_release(&old->rcu);
 	urcu_bp_call_rcu(&old->rcu, buckets_free_rcu);
 }

@@ -48,11 +48,14 @@ void file_deinit(struct file *f)
 {
 	struct inode *inode = f->f_inode;
 
+	struct path path = f->f_path;
+
 	STAT_ADD(inode->i_sb->s_fs->stats.files, -1);
 	inode->i_sb->s_fs->live_files--;
-	path_put(&f->f_path);
+	/* the fields stay as they are: after fput() a lockless readlink may still load
+	 * them (fdget_rcu), until the grace period that frees the file */
+	path_put(&path);
 	iput(inode);
-	memset(f, 0, sizeof(*f));
 }
 
 void fput(struct file *f)
@@ -130,7 +133,7 @@ int fdtable_copy(struct uvfs *fs, struct fdtable *dst, const struct fdtable *src
 	}
 	for (unsigned int i = 0; i < src->size; i++) {
 		if (src->fd[i])
-			dst->fd[i] = get_file(src->fd[i]);
+			WRITE_ONCE(dst->fd[i], get_file(src->fd[i]));  /* fdget_rcu() */
 		dst->cloexec[i] = src->cloexec[i];
 	}
 	dst->count = src->count;
@@ -204,7 +207,7 @@ int fd_close(struct fdtable *t, int fd)
 	if (fd < 0 || (unsigned int)fd >= t->size || !t->fd[fd])
 		return -EBADF;
 	f = t->fd[fd];
-	t->fd[fd] = NULL;
+	WRITE_ONCE(t->fd[fd], NULL);  /* fdget_rcu() */
 	t->cloexec[fd] = 0;
 	__atomic_store_n(&t->count, t->count - 1, __ATOMIC_RELAXED);
 	fput(f);

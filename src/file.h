@@ -35,7 +35,8 @@ struct file *alloc_empty_file(struct uvfs *fs);
 /* file_free - give back a file alloc_empty_file() made (fput does it at the end). */
 void file_free(struct file *f);
 void file_init(struct file *f, const struct path *path, unsigned int flags, unsigned int mode);
-/* Undo file_init for a file whose open failed: references dropped, memory kept. */
+/* Undo file_init: references dropped, the fields left as they were (fput frees the
+ * file after a grace period; a failed open clears it for another file_init). */
 void file_deinit(struct file *f);
 static inline struct file *get_file(struct file *f)
 {

@@ -152,6 +152,7 @@ put_access:
 	if (writer)
 		put_write_access(inode);
 	file_deinit(f);
+	memset(f, 0, sizeof(*f));  /* as alloc_empty_file() gave it: never published */
 	return err;
 }
 

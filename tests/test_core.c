@@ -424,15 +424,12 @@ static int count_dir(struct uvfs_task *t, const char *path, struct check *c)
 
 	assert_true(fd >= 0);
 	while ((n = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			unsigned short reclen;
-			unsigned char type;
-			const char *name = buf + off + 19;
+		const char *name;
+		unsigned char type;
+
+		for (long off = 0; dirent_next(buf, n, &off, &name, &type);) {
 			char child[512];
 
-			memcpy(&reclen, buf + off + 16, sizeof(reclen));
-			type = (unsigned char)buf[off + 18];
-			off += reclen;
 			if (!strcmp(name, ".") || !strcmp(name, ".."))
 				continue;
 			entries++;

@@ -5,6 +5,7 @@
 #ifndef UVFS_TESTS_TESTUTIL_H
 #define UVFS_TESTS_TESTUTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,23 @@ static inline void readlink_str(struct uvfs_task *t, const char *link, char *out
 		snprintf(out, n, "%s", strerrorname_np((int)-r));
 	else
 		out[r] = 0;
+}
+
+/* The record at *off of a getdents64 buffer of n bytes (struct linux_dirent64: d_ino,
+ * d_off, d_reclen at 16, d_type at 18, d_name at 19): its name and type, *off moved
+ * past it; false at the end. */
+static inline bool dirent_next(const char *buf, long n, long *off, const char **name,
+			       unsigned char *type)
+{
+	unsigned short reclen;
+
+	if (*off >= n)
+		return false;
+	memcpy(&reclen, buf + *off + 16, sizeof(reclen));
+	*type = (unsigned char)buf[*off + 18];
+	*name = buf + *off + 19;
+	*off += reclen;
+	return true;
 }
 
 /* After every uvfs_free: nothing any instance allocated is left (the counters are

@@ -575,11 +575,19 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 
 /* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link: the path, not
  * referenced, or NULL; rcu: no ns_lock. */
+lockless_read
 static const struct path *magic_path(struct dentry *dentry, bool rcu)
 {
-	const struct proc_inode *pi = PI(dentry->d_inode);
-	struct uvfs_task *t = find_task(d_sb(dentry)->s_fs, pi->pid);
+	/* lockless, the dentry may be dying meanwhile: its inode read once (the walk
+	 * read it too, but a second load may find NULL) */
+	struct inode *inode = READ_ONCE(dentry->d_inode);
+	const struct proc_inode *pi;
+	struct uvfs_task *t;
 
+	if (!inode)
+		return NULL;
+	pi = PI(inode);
+	t = find_task(inode->i_sb->s_fs, pi->pid);
 	if (!t)
 		return NULL;
 	switch (pi->type) {
