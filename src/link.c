@@ -26,7 +26,7 @@ int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 		struct inode *dir = nd.path.dentry->d_inode;
 
 		err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->umask,
-							 task->uid, task->gid)
+							 task->cred.fsuid, task->cred.fsgid)
 				       : -EPERM;
 	}
 	dput(d);
@@ -78,7 +78,7 @@ int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 	/* vfs_mknod(): no ->mknod is EPERM */
 	err = !dir->i_op->create ? -EPERM :
 	      dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask), dev,
-				task->uid, task->gid);
+				task->cred.fsuid, task->cred.fsgid);
 	dput(d);
 	nd_done(&nd);
 out:
@@ -103,7 +103,7 @@ int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
 		goto out;
 	}
 	dir = nd.path.dentry->d_inode;
-	err = !dir->i_op->symlink ? -EPERM : dir->i_op->symlink(dir, d, target, task->uid, task->gid);
+	err = !dir->i_op->symlink ? -EPERM : dir->i_op->symlink(dir, d, target, task->cred.fsuid, task->cred.fsgid);
 	dput(d);
 	nd_done(&nd);
 out:

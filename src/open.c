@@ -177,7 +177,7 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 		return ERR_PTR(-EACCES); /* lookup_open(): no ->create */
 	}
 	err = dir_inode->i_op->create(dir_inode, d, op->mode & ~task->umask, 0,
-				      task->uid, task->gid);
+				      task->cred.fsuid, task->cred.fsgid);
 	if (err) {
 		dput(d);
 		return ERR_PTR(err);
@@ -226,7 +226,7 @@ static int may_create_in_sticky(const struct nameidata *nd, const struct inode *
 
 	if (!(nd->dir_mode & S_ISVTX) || !protect)
 		return 0;
-	if (inode->i_uid == nd->dir_uid || inode->i_uid == nd->task->uid)
+	if (inode->i_uid == nd->dir_uid || inode->i_uid == nd->task->cred.fsuid)
 		return 0;
 	if (nd->dir_mode & S_IWOTH)
 		return -EACCES;
@@ -310,7 +310,7 @@ static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
 		goto out;
 	}
 	err = dir_inode->i_op->tmpfile(dir_inode, d, (op->mode & 07777) & ~task->umask,
-				       task->uid, task->gid);
+				       task->cred.fsuid, task->cred.fsgid);
 	if (!err) {
 		struct path p = { .mnt = dir.mnt, .dentry = d };
 

@@ -17,14 +17,14 @@ uid_t current_uid(const struct inode *any)
 {
 	const struct uvfs_task *t = any->i_sb->s_fs->current;
 
-	return t ? t->uid : 0;
+	return t ? t->cred.fsuid : 0;
 }
 
 gid_t current_gid(const struct inode *any)
 {
 	const struct uvfs_task *t = any->i_sb->s_fs->current;
 
-	return t ? t->gid : 0;
+	return t ? t->cred.fsgid : 0;
 }
 
 static int alloc_pid(struct uvfs *fs)
@@ -93,6 +93,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 	uvfs_lock(fs);
 	t = task_alloc(fs);
 	if (t) {
+		cred_init_root(&t->cred);
 		t->umask = 022;
 		t->root.mnt = t->pwd.mnt = fs->root_mnt;
 		t->root.dentry = t->pwd.dentry = fs->root_mnt->mnt_root;
@@ -124,8 +125,7 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 		t = NULL;
 	}
 	if (t) {
-		t->uid = parent->uid;
-		t->gid = parent->gid;
+		cred_copy(&t->cred, &parent->cred);
 		t->umask = parent->umask;
 		t->root = parent->root;
 		t->pwd = parent->pwd;
@@ -182,6 +182,7 @@ void task_release(struct uvfs_task *t)
 	fs_types_task_gone(fs, t->pid);
 	path_put(&t->pwd);
 	path_put(&t->root);
+	cred_release(&t->cred);  /* only its own walks read its group list */
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */
 	cds_list_del_rcu(&t->t_list);
 	__atomic_store_n(&fs->pid_table[t->pid], NULL, __ATOMIC_RELEASE);
@@ -205,26 +206,3 @@ int uvfs_task_pid(const struct uvfs_task *task)
 	return task ? task->pid : -EINVAL;
 }
 
-int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid)
-{
-	if (!task)
-		return -EINVAL;
-	uvfs_lock(task->fs);
-	task->uid = uid;
-	task->gid = gid;
-	uvfs_unlock(task->fs);
-	return 0;
-}
-
-mode_t uvfs_umask(struct uvfs_task *task, mode_t mask)
-{
-	mode_t old;
-
-	if (!task)
-		return (mode_t)-1;
-	uvfs_lock(task->fs);
-	old = task->umask;
-	task->umask = mask & 0777;
-	uvfs_unlock(task->fs);
-	return old;
-}

@@ -7,13 +7,13 @@
 #ifndef UVFS_TASK_H
 #define UVFS_TASK_H
 
+#include "cred.h"
 #include "file.h"
 
 struct uvfs_task {
 	struct uvfs *fs;              /* immutable */
 	int pid;                      /* immutable */
-	uid_t uid;
-	gid_t gid;
+	struct cred cred;             /* ids, groups, capabilities (cred.h) */
 	mode_t umask;
 	struct path root;             /* holds references */
 	struct path pwd;              /* holds references */

@@ -273,7 +273,7 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 
 		if (!d)
 			return -ECHILD;
-		err = may_follow_link(nd->task->fs, nd->task->uid, READ_ONCE(d->i_uid),
+		err = may_follow_link(nd->task->fs, nd->task->cred.fsuid, READ_ONCE(d->i_uid),
 				      READ_ONCE(d->i_mode), READ_ONCE(inode->i_uid));
 		if (err)
 			return err;

@@ -20,14 +20,14 @@ LAYERS = [
     ("bottom", {"alloc", "lock", "slab", "rcu_defer", "simple_offset"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality
-    ("objects", {"abi", "dcache", "inode", "super", "namespace", "file", "task", "pipe"}),
+    ("objects", {"abi", "cred", "dcache", "inode", "super", "namespace", "file", "task", "pipe"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs"}),
     # 3: the path walk and path names
     ("walk", {"namei", "walk", "d_path"}),
     # 4: the calls of uvfs.h (and the introspection ones)
     ("syscalls", {"open", "rename", "link", "stat", "attr", "read_write", "readdir",
-                  "fcntl", "exec", "mount", "introspect"}),
+                  "fcntl", "exec", "mount", "introspect", "sys"}),
     # 5: the instance's setup and teardown
     ("top", {"uvfs"}),
 ]

@@ -151,8 +151,69 @@ void uvfs_task_exit(struct uvfs_task *task);
 /* The task's pid; -EINVAL for NULL. */
 int uvfs_task_pid(const struct uvfs_task *task);
 
-/* Credentials and umask used for new files (not yet enforced for permission checks).
- * setcreds: 0, -EINVAL for NULL; umask: the old mask, (mode_t)-1 for NULL. */
+/*
+ * Credentials, as Linux keeps them for a process: real, effective, saved and filesystem
+ * uids and gids, supplementary groups, and the effective, permitted and inheritable
+ * capability sets (bit n is Linux's capability n, <linux/capability.h>; the bounding
+ * set is full and not changeable, ambient capabilities and securebits are not
+ * modelled).  A new task is root with every capability (0x1ffffffffff, CAP_LAST_CAP
+ * 40) and no groups; a fork copies them.  Each call is the system call of its name,
+ * with Linux's rules for who may set what (kernel/sys.c, security/commoncap.c): a
+ * refused call changes nothing.  New files take the filesystem ids.  Every call:
+ * -EINVAL for a NULL task.
+ *
+ * uvfs_setresuid / uvfs_setresgid - (uid_t)-1 keeps an id.  0 when nothing would
+ *   change; EPERM: an id that is none of the current real, effective and saved ones,
+ *   without CAP_SETUID (CAP_SETGID).  The filesystem id follows the effective one.
+ * uvfs_setreuid / uvfs_setregid - EPERM as setreuid(2): a real id other than the real
+ *   or effective one, an effective id other than the three, without the capability.
+ *   The saved id becomes the effective one when the real one is set, or the effective
+ *   one is set to other than the real one.
+ * uvfs_setuid / uvfs_setgid - EINVAL for (uid_t)-1; with the capability all four ids,
+ *   else the effective and filesystem ones, to the real or saved id (else EPERM).
+ * uvfs_setfsuid / uvfs_setfsgid - return the old filesystem id (as an int, as the
+ *   system call) and change it only to one of the real, effective, saved and current
+ *   filesystem ids, or with the capability; (uid_t)-1 only asks.
+ *   A uid change moves the capability sets as Linux does (cap_emulate_setxuid): having
+ *   had uid 0 as real, effective or saved id and having it as none clears the permitted
+ *   and effective sets; the effective uid leaving 0 clears the effective set, coming to
+ *   0 sets it to the permitted one; the filesystem uid leaving 0 drops CAP_CHOWN,
+ *   CAP_MKNOD, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_FSETID,
+ *   CAP_MAC_OVERRIDE and CAP_LINUX_IMMUTABLE from the effective set, coming back
+ *   raises them from the permitted one.
+ * uvfs_getresuid / uvfs_getresgid - EFAULT for a NULL pointer.
+ * uvfs_setgroups - EINVAL (more than 65536, or a (gid_t)-1 in the list), EFAULT (list
+ *   NULL with size > 0), ENOMEM, EPERM (no CAP_SETGID).  Kept sorted, as Linux keeps
+ *   them, so uvfs_getgroups returns them in ascending order.
+ * uvfs_getgroups - the number of groups; with size > 0 also copies them: EINVAL if
+ *   size is negative or smaller than the number, EFAULT for list NULL.
+ * uvfs_capget - EFAULT for caps NULL.
+ * uvfs_capset - bits beyond CAP_LAST_CAP are ignored.  EFAULT for caps NULL; EPERM
+ *   (in this order): an inheritable bit in neither the old inheritable nor the
+ *   permitted set without CAP_SETPCAP; a permitted bit not in the old permitted set;
+ *   an effective bit not in the new permitted set.
+ * uvfs_task_setcreds - the embedder's override, never refused: all four uids and gids
+ *   at once, and the capability sets a setresuid from root would leave (full for uid
+ *   0, empty otherwise); the groups stay.  0.
+ * uvfs_umask - the old mask; (mode_t)-1 for a NULL task.
+ */
+struct uvfs_caps {
+	uint64_t effective, permitted, inheritable;
+};
+int uvfs_setresuid(struct uvfs_task *task, uid_t ruid, uid_t euid, uid_t suid);
+int uvfs_setresgid(struct uvfs_task *task, gid_t rgid, gid_t egid, gid_t sgid);
+int uvfs_setreuid(struct uvfs_task *task, uid_t ruid, uid_t euid);
+int uvfs_setregid(struct uvfs_task *task, gid_t rgid, gid_t egid);
+int uvfs_setuid(struct uvfs_task *task, uid_t uid);
+int uvfs_setgid(struct uvfs_task *task, gid_t gid);
+int uvfs_setfsuid(struct uvfs_task *task, uid_t fsuid);
+int uvfs_setfsgid(struct uvfs_task *task, gid_t fsgid);
+int uvfs_getresuid(struct uvfs_task *task, uid_t *ruid, uid_t *euid, uid_t *suid);
+int uvfs_getresgid(struct uvfs_task *task, gid_t *rgid, gid_t *egid, gid_t *sgid);
+int uvfs_setgroups(struct uvfs_task *task, size_t size, const gid_t *list);
+int uvfs_getgroups(struct uvfs_task *task, int size, gid_t *list);
+int uvfs_capget(struct uvfs_task *task, struct uvfs_caps *caps);
+int uvfs_capset(struct uvfs_task *task, const struct uvfs_caps *caps);
 int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid);
 mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
 

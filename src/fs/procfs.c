@@ -402,8 +402,8 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	if (e.type != PROC_SELF) {
 		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
 
-		inode->i_uid = t ? t->uid : 0;
-		inode->i_gid = t ? t->gid : 0;
+		inode->i_uid = t ? t->cred.euid : 0;
+		inode->i_gid = t ? t->cred.egid : 0;
 	}
 	d_add(dentry, inode);
 	return 0;
@@ -552,11 +552,11 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 		return rcu ? -ECHILD : 0;
 	/* A lockless walker only reads: what would change is for the locked walk. */
 	if (rcu) {
-		if (inode->i_uid != t->uid || inode->i_gid != t->gid)
+		if (inode->i_uid != t->cred.euid || inode->i_gid != t->cred.egid)
 			return -ECHILD;
 	} else {
-		inode->i_uid = t->uid; /* pid_update_inode() */
-		inode->i_gid = t->gid;
+		inode->i_uid = t->cred.euid; /* pid_update_inode(): task_dump_owner() */
+		inode->i_gid = t->cred.egid;
 	}
 	if (pi->type != PROC_FD && pi->type != PROC_FDINFO)
 		return 1;
