@@ -6,29 +6,142 @@
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
 #include "attr.h"
+#include "cred.h"
+#include "permission.h"
 #include "namei.h"
 #include "task.h"
 
-/*
- * notify_change()'s refusals and then the filesystem's ->setattr: 0, or -errno with
- * nothing changed.  An immutable inode takes no new mode, owner or set times
- * (EPERM), nor "now" times (setattr_prepare's ATTR_TOUCH).
- */
-static int may_setattr(struct inode *inode, unsigned int ia_valid)
+/* What notify_change() is asked to set (the kernel's struct iattr). */
+struct iattr {
+	unsigned int ia_valid;
+	uint16_t ia_mode;
+	uid_t ia_uid;
+	gid_t ia_gid;
+};
+
+/* in_group_or_capable(): may keep set-group-ID for gid */
+static bool in_group_or_capable(const struct cred *cred, gid_t gid)
 {
-	if ((ia_valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET | ATTR_TOUCH)) &&
-	    IS_IMMUTABLE(inode))
-		return -EPERM;
-	return inode->i_op->setattr ? inode->i_op->setattr(inode, ia_valid) : 0;
+	return in_group_p(cred, gid) || cred_capable(cred, CAP_FSETID);
 }
 
-int do_truncate(struct inode *inode, off_t size)
+/* setattr_should_drop_sgid(): set-group-ID means execution, or the caller is
+ * neither in the group nor CAP_FSETID */
+static unsigned int should_drop_sgid(const struct cred *cred, const struct inode *inode)
 {
+	if (!(inode->i_mode & S_ISGID))
+		return 0;
+	if ((inode->i_mode & S_IXGRP) || !in_group_or_capable(cred, inode->i_gid))
+		return ATTR_KILL_SGID;
+	return 0;
+}
+
+/* setattr_should_drop_suidgid(): what a write or truncate kills, unless CAP_FSETID */
+static unsigned int should_remove_suid(const struct cred *cred, const struct inode *inode)
+{
+	unsigned int kill = (inode->i_mode & S_ISUID) ? ATTR_KILL_SUID : 0;
+
+	kill |= should_drop_sgid(cred, inode);
+	return kill && !cred_capable(cred, CAP_FSETID) && S_ISREG(inode->i_mode) ? kill : 0;
+}
+
+/* chown_ok(), chgrp_ok(): the owner keeps the owner and gives the file to a group
+ * of theirs; CAP_CHOWN does anything */
+static bool chown_ok(const struct cred *cred, const struct inode *inode, uid_t uid)
+{
+	return (cred->fsuid == inode->i_uid && uid == inode->i_uid) ||
+	       cred_capable(cred, CAP_CHOWN);
+}
+
+static bool chgrp_ok(const struct cred *cred, const struct inode *inode, gid_t gid)
+{
+	return (cred->fsuid == inode->i_uid && (gid == inode->i_gid || in_group_p(cred, gid))) ||
+	       cred_capable(cred, CAP_CHOWN);
+}
+
+/*
+ * notify_change(), with the checks of may_setattr() and setattr_prepare() in their
+ * order, and setattr_copy(): 0, or -errno with nothing changed.  An immutable inode
+ * takes no new mode, owner or set times, nor "now" times (EPERM); "now" times need
+ * the owner or write permission (EACCES); a killed set-user/group-ID bit becomes a
+ * mode change, which (unless forced) only the owner may make; chown and chgrp as
+ * chown_ok()/chgrp_ok() (EPERM); a mode change by one outside the file's (new) group
+ * without CAP_FSETID loses set-group-ID.  The times are the caller's to set.
+ */
+static int notify_change(const struct cred *cred, struct inode *inode, struct iattr *attr)
+{
+	unsigned int valid = attr->ia_valid;
+	int err;
+
+	/* may_setattr() */
+	if ((valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) && IS_IMMUTABLE(inode))
+		return -EPERM;
+	if (valid & ATTR_TOUCH) {
+		if (IS_IMMUTABLE(inode))
+			return -EPERM;
+		if (!inode_owner_or_capable(cred, inode) &&
+		    (err = inode_permission(cred, inode, MAY_WRITE)))
+			return err;
+	}
+	/* the privilege kills become a mode change */
+	if ((valid & ATTR_KILL_SUID) && (inode->i_mode & S_ISUID)) {
+		valid |= ATTR_MODE;
+		attr->ia_mode = inode->i_mode & ~S_ISUID;
+	}
+	if ((valid & ATTR_KILL_SGID) && (inode->i_mode & S_ISGID)) {
+		if (!(valid & ATTR_MODE)) {
+			valid |= ATTR_MODE;
+			attr->ia_mode = inode->i_mode;
+		}
+		attr->ia_mode &= ~S_ISGID;
+	}
+	if (!(valid & ~(ATTR_KILL_SUID | ATTR_KILL_SGID | ATTR_FORCE)))
+		return 0;
+	/* setattr_prepare() */
+	if (!(valid & ATTR_FORCE)) {
+		if ((valid & ATTR_UID) && !chown_ok(cred, inode, attr->ia_uid))
+			return -EPERM;
+		if ((valid & ATTR_GID) && !chgrp_ok(cred, inode, attr->ia_gid))
+			return -EPERM;
+		if (valid & ATTR_MODE) {
+			if (!inode_owner_or_capable(cred, inode))
+				return -EPERM;
+			if (!in_group_or_capable(cred, (valid & ATTR_GID) ? attr->ia_gid : inode->i_gid))
+				attr->ia_mode &= ~S_ISGID;
+		}
+		if ((valid & ATTR_TIMES_SET) && !inode_owner_or_capable(cred, inode))
+			return -EPERM;
+	}
+	/* the filesystem's say (procfs refuses modes) */
+	if (inode->i_op->setattr && (err = inode->i_op->setattr(inode, valid)))
+		return err;
+	/* setattr_copy() */
+	if (valid & ATTR_UID)
+		inode->i_uid = attr->ia_uid;
+	if (valid & ATTR_GID)
+		inode->i_gid = attr->ia_gid;
+	if (valid & ATTR_MODE) {
+		uint16_t mode = attr->ia_mode;
+
+		if (!in_group_or_capable(cred, inode->i_gid))
+			mode &= ~S_ISGID;
+		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
+	}
+	return 0;
+}
+
+int do_truncate(const struct cred *cred, struct inode *inode, off_t size)
+{
+	unsigned int kill = should_remove_suid(cred, inode);
+	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME };
 	int err;
 
 	if (size > UVFS_MAX_FILESIZE)
 		return -EFBIG;
-	err = may_setattr(inode, ATTR_SIZE | ATTR_MTIME | ATTR_CTIME);
+	/* "Remove suid, sgid, and file capabilities on truncate too" */
+	if (kill)
+		attr.ia_valid |= kill | ATTR_FORCE;
+	err = notify_change(cred, inode, &attr);
 	/* a filesystem without a size to set takes the call and keeps its size, as
 	 * procfs's proc_setattr() does (setattr_copy() copies no size) */
 	if (!err && size != inode->i_size && inode->i_op->setsize)
@@ -36,6 +149,17 @@ int do_truncate(struct inode *inode, off_t size)
 	if (!err)
 		inode_set_mctime_current(inode);  /* setattr: mtime = ctime = inode_set_ctime_current */
 	return err;
+}
+
+int file_remove_privs(const struct cred *cred, struct inode *inode)
+{
+	unsigned int kill;
+	struct iattr attr;
+
+	if (!S_ISREG(inode->i_mode) || !(kill = should_remove_suid(cred, inode)))
+		return 0;
+	attr.ia_valid = kill | ATTR_FORCE;
+	return notify_change(cred, inode, &attr);
 }
 
 int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
@@ -52,7 +176,7 @@ int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
 	else if (!S_ISREG(f->f_inode->i_mode) || !(f->f_mode & FMODE_WRITE))
 		err = -EINVAL;
 	else
-		err = do_truncate(f->f_inode, length);
+		err = do_truncate(&task->cred, f->f_inode, length);
 	task_leave(task);
 	return err;
 }
@@ -70,13 +194,15 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
+	/* vfs_truncate(): the type, write permission, then a file some task runs is
+	 * ETXTBSY, before EFBIG */
 	if (S_ISDIR(inode->i_mode))
 		err = -EISDIR;
 	else if (!S_ISREG(inode->i_mode))
 		err = -EINVAL;
-	else if (!(err = get_write_access(inode))) {
-		/* vfs_truncate(): a file some task runs is ETXTBSY, before EFBIG */
-		err = do_truncate(inode, length);
+	else if (!(err = inode_permission(&task->cred, inode, MAY_WRITE)) &&
+		 !(err = get_write_access(inode))) {
+		err = do_truncate(&task->cred, inode, length);
 		put_write_access(inode);
 	}
 	path_put(&path);
@@ -112,10 +238,15 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 		goto out;
 	inode = path.dentry->d_inode;
 	/* A symlink's mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
-	err = S_ISLNK(inode->i_mode) ? -EOPNOTSUPP : may_setattr(inode, ATTR_MODE | ATTR_CTIME);
-	if (!err) {
-		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
-		inode_set_ctime_current(inode);
+	if (S_ISLNK(inode->i_mode)) {
+		err = -EOPNOTSUPP;
+	} else {
+		struct iattr attr = { .ia_valid = ATTR_MODE | ATTR_CTIME,
+				      .ia_mode = (uint16_t)(mode & 07777) };
+
+		err = notify_change(&task->cred, inode, &attr);
+		if (!err)
+			inode_set_ctime_current(inode);
 	}
 	path_put(&path);
 out:
@@ -137,24 +268,21 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	err = may_setattr(inode, ATTR_CTIME | (owner != (uid_t)-1 ? ATTR_UID : 0) |
-				 (group != (gid_t)-1 ? ATTR_GID : 0));
-	if (err)
-		goto put;
-	if (owner != (uid_t)-1)
-		inode->i_uid = owner;
-	if (group != (gid_t)-1)
-		inode->i_gid = group;
-	/* chown_common(): a non-directory loses set-user-ID, and set-group-ID when it
-	 * is group-executable (otherwise S_ISGID marks mandatory locking), even when
-	 * root changes nothing. */
-	if (!S_ISDIR(inode->i_mode)) {
-		inode->i_mode &= ~(mode_t)S_ISUID;
-		if ((inode->i_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
-			inode->i_mode &= ~(mode_t)S_ISGID;
+	{
+		/* chown_common(): a non-directory loses set-user-ID, and set-group-ID as
+		 * setattr_should_drop_sgid() says, even when root changes nothing */
+		struct iattr attr = { .ia_valid = ATTR_CTIME, .ia_uid = owner, .ia_gid = group };
+
+		if (owner != (uid_t)-1)
+			attr.ia_valid |= ATTR_UID;
+		if (group != (gid_t)-1)
+			attr.ia_valid |= ATTR_GID;
+		if (!S_ISDIR(inode->i_mode))
+			attr.ia_valid |= ATTR_KILL_SUID | should_drop_sgid(&task->cred, inode);
+		err = notify_change(&task->cred, inode, &attr);
+		if (!err)
+			inode_set_ctime_current(inode);
 	}
-	inode_set_ctime_current(inode);
-put:
 	path_put(&path);
 out:
 	task_leave(task);
@@ -166,7 +294,8 @@ static bool nsec_valid(long nsec)
 	return nsec == UTIME_OMIT || nsec == UTIME_NOW || (nsec >= 0 && nsec <= 999999999);
 }
 
-/* vfs_utimes(): what the call asks notify_change() to change */
+/* vfs_utimes(): what the call asks notify_change() to change.  Both "now" is a touch
+ * (the owner, or write permission); anything else is a setting of times (the owner) */
 static unsigned int utimes_valid(const struct timespec times[2])
 {
 	unsigned int valid = ATTR_CTIME | ATTR_MTIME | ATTR_ATIME;
@@ -178,23 +307,22 @@ static unsigned int utimes_valid(const struct timespec times[2])
 
 		if (times[i].tv_nsec == UTIME_OMIT)
 			valid &= ~t;
-		else if (times[i].tv_nsec == UTIME_NOW)
-			valid |= ATTR_TOUCH;
-		else
+		else if (times[i].tv_nsec != UTIME_NOW)
 			valid |= set;
 	}
-	return valid;
+	return valid | ATTR_TIMES_SET;
 }
 
 /* utimes_common(), setattr_copy_mgtime(): "now" is the new ctime */
-static int set_times(struct inode *inode, const struct timespec times[2])
+static int set_times(const struct cred *cred, struct inode *inode, const struct timespec times[2])
 {
+	struct iattr attr = { .ia_valid = utimes_valid(times) };
 	struct timespec now;
 	int err;
 
 	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
 		return 0;
-	err = may_setattr(inode, utimes_valid(times));
+	err = notify_change(cred, inode, &attr);
 	if (err)
 		return err;
 	now = inode_set_ctime_current(inode);
@@ -231,7 +359,7 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 		else if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 			err = -EINVAL;
 		else
-			err = set_times(f->f_inode, times);
+			err = set_times(&task->cred, f->f_inode, times);
 		goto out;
 	}
 	/* do_utimes_path(): flags, then the walk, then vfs_utimes()'s nsec check. */
@@ -245,7 +373,7 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 		err = -EINVAL;
 	else
-		err = set_times(path.dentry->d_inode, times);
+		err = set_times(&task->cred, path.dentry->d_inode, times);
 	path_put(&path);
 out:
 	task_leave(task);

@@ -8,8 +8,16 @@
 
 #include "inode.h"
 
+struct cred;
+
 /* do_truncate(): set a regular file's size; mtime and ctime change even when the
- * size does not (truncate, ftruncate and O_TRUNC alike, as 6.18 shows). */
-int do_truncate(struct inode *inode, off_t size);
+ * size does not (truncate, ftruncate and O_TRUNC alike, as 6.18 shows); set-user-ID
+ * and set-group-ID go as file_remove_privs() says. */
+int do_truncate(const struct cred *cred, struct inode *inode, off_t size);
+
+/* file_remove_privs(): a write by cred to a regular file drops its set-user-ID bit,
+ * and set-group-ID where it means execution (or the writer is outside the group),
+ * unless cred has CAP_FSETID.  0 or -errno. */
+int file_remove_privs(const struct cred *cred, struct inode *inode);
 
 #endif /* UVFS_ATTR_H */

@@ -14,6 +14,7 @@
 #include "internal.h"
 
 struct dentry;
+struct cred;
 struct file;
 struct inode;
 struct qstr;
@@ -48,8 +49,11 @@ struct uvfs_task;
 #define ATTR_CTIME (1u << 6)
 #define ATTR_ATIME_SET (1u << 7)
 #define ATTR_MTIME_SET (1u << 8)
-#define ATTR_TOUCH (1u << 17)
-#define ATTR_TIMES_SET (ATTR_ATIME_SET | ATTR_MTIME_SET)
+#define ATTR_FORCE (1u << 9)       /* the permission checks are done (privilege kill) */
+#define ATTR_KILL_SUID (1u << 11)
+#define ATTR_KILL_SGID (1u << 12)
+#define ATTR_TIMES_SET (1u << 16)  /* times given, not "now" for both: owner only */
+#define ATTR_TOUCH (1u << 17)      /* both times "now": owner or write permission */
 
 /* Directory operations.  Called with ns_lock held; return 0 or -errno.  The
  * dentries passed in are referenced by the caller. */
@@ -104,12 +108,12 @@ struct inode_operations {
 	int (*get_magic_rcu)(struct dentry *dentry, struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
-	/* Optional: whether mask (MAY_EXEC: search, for a directory a walk looks up in)
-	 * is allowed: 0 or -errno (procfs: ESRCH once the task is gone,
-	 * proc_pid_permission).  With MAY_NOT_BLOCK it runs in the lockless walk and
-	 * only reads; -ECHILD: take the lock.  Dentries of such inodes carry
-	 * DCACHE_OP_PERMISSION. */
-	int (*permission)(struct inode *inode, int mask);
+	/* Optional: whether cred may do mask (MAY_READ, MAY_WRITE, MAY_EXEC: search for
+	 * a directory) to the inode, instead of generic_permission() (permission.c): 0
+	 * or -errno (procfs: ESRCH once the task is gone, proc_pid_permission).  With
+	 * MAY_NOT_BLOCK it runs in the lockless walk and only reads; -ECHILD: take the
+	 * lock.  Dentries of such inodes carry DCACHE_OP_PERMISSION. */
+	int (*permission)(const struct cred *cred, struct inode *inode, int mask);
 	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
 	 * every inode; in uvfs all inodes with one i_op share them). */
 	const struct file_operations *fop;
@@ -289,12 +293,6 @@ static inline void drop_nlink(struct inode *inode)
 uid_t current_uid(const struct inode *any);
 gid_t current_gid(const struct inode *any);
 
-/* inode_permission(): what the inode's ->permission says (only procfs has one yet:
- * the mode bits come with the permissions work).  0 or -errno. */
-static inline int inode_permission(struct inode *inode, int mask)
-{
-	return inode->i_op->permission ? inode->i_op->permission(inode, mask) : 0;
-}
 
 /*
  * Write access to a regular file (include/linux/fs.h): a writer counts up, a running

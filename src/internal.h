@@ -195,10 +195,10 @@ struct uvfs {
 #define UVFS_MAX_FS_TYPES 8
 	const struct file_system_type *fs_types[UVFS_MAX_FS_TYPES];
 	int nr_fs_types;
-	/* fs.protected_fifos, fs.protected_regular and fs.protected_symlinks as the
+	/* fs.protected_fifos, _regular, _symlinks and _hardlinks as the
 	 * host shows them when the instance is made (0 where unreadable, the kernel's
 	 * default); immutable */
-	int protected_fifos, protected_regular, protected_symlinks;
+	int protected_fifos, protected_regular, protected_symlinks, protected_hardlinks;
 
 	struct uvfs_stats stats;        /* atomic */
 	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value

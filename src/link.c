@@ -25,9 +25,12 @@ int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 	{
 		struct inode *dir = nd.path.dentry->d_inode;
 
-		err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->umask,
-							 task->cred.fsuid, task->cred.fsgid)
-				       : -EPERM;
+		/* vfs_mkdir() */
+		err = may_create(&task->cred, dir);
+		if (!err)
+			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->umask,
+								 task->cred.fsuid, task->cred.fsgid)
+					       : -EPERM;
 	}
 	dput(d);
 	nd_done(&nd);
@@ -75,10 +78,16 @@ int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 	/* Only devices keep their number. */
 	if (!S_ISCHR(mode) && !S_ISBLK(mode))
 		dev = 0;
-	/* vfs_mknod(): no ->mknod is EPERM */
-	err = !dir->i_op->create ? -EPERM :
-	      dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask), dev,
-				task->cred.fsuid, task->cred.fsgid);
+	/* vfs_mknod(): may_create(); a device needs CAP_MKNOD unless it is a whiteout
+	 * (char 0:0, unprivileged since 5.8); no ->mknod is EPERM */
+	err = may_create(&task->cred, dir);
+	if (!err && (S_ISCHR(mode) || S_ISBLK(mode)) && !(S_ISCHR(mode) && dev == 0) &&
+	    !cred_capable(&task->cred, CAP_MKNOD))
+		err = -EPERM;
+	if (!err)
+		err = !dir->i_op->create ? -EPERM :
+		      dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask),
+					dev, task->cred.fsuid, task->cred.fsgid);
 	dput(d);
 	nd_done(&nd);
 out:
@@ -103,12 +112,36 @@ int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
 		goto out;
 	}
 	dir = nd.path.dentry->d_inode;
-	err = !dir->i_op->symlink ? -EPERM : dir->i_op->symlink(dir, d, target, task->cred.fsuid, task->cred.fsgid);
+	/* vfs_symlink() */
+	err = may_create(&task->cred, dir);
+	if (!err)
+		err = !dir->i_op->symlink ? -EPERM :
+		      dir->i_op->symlink(dir, d, target, task->cred.fsuid, task->cred.fsgid);
 	dput(d);
 	nd_done(&nd);
 out:
 	task_leave(task);
 	return err;
+}
+
+/*
+ * may_linkat(): with fs.protected_hardlinks (the host's value), only the file's owner
+ * (or CAP_FOWNER) may link a file that is not a safe source: a regular file, not
+ * setuid, not setgid-and-group-executable, that the caller may read and write
+ * (safe_hardlink_source()).  EPERM.
+ */
+static int may_linkat(struct uvfs_task *task, struct inode *inode)
+{
+	const struct cred *cred = &task->cred;
+	uint16_t mode = inode->i_mode;
+
+	if (!task->fs->protected_hardlinks || inode_owner_or_capable(cred, inode))
+		return 0;
+	if (S_ISREG(mode) && !(mode & S_ISUID) &&
+	    (mode & (S_ISGID | S_IXGRP)) != (S_ISGID | S_IXGRP) &&
+	    !inode_permission(cred, inode, MAY_READ | MAY_WRITE))
+		return 0;
+	return -EPERM;
 }
 
 int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int newdirfd,
@@ -123,13 +156,13 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	/* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH (ENOENT without): uvfs tasks are
-	 * all capable until permissions are enforced. */
-	if (flags & AT_EMPTY_PATH)
-		how |= LOOKUP_EMPTY;
 	if (flags & AT_SYMLINK_FOLLOW)
 		how |= LOOKUP_FOLLOW;
 	task_enter(task);
+	/* do_linkat(): AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; without it the empty path
+	 * is just empty (ENOENT) */
+	if ((flags & AT_EMPTY_PATH) && cred_capable(&task->cred, CAP_DAC_READ_SEARCH))
+		how |= LOOKUP_EMPTY;
 	err = filename_lookup(task, olddirfd, oldpath, how, &old);
 	if (err)
 		goto out;
@@ -142,6 +175,10 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
 	inode = old.dentry->d_inode;
 	if (old.mnt != nd.path.mnt || inode->i_sb != dir->i_sb)
 		err = -EXDEV;
+	else if ((err = may_linkat(task, inode)) || (err = may_create(&task->cred, dir)))
+		;
+	else if (IS_IMMUTABLE(inode))
+		err = -EPERM;
 	else if (S_ISDIR(inode->i_mode) || !dir->i_op->link)
 		err = -EPERM;
 	else if (inode->i_nlink == 0 && !(inode->i_state & I_LINKABLE))
@@ -193,7 +230,7 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 		goto out;
 	}
 	dir = nd.path.dentry->d_inode;
-	err = may_delete(nd.path.dentry, d, true);
+	err = may_delete(&task->cred, nd.path.dentry, d, true);
 	if (!err && !dir->i_op->rmdir)
 		err = -EPERM;
 	if (!err && is_mountpoint(d))
@@ -232,7 +269,7 @@ static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
 	else if (nd.last_slash)
 		err = S_ISDIR(d->d_inode->i_mode) ? -EISDIR : -ENOTDIR;
 	else
-		err = may_delete(nd.path.dentry, d, false);
+		err = may_delete(&task->cred, nd.path.dentry, d, false);
 	if (!err && !dir->i_op->unlink)
 		err = -EPERM;
 	if (!err && is_mountpoint(d))

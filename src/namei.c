@@ -401,14 +401,10 @@ struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int
 		err = -ENOENT;
 		goto fail_dput;
 	}
-	/* may_create(): IS_DEADDIR, then inode_permission(MAY_WRITE): EPERM in an
-	 * immutable directory */
+	/* may_create()'s IS_DEADDIR (its permission check is the vfs_ call's:
+	 * may_create() in namei.h) */
 	if (nd->path.dentry->d_flags & DCACHE_DIR_DEAD) {
 		err = -ENOENT;
-		goto fail_dput;
-	}
-	if (IS_IMMUTABLE(nd->path.dentry->d_inode)) {
-		err = -EPERM;
 		goto fail_dput;
 	}
 	return d;

@@ -11,6 +11,7 @@
 #include "dcache.h"
 #include "inode.h"
 #include "mount.h"
+#include "permission.h"
 
 struct uvfs_task;
 
@@ -104,22 +105,24 @@ int nd_follow_dotdot(struct nameidata *nd);
 struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name);
 
 /*
- * may_lookup() (fs/namei.c): before a component is looked up in dir — any
- * component, ".", ".." and the last one included — the walk asks for search
- * permission on it.  Only inodes with ->permission (DCACHE_OP_PERMISSION) have
- * anything to say yet: a /proc/PID whose task is gone is ESRCH, so a walk starting
- * in one (a cwd, a dirfd) fails there, as on Linux.  rcu: the lockless walk.
+ * may_lookup() (fs/namei.c): before a component is looked up in dir — any component,
+ * ".", ".." and the last one included — the walk asks for search permission on it
+ * (EACCES; procfs's ->permission also says ESRCH for a /proc/PID whose task is gone,
+ * so a walk starting in one fails there, as on Linux).  A directory every class may
+ * search, without ->permission, needs no question: the common case costs a mode
+ * test.  rcu: the lockless walk (cred is the walker's own, which only it changes).
  */
-lockless_read static inline int may_lookup(const struct dentry *dir, bool rcu)
+lockless_read static inline int may_lookup(const struct cred *cred, const struct dentry *dir,
+					   bool rcu)
 {
-	const struct inode *inode;
+	const struct inode *inode = READ_ONCE(dir->d_inode);
 
-	if (likely(!(READ_ONCE(dir->d_flags) & DCACHE_OP_PERMISSION)))
-		return 0;
-	inode = READ_ONCE(dir->d_inode);
 	if (!inode)
 		return rcu ? -ECHILD : 0;
-	return inode->i_op->permission((struct inode *)inode, MAY_EXEC | (rcu ? MAY_NOT_BLOCK : 0));
+	if (likely(!(READ_ONCE(dir->d_flags) & DCACHE_OP_PERMISSION)) &&
+	    likely(everyone_may_search(READ_ONCE(inode->i_mode))))
+		return 0;
+	return inode_permission(cred, (struct inode *)inode, MAY_EXEC | (rcu ? MAY_NOT_BLOCK : 0));
 }
 
 /*
@@ -166,15 +169,41 @@ struct dentry *lookup_one(struct dentry *dir, const struct qstr *name);
 struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int dfd,
 			       const char *name, bool want_dir);
 
-/* may_delete(): the type checks, in the kernel's order around inode_permission()
- * (which refuses MAY_WRITE on an immutable directory with EPERM) and the victim's
- * own EPERM cases (the rest of the permission checks are not enforced yet). */
-static inline int may_delete(const struct dentry *dir, const struct dentry *victim,
-			     bool isdir)
+/* may_create()'s permission check, where the vfs_ call makes it (after filename_create
+ * found the name free): write and search permission on the directory — EPERM if it is
+ * immutable, EACCES. */
+static inline int may_create(const struct cred *cred, struct inode *dir)
 {
+	return inode_permission(cred, dir, MAY_WRITE | MAY_EXEC);
+}
+
+/* check_sticky(): in a sticky directory only the file's owner, the directory's
+ * owner or CAP_FOWNER may remove or rename a name: true when cred may not. */
+static inline bool check_sticky(const struct cred *cred, const struct inode *dir,
+				const struct inode *inode)
+{
+	if (!(dir->i_mode & S_ISVTX))
+		return false;
+	if (inode->i_uid == cred->fsuid || dir->i_uid == cred->fsuid)
+		return false;
+	return !cred_capable(cred, CAP_FOWNER);
+}
+
+/* may_delete(): in the kernel's order — a negative victim ENOENT; write and search
+ * permission on the directory (inode_permission: EPERM if it is immutable, EACCES);
+ * EPERM for the sticky rule or an immutable victim; then the type checks; ENOENT in
+ * a removed directory. */
+static inline int may_delete(const struct cred *cred, const struct dentry *dir,
+			     const struct dentry *victim, bool isdir)
+{
+	int err;
+
 	if (d_is_negative(victim))
 		return -ENOENT;
-	if (IS_IMMUTABLE(dir->d_inode) || IS_IMMUTABLE(victim->d_inode))
+	err = inode_permission(cred, dir->d_inode, MAY_WRITE | MAY_EXEC);
+	if (err)
+		return err;
+	if (check_sticky(cred, dir->d_inode, victim->d_inode) || IS_IMMUTABLE(victim->d_inode))
 		return -EPERM;
 	if (isdir) {
 		if (!S_ISDIR(victim->d_inode->i_mode))

@@ -7,6 +7,7 @@
  */
 #include <unistd.h>
 
+#include "attr.h"
 #include "inode.h"
 #include "task.h"
 
@@ -79,7 +80,8 @@ static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 	return f->f_op->read(f, buf, count, pos);
 }
 
-static ssize_t vfs_write(struct file *f, const void *buf, size_t count, off_t *pos)
+static ssize_t vfs_write(const struct cred *cred, struct file *f, const void *buf, size_t count,
+			 off_t *pos)
 {
 	off_t p = *pos;
 	ssize_t ret;
@@ -101,6 +103,13 @@ static ssize_t vfs_write(struct file *f, const void *buf, size_t count, off_t *p
 	 * count of 0 before it moves the position, so an empty write moves nothing. */
 	if ((f->f_flags & O_APPEND) && S_ISREG(f->f_inode->i_mode) && count)
 		p = f->f_inode->i_size;
+	/* shmem_file_write_iter(): after generic_write_checks() let the write through,
+	 * file_remove_privs() */
+	if (count && p < UVFS_MAX_FILESIZE) {
+		err = file_remove_privs(cred, f->f_inode);
+		if (err)
+			return err;
+	}
 	/* new_sync_write(): the position moves only when bytes were written, so an
 	 * O_APPEND write that fails (EFBIG at 2^63 - 1) leaves it where it was
 	 * (tests/regress/append-efbig-keeps-offset.sys, difftest seed 20830490) */
@@ -129,7 +138,7 @@ ssize_t uvfs_write(struct uvfs_task *task, int fd, const void *buf, size_t count
 
 	task_enter(task);
 	f = fdget_io(task, fd);
-	ret = f ? vfs_write(f, buf, count, &f->f_pos) : -EBADF;
+	ret = f ? vfs_write(&task->cred, f, buf, count, &f->f_pos) : -EBADF;
 	task_leave(task);
 	return ret;
 }
@@ -168,7 +177,7 @@ ssize_t uvfs_pwrite(struct uvfs_task *task, int fd, const void *buf, size_t coun
 	else if (!can_pwrite(f))
 		ret = -ESPIPE;
 	else
-		ret = vfs_write(f, buf, count, &offset);
+		ret = vfs_write(&task->cred, f, buf, count, &offset);
 	task_leave(task);
 	return ret;
 }

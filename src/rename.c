@@ -39,30 +39,40 @@ static struct dentry *rename_trap(struct dentry *p1, struct dentry *p2)
 }
 
 /* vfs_rename() */
-static int vfs_rename(struct dentry *old_dir, struct dentry *old, struct dentry *new_dir,
-		      struct dentry *new, unsigned int flags)
+static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct dentry *old,
+		      struct dentry *new_dir, struct dentry *new, unsigned int flags)
 {
 	struct inode *source = old->d_inode, *target = new->d_inode;
-	bool is_dir = S_ISDIR(source->i_mode);
+	bool is_dir = S_ISDIR(source->i_mode), new_is_dir = false;
 	int err;
 
 	if (source == target)
 		return 0;
-	err = may_delete(old_dir, old, is_dir);
+	err = may_delete(cred, old_dir, old, is_dir);
 	if (err)
 		return err;
 	if (!target) {
+		/* may_create() */
 		if (new_dir->d_flags & DCACHE_DIR_DEAD)
 			return -ENOENT;
+		err = inode_permission(cred, new_dir->d_inode, MAY_WRITE | MAY_EXEC);
 	} else {
-		bool new_is_dir = S_ISDIR(target->i_mode);
-
-		err = may_delete(new_dir, new, (flags & RENAME_EXCHANGE) ? new_is_dir : is_dir);
-		if (err)
-			return err;
+		new_is_dir = S_ISDIR(target->i_mode);
+		err = may_delete(cred, new_dir, new,
+				 (flags & RENAME_EXCHANGE) ? new_is_dir : is_dir);
 	}
+	if (err)
+		return err;
 	if (!old_dir->d_inode->i_op->rename)
 		return -EPERM;
+	/* a directory that changes parent gets a new "..": write permission on it */
+	if (new_dir != old_dir) {
+		if (is_dir && (err = inode_permission(cred, source, MAY_WRITE)))
+			return err;
+		if ((flags & RENAME_EXCHANGE) && new_is_dir &&
+		    (err = inode_permission(cred, target, MAY_WRITE)))
+			return err;
+	}
 	if (d_mountpoint(old) || d_mountpoint(new))
 		return -EBUSY;
 	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new, flags);
@@ -146,7 +156,7 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 	else if (new == trap)
 		err = (flags & RENAME_EXCHANGE) ? -EINVAL : -ENOTEMPTY;
 	if (!err)
-		err = vfs_rename(ond.path.dentry, old, nnd.path.dentry, new, flags);
+		err = vfs_rename(&task->cred, ond.path.dentry, old, nnd.path.dentry, new, flags);
 	if (new == &free_target)
 		d_release_target(new);
 	else

@@ -400,7 +400,7 @@ next:
 	 * may_lookup() */
 	if (!is_dir(nd->dentry))
 		return -ENOTDIR;
-	return may_lookup(nd->dentry, !nd->locked);
+	return may_lookup(&nd->task->cred, nd->dentry, !nd->locked);
 }
 
 /*
@@ -429,14 +429,14 @@ static int link_path_walk(struct walk *nd, const char *path, bool final)
 	}
 	/* may_lookup() before each component: here for the first, at the end of
 	 * walk_component() for the one after a step it took, and in the common step's
-	 * unlikely branch for a directory that has ->permission or a mount on it —
-	 * nothing for the plain directory */
+	 * unlikely branch for a directory that has ->permission, a mount on it, or a
+	 * class that may not search it — nothing for the plain directory */
 	{
 		const unsigned char *p = s;
 
 		while (*p == '/')
 			p++;
-		if (*p && (err = may_lookup(dentry, !nd->locked)))
+		if (*p && (err = may_lookup(&nd->task->cred, dentry, !nd->locked)))
 			return err;
 	}
 	for (;;) {
@@ -468,8 +468,11 @@ static int link_path_walk(struct walk *nd, const char *path, bool final)
 					  DCACHE_SYMLINK_TYPE)) ==
 				    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) &&
 				    (!(f & DCACHE_OP_REVALIDATE) || d_revalidate(nd, d))) {
-					if (__builtin_expect(f & (DCACHE_MOUNTED |
-								      DCACHE_OP_PERMISSION), 0)) {
+					const struct inode *di = READ_ONCE(d->d_inode);
+
+					if (__builtin_expect((f & (DCACHE_MOUNTED |
+								   DCACHE_OP_PERMISSION)) || !di ||
+							     !everyone_may_search(READ_ONCE(di->i_mode)), 0)) {
 						/* a mount root is a directory, and is
 						 * not revalidated (it was not looked up) */
 						nd->dentry = d;
@@ -479,7 +482,7 @@ static int link_path_walk(struct walk *nd, const char *path, bool final)
 						/* may_lookup() before the next component in
 						 * this path (one after a body's end is the
 						 * caller's to ask) */
-						if (*s && (err = may_lookup(d, !nd->locked)))
+						if (*s && (err = may_lookup(&nd->task->cred, d, !nd->locked)))
 							return err;
 					}
 					dentry = d;
@@ -760,8 +763,10 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 
 	while (*s == '/')
 		s++;  /* path_init() started an absolute walk at the root */
-	if (dentry->d_flags & DCACHE_OP_PERMISSION)
-		return false;  /* may_lookup() has something to say */
+	/* may_lookup() has something to say: the general walk asks it */
+	if ((dentry->d_flags & DCACHE_OP_PERMISSION) ||
+	    !everyone_may_search(dentry->d_inode->i_mode))
+		return false;
 	for (;;) {
 		struct dentry *d;
 
@@ -778,7 +783,8 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 		d = d_lookup_rcu(t, dentry, comp, hash_len);
 		if (!d || (d->d_flags & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE | DCACHE_SYMLINK_TYPE |
 					 DCACHE_OP_MASK | DCACHE_MOUNTED)) !=
-			      (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE))
+			      (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) ||
+		    !everyone_may_search(d->d_inode->i_mode))
 			return false;
 		dentry = d;
 		s++;

@@ -20,7 +20,7 @@ LAYERS = [
     ("bottom", {"alloc", "lock", "slab", "rcu_defer", "simple_offset"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality
-    ("objects", {"abi", "cred", "dcache", "inode", "super", "namespace", "file", "task", "pipe"}),
+    ("objects", {"abi", "cred", "permission", "dcache", "inode", "super", "namespace", "file", "task", "pipe"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs"}),
     # 3: the path walk and path names

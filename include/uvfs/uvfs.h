@@ -428,8 +428,19 @@ int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size);
  * ELOOP, ENAMETOOLONG of a component, ESRCH in an exited task's /proc/PID), ENOTDIR
  * (not a directory). */
 int uvfs_chdir(struct uvfs_task *task, const char *path);
-/* uvfs_fchdir - EBADF, ENOTDIR.  O_PATH descriptors are accepted, as on Linux. */
+/* uvfs_fchdir - EBADF, ENOTDIR, EACCES (no search permission).  O_PATH descriptors
+ * are accepted, as on Linux. */
 int uvfs_fchdir(struct uvfs_task *task, int fd);
+
+/*
+ * uvfs_faccessat2 - may the task read, write or execute path (mode: F_OK, or R_OK,
+ * W_OK, X_OK or'ed)?  Asked, walk included, with the real uid and gid (and, for a
+ * real uid other than 0, no capabilities; for 0, the permitted set), unless flags has
+ * AT_EACCESS; also AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH.  Root's X_OK on a regular
+ * file needs an x bit somewhere.  Errors in order: EINVAL (mode or flags), the path
+ * walk's (EACCES among them), EACCES.
+ */
+int uvfs_faccessat2(struct uvfs_task *task, int dirfd, const char *path, int mode, int flags);
 
 /* Attributes.  fchmodat: flags 0 (AT_SYMLINK_NOFOLLOW → EOPNOTSUPP on a symlink,
  * as fchmodat2 does); fchownat: AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH; -1 keeps an id. */
@@ -464,7 +475,8 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
 
 /*
  * uvfs_chroot - the task's root becomes path (a directory); the cwd stays where it is,
- * as chroot(2) leaves it.  Path walk errors (symlinks followed), ENOTDIR.
+ * as chroot(2) leaves it.  Path walk errors (symlinks followed), ENOTDIR, EACCES (no
+ * search permission on it), then EPERM (no CAP_SYS_CHROOT).
  */
 int uvfs_chroot(struct uvfs_task *task, const char *path);
 

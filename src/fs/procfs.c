@@ -32,6 +32,7 @@
 
 #include "../dcache.h"
 #include "../namei.h"
+#include "../permission.h"
 #include "../file.h"
 #include "../inode.h"
 #include "../task.h"
@@ -687,14 +688,15 @@ static const struct inode_operations proc_dir_iops = {
 /*
  * proc_pid_permission(): searching /proc/PID of a task that is gone is ESRCH
  * (get_proc_task), before any name in it is looked at — what a descriptor or cwd
- * kept there meets.  Lockless: the pid table is read as find_task() always is.
- * (hidepid= and the mode check come with the permissions work.)
+ * kept there meets; then the mode (hidepid=0: has_pid_permissions() allows all).
+ * Lockless: the pid table is read as find_task() always is.
  */
 lockless_read
-static int proc_pid_permission(struct inode *inode, int mask)
+static int proc_pid_permission(const struct cred *cred, struct inode *inode, int mask)
 {
-	(void)mask;
-	return find_task(inode->i_sb->s_fs, PI(inode)->pid) ? 0 : -ESRCH;
+	if (!find_task(inode->i_sb->s_fs, PI(inode)->pid))
+		return -ESRCH;
+	return generic_permission(cred, inode, mask);
 }
 
 static const struct inode_operations proc_pid_dir_iops = {

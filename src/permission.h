@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * permission.h - who may do what to an inode (fs/namei.c's generic_permission and
+ * inode_permission, fs/attr.c's and fs/inode.c's owner checks), decided from a task's
+ * cred as Linux 6.18 decides it on tmpfs: mode bits by owner, group and other class,
+ * the capability overrides, no ACLs (an ACL-less tmpfs), no LSM.
+ *
+ * Locking: called under ns_lock, or from the lockless walk with MAY_NOT_BLOCK, where
+ * it only reads (the inode's mode and ids, the walker's own cred) and the walk's
+ * ns_seq check decides whether what it read counts.
+ */
+#ifndef UVFS_PERMISSION_H
+#define UVFS_PERMISSION_H
+
+#include "cred.h"
+#include "inode.h"
+
+/* generic_permission(): mask of MAY_READ/MAY_WRITE/MAY_EXEC against the mode class the
+ * cred falls in, then CAP_DAC_READ_SEARCH and CAP_DAC_OVERRIDE.  0 or -EACCES. */
+int generic_permission(const struct cred *cred, const struct inode *inode, int mask);
+
+/* inode_permission(): MAY_WRITE of an immutable inode is EPERM; then the inode's
+ * ->permission, or generic_permission().  0 or -errno. */
+int inode_permission(const struct cred *cred, struct inode *inode, int mask);
+
+/* inode_owner_or_capable(): the fsuid owns it, or CAP_FOWNER. */
+static inline bool inode_owner_or_capable(const struct cred *cred, const struct inode *inode)
+{
+	return cred->fsuid == inode->i_uid || cred_capable(cred, CAP_FOWNER);
+}
+
+/* The mode says every class may search (all three x bits): generic_permission()
+ * would say 0 to anyone, so the walk need not ask (the kernel's IOP_FASTPERM idea). */
+static inline bool everyone_may_search(uint16_t mode)
+{
+	return (mode & 0111) == 0111;
+}
+
+#endif /* UVFS_PERMISSION_H */
