@@ -247,6 +247,9 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 		err = notify_change(&task->cred, inode, &attr);
 		if (!err)
 			inode_set_ctime_current(inode);
+		/* the walk's may_lookup() reads the directory's new mode from its flags */
+		if (!err && S_ISDIR(inode->i_mode))
+			d_update_search_check(path.dentry);
 	}
 	path_put(&path);
 out:

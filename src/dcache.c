@@ -26,6 +26,7 @@
 
 #include "abi.h"
 #include "dcache.h"
+#include "permission.h"
 #include "inode.h"
 #include "namehash.h"
 #include "rcu_defer.h"
@@ -370,12 +371,24 @@ static unsigned int d_type_flags(const struct inode *inode)
 {
 	unsigned int f = inode->i_op && inode->i_op->revalidate ? DCACHE_OP_REVALIDATE : 0;
 
-	if (inode->i_op && inode->i_op->permission)
+	if ((inode->i_op && inode->i_op->permission) ||
+	    (S_ISDIR(inode->i_mode) && !everyone_may_search(inode->i_mode)))
 		f |= DCACHE_OP_PERMISSION;
 
 	if (S_ISDIR(inode->i_mode))
 		return f | DCACHE_DIRECTORY_TYPE;
 	return f | (S_ISLNK(inode->i_mode) ? DCACHE_SYMLINK_TYPE : 0);
+}
+
+void d_update_search_check(struct dentry *d)
+{
+	unsigned int f = d_type_flags(d->d_inode) & DCACHE_OP_PERMISSION;
+
+	assert(ns_locked(d_sb(d)->s_fs));
+	if (f)
+		d_flags_set(d, DCACHE_OP_PERMISSION);
+	else
+		d_flags_clear(d, DCACHE_OP_PERMISSION);
 }
 
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)

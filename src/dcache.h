@@ -61,9 +61,11 @@ struct external_name {
 /* The inode has ->revalidate (the kernel's DCACHE_OP_REVALIDATE): a walk must ask
  * it before trusting the dentry.  Set and cleared with the type. */
 #define DCACHE_OP_REVALIDATE  0x0100u
-/* The inode has ->permission (the kernel's IOP_FASTPERM cleared): a walk asks it
- * before looking anything up in this directory (may_lookup).  Set and cleared with
- * the type; the lockless walk's common step never stands on such a dentry. */
+/* may_lookup() has something to ask before anything is looked up in this directory:
+ * its inode has ->permission (the kernel's IOP_FASTPERM cleared), or its mode denies
+ * search to some class (set with the type, and again when the mode changes:
+ * d_update_search_check()); the lockless walk's common step never stands on such a
+ * dentry, and a directory every class may search costs the walk nothing. */
 #define DCACHE_OP_PERMISSION  0x0200u
 #define DCACHE_OP_MASK        (DCACHE_OP_REVALIDATE | DCACHE_OP_PERMISSION)
 
@@ -208,6 +210,8 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name);
 /* d_add - make d positive with inode (a reference the caller passes on; NULL keeps it
  * negative) and hash it. d_instantiate: the same for an already hashed dentry. */
 void d_add(struct dentry *d, struct inode *inode);
+/* The directory d's mode changed: DCACHE_OP_PERMISSION as the new mode says. */
+void d_update_search_check(struct dentry *d);
 void d_instantiate(struct dentry *d, struct inode *inode);
 /* d_rehash / d_drop - put on / take off the hash table. */
 void d_rehash(struct dentry *d);

@@ -109,19 +109,20 @@ struct dentry *lookup_slow(struct dentry *dir, const struct qstr *name);
  * ".", ".." and the last one included — the walk asks for search permission on it
  * (EACCES; procfs's ->permission also says ESRCH for a /proc/PID whose task is gone,
  * so a walk starting in one fails there, as on Linux).  A directory every class may
- * search, without ->permission, needs no question: the common case costs a mode
- * test.  rcu: the lockless walk (cred is the walker's own, which only it changes).
+ * search, without ->permission, needs no question (DCACHE_OP_PERMISSION clear): the
+ * common case costs a flag test.  rcu: the lockless walk (cred is the walker's own,
+ * which only it changes).
  */
 lockless_read static inline int may_lookup(const struct cred *cred, const struct dentry *dir,
 					   bool rcu)
 {
-	const struct inode *inode = READ_ONCE(dir->d_inode);
+	const struct inode *inode;
 
+	if (likely(!(READ_ONCE(dir->d_flags) & DCACHE_OP_PERMISSION)))
+		return 0;
+	inode = READ_ONCE(dir->d_inode);
 	if (!inode)
 		return rcu ? -ECHILD : 0;
-	if (likely(!(READ_ONCE(dir->d_flags) & DCACHE_OP_PERMISSION)) &&
-	    likely(everyone_may_search(READ_ONCE(inode->i_mode))))
-		return 0;
 	return inode_permission(cred, (struct inode *)inode, MAY_EXEC | (rcu ? MAY_NOT_BLOCK : 0));
 }
 

@@ -48,7 +48,7 @@ int generic_permission(const struct cred *cred, const struct inode *inode, int m
 }
 
 lockless_read
-int inode_permission(const struct cred *cred, struct inode *inode, int mask)
+int __inode_permission(const struct cred *cred, struct inode *inode, int mask)
 {
 	const struct inode_operations *iop = READ_ONCE(inode->i_op);
 

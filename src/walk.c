@@ -468,11 +468,8 @@ static int link_path_walk(struct walk *nd, const char *path, bool final)
 					  DCACHE_SYMLINK_TYPE)) ==
 				    (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) &&
 				    (!(f & DCACHE_OP_REVALIDATE) || d_revalidate(nd, d))) {
-					const struct inode *di = READ_ONCE(d->d_inode);
-
-					if (__builtin_expect((f & (DCACHE_MOUNTED |
-								   DCACHE_OP_PERMISSION)) || !di ||
-							     !everyone_may_search(READ_ONCE(di->i_mode)), 0)) {
+					if (__builtin_expect(f & (DCACHE_MOUNTED |
+								      DCACHE_OP_PERMISSION), 0)) {
 						/* a mount root is a directory, and is
 						 * not revalidated (it was not looked up) */
 						nd->dentry = d;
@@ -763,10 +760,8 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 
 	while (*s == '/')
 		s++;  /* path_init() started an absolute walk at the root */
-	/* may_lookup() has something to say: the general walk asks it */
-	if ((dentry->d_flags & DCACHE_OP_PERMISSION) ||
-	    !everyone_may_search(dentry->d_inode->i_mode))
-		return false;
+	if (dentry->d_flags & DCACHE_OP_PERMISSION)
+		return false;  /* may_lookup() has something to say */
 	for (;;) {
 		struct dentry *d;
 
@@ -783,8 +778,7 @@ bool parent_walk_plain(struct nameidata *nd, const char *name, size_t *len)
 		d = d_lookup_rcu(t, dentry, comp, hash_len);
 		if (!d || (d->d_flags & (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE | DCACHE_SYMLINK_TYPE |
 					 DCACHE_OP_MASK | DCACHE_MOUNTED)) !=
-			      (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE) ||
-		    !everyone_may_search(d->d_inode->i_mode))
+			      (DCACHE_HASHED | DCACHE_DIRECTORY_TYPE))
 			return false;
 		dentry = d;
 		s++;
