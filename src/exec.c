@@ -7,6 +7,7 @@
  */
 #include "inode.h"
 #include "namei.h"
+#include "permission.h"
 #include "task.h"
 
 int uvfs_task_exec(struct uvfs_task *task, const char *name)
@@ -20,10 +21,12 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	/* do_open_execat(): only regular files; may_open(MAY_EXEC) wants an x bit
-	 * somewhere, even for root (generic_permission). */
-	if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111)) {
-		err = -EACCES;
+	/* do_open_execat(): may_open(MAY_EXEC | MAY_OPEN) — only regular files, then
+	 * execute permission for the caller's class (no read needed), which for root
+	 * wants an x bit somewhere (generic_permission) */
+	err = S_ISREG(inode->i_mode) ? inode_permission(&task->cred, inode, MAY_EXEC | MAY_OPEN)
+				     : -EACCES;
+	if (err) {
 		path_put(&path);
 		goto out;
 	}

@@ -82,6 +82,7 @@ enum op {
 	CHMOD, CHMOD_SGID, CHOWN_OTHER, CHOWN_NOTHING, CHGRP_100, CHGRP_200, CHGRP_300,
 	UTIMES_NOW, UTIMES_SET, UTIMES_NOW_OMIT, TRUNCATE, WRITE,
 	ACCESS_R, ACCESS_W, ACCESS_X, ACCESS_F, EACCESS_W, EACCESS_X, ACCESS_DIR_X,
+	EXEC, EXEC_DIR,
 	NR_OPS
 };
 
@@ -96,7 +97,7 @@ static const char *const OP_NAMES[] = {
 	"chmod 0600", "chmod 02770", "chown 1003", "chown -1 -1", "chgrp 100", "chgrp 200",
 	"chgrp 300", "utimensat now", "utimensat set", "utimensat now omit", "truncate",
 	"write", "access R_OK", "access W_OK", "access X_OK", "access F_OK",
-	"eaccess W_OK", "eaccess X_OK", "access dir X_OK",
+	"eaccess W_OK", "eaccess X_OK", "access dir X_OK", "exec", "exec directory",
 };
 _Static_assert(ARRAY_SIZE(OP_NAMES) == NR_OPS, "a name for every operation");
 
@@ -298,6 +299,15 @@ static long host_op(const struct cell *c)
 	case EACCESS_X:
 		return R(syscall(SYS_faccessat2, host_root, P(a, "d/f"), X_OK, AT_EACCESS));
 	case ACCESS_DIR_X: return R(syscall(SYS_faccessat2, host_root, P(a, "d/sub"), X_OK, 0));
+	case EXEC: case EXEC_DIR: {
+		char *argv[] = { "f", NULL }, *envp[] = { NULL };
+
+		r = R(syscall(SYS_execveat, host_root, P(a, c->op == EXEC ? "d/f" : "d/sub"), argv,
+			      envp, 0));
+		/* the file is one byte, no program: past every permission check the kernel
+		 * says ENOEXEC, where uvfs, which runs nothing, says 0 (uvfs.h) */
+		return r == -ENOEXEC ? 0 : r;
+	}
 	default:
 		return -ENOSYS;
 	}
@@ -491,6 +501,8 @@ static long uvfs_op(struct uvfs_task *t, const struct cell *c)
 	case EACCESS_W: return uvfs_faccessat2(t, AT_FDCWD, P(a, "d/f"), W_OK, AT_EACCESS);
 	case EACCESS_X: return uvfs_faccessat2(t, AT_FDCWD, P(a, "d/f"), X_OK, AT_EACCESS);
 	case ACCESS_DIR_X: return uvfs_faccessat2(t, AT_FDCWD, P(a, "d/sub"), X_OK, 0);
+	case EXEC: return uvfs_task_exec(t, P(a, "d/f"));
+	case EXEC_DIR: return uvfs_task_exec(t, P(a, "d/sub"));
 	default:
 		return -ENOSYS;
 	}
