@@ -41,6 +41,10 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 		allow_write_access(task->exe.dentry->d_inode);
 	path_put(&task->exe);
 	task->exe = path;
+	/* begin_new_exec(): dumpable again, unless the ids differ (no set-user-ID
+	 * programs in uvfs: the new cred is the old) */
+	task->dumpable = task->cred.uid == task->cred.euid && task->cred.gid == task->cred.egid ?
+			 SUID_DUMP_USER : task->fs->suid_dumpable;
 	/* do_close_on_exec() */
 	for (unsigned int fd = 0; fd < task->files.size; fd++)
 		if (task->files.fd[fd] && task->files.cloexec[fd])

@@ -101,11 +101,13 @@ struct inode_operations {
 	const char *(*get_link_rcu)(struct inode *inode, const struct uvfs_task *reader,
 				    char buf[16]);
 	/* A magic link (/proc/PID/fd/N, cwd, root, exe): the object itself, referenced
-	 * into *out, instead of a body to resolve (the kernel's proc_get_link). */
-	int (*get_magic)(struct dentry *dentry, struct path *out);
+	 * into *out, instead of a body to resolve (the kernel's proc_get_link);
+	 * reader: the task following or reading it (procfs's ptrace_may_access()). */
+	int (*get_magic)(struct dentry *dentry, const struct uvfs_task *reader, struct path *out);
 	/* Optional: the same for a lockless readlink, no reference taken (the object
 	 * stays readable for the RCU read section); -ECHILD: take the lock. */
-	int (*get_magic_rcu)(struct dentry *dentry, struct path *out);
+	int (*get_magic_rcu)(struct dentry *dentry, const struct uvfs_task *reader,
+			     struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
 	/* Optional: whether cred may do mask (MAY_READ, MAY_WRITE, MAY_EXEC: search for

@@ -199,6 +199,7 @@ struct uvfs {
 	 * host shows them when the instance is made (0 where unreadable, the kernel's
 	 * default); immutable */
 	int protected_fifos, protected_regular, protected_symlinks, protected_hardlinks;
+	int suid_dumpable;  /* fs.suid_dumpable, read the same way */
 
 	struct uvfs_stats stats;        /* atomic */
 	/* Odd while a call holds ns_lock: a lockless walk that saw the same even value

@@ -425,7 +425,7 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 	if (iop->get_magic) {
 		/* proc_pid_readlink(): d_path of the target from the reader's root */
 		struct path target;
-		int err = iop->get_magic(dentry, &target);
+		int err = iop->get_magic(dentry, reader, &target);
 
 		if (err)
 			return err;

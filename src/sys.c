@@ -43,13 +43,25 @@ static bool is_one_of(uint32_t id, const struct idset *o)
 	return id == *o->r || id == *o->e || id == *o->s;
 }
 
+/* commit_creds(): a change of effective or filesystem ids, or capabilities the task
+ * did not have, makes it as dumpable as fs.suid_dumpable says (0: not at all) */
+static void commit_creds(struct uvfs_task *task, const struct cred *new)
+{
+	const struct cred *old = &task->cred;
+
+	if (new->euid != old->euid || new->egid != old->egid || new->fsuid != old->fsuid ||
+	    new->fsgid != old->fsgid || (new->cap_permitted & ~old->cap_permitted))
+		WRITE_ONCE(task->dumpable, task->fs->suid_dumpable);
+	task->cred = *new;
+}
+
 /* The new cred for task, made beside the old: its capability sets follow the uids
  * (cap_task_fix_setuid()); the group list is the old one's */
 static void commit_ids(struct uvfs_task *task, struct cred *new, bool uid, bool fs)
 {
 	if (uid)
 		cap_fix_setuid(new, &task->cred, fs);
-	task->cred = *new;
+	commit_creds(task, new);
 }
 
 #define KEEP ((uint32_t)-1)

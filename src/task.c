@@ -94,6 +94,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 	t = task_alloc(fs);
 	if (t) {
 		cred_init_root(&t->cred);
+		t->dumpable = SUID_DUMP_USER;
 		t->umask = 022;
 		t->root.mnt = t->pwd.mnt = fs->root_mnt;
 		t->root.dentry = t->pwd.dentry = fs->root_mnt->mnt_root;
@@ -126,6 +127,7 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 	}
 	if (t) {
 		cred_copy(&t->cred, &parent->cred);
+		t->dumpable = parent->dumpable;  /* the mm is copied */
 		t->umask = parent->umask;
 		t->root = parent->root;
 		t->pwd = parent->pwd;

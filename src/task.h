@@ -14,6 +14,9 @@ struct uvfs_task {
 	struct uvfs *fs;              /* immutable */
 	int pid;                      /* immutable */
 	struct cred cred;             /* ids, groups, capabilities (cred.h) */
+	/* the mm's dumpable flag (SUID_DUMP_*): a change of effective or filesystem
+	 * ids, or new capabilities, sets it to fs.suid_dumpable (commit_creds()) */
+	int dumpable;
 	mode_t umask;
 	struct path root;             /* holds references */
 	struct path pwd;              /* holds references */
@@ -36,6 +39,33 @@ struct uvfs_task *find_task(struct uvfs *fs, int pid);
  * proc_cwd_link, proc_root_link), not referenced; NULL for a closed descriptor or no
  * executable.  rcu: inside an RCU read section without ns_lock (fdget_rcu). */
 const struct path *task_link_path(struct uvfs_task *t, enum which_link which, int fd, bool rcu);
+
+/* The mm's dumpable states (include/linux/sched/coredump.h) */
+#define SUID_DUMP_DISABLE 0
+#define SUID_DUMP_USER    1
+#define SUID_DUMP_ROOT    2
+
+/*
+ * ptrace_may_access(t, PTRACE_MODE_READ_FSCREDS), as /proc/PID/fd/N, cwd, root and exe
+ * ask it: the reader is t; or its filesystem ids equal all of t's real, effective and
+ * saved ids, or it has CAP_SYS_PTRACE, and then t must be dumpable or the reader have
+ * CAP_SYS_PTRACE.  Lockless too (t freed after a grace period).
+ */
+lockless_read static inline bool ptrace_may_read(const struct uvfs_task *reader,
+						 const struct uvfs_task *t)
+{
+	const struct cred *c = &reader->cred, *tc = &t->cred;
+
+	bool cap = cred_capable(c, CAP_SYS_PTRACE);
+
+	if (reader == t)
+		return true;
+	if (!(c->fsuid == tc->uid && c->fsuid == tc->euid && c->fsuid == tc->suid &&
+	      c->fsgid == tc->gid && c->fsgid == tc->egid && c->fsgid == tc->sgid) && !cap)
+		return false;
+	/* a task that changed its ids is not dumpable: only CAP_SYS_PTRACE reads it */
+	return READ_ONCE(t->dumpable) == SUID_DUMP_USER || cap;
+}
 
 /* Every system call runs between these: ns_lock held, fs->current the caller. */
 static inline struct uvfs *task_enter(struct uvfs_task *task)

@@ -143,6 +143,7 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->protected_regular = host_sysctl("/proc/sys/fs/protected_regular");
 	fs->protected_symlinks = host_sysctl("/proc/sys/fs/protected_symlinks");
 	fs->protected_hardlinks = host_sysctl("/proc/sys/fs/protected_hardlinks");
+	fs->suid_dumpable = host_sysctl("/proc/sys/fs/suid_dumpable");
 	fs->next_mnt_id = 1;
 	fs->next_dev = 30;
 	CDS_INIT_LIST_HEAD(&fs->mounts);

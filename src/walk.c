@@ -282,7 +282,7 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 	if (iop->get_magic) {
 		struct path target;
 
-		err = iop->get_magic(nd->dentry, &target);
+		err = iop->get_magic(nd->dentry, nd->task, &target);
 		if (err)
 			return err;
 		nd->mnt = target.mnt;
@@ -642,7 +642,7 @@ static int readlink_walked(struct walk *nd, char *page, const char **out, size_t
 
 		if (!iop->get_magic_rcu)
 			return -ECHILD;
-		err = iop->get_magic_rcu(d, &target);
+		err = iop->get_magic_rcu(d, nd->task, &target);
 		if (err)
 			return err;
 		p = d_path_rcu(&target, &root, page, UVFS_PATH_MAX);

@@ -703,10 +703,166 @@ static void test_permission_matrix(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * /proc/PID of another user's task: a task with a caller's credentials holds a file
+ * open and a cwd; a task with another caller's credentials reads its links and
+ * stats its directories.  ptrace_may_access(PTRACE_MODE_READ_FSCREDS) decides the
+ * links (EACCES), the modes of /proc/PID/fd (0500, the owner's effective ids) decide
+ * the walk, and /proc/PID belongs to the task's effective ids.
+ */
+static const char *const PROC_NAMES[] = { "fd/30", "cwd", "root", "fd", "" };
+
+static void proc_answers_host(const struct caller *a, const struct caller *b, char *out,
+			      size_t n)
+{
+	int ready[2], done[2];
+	pid_t pa;
+	size_t len = 0;
+	char ch;
+	int fd;
+
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(done), 0);
+	pa = fork();
+	assert_true(pa >= 0);
+	if (!pa) {
+		char p[160];
+
+		close(ready[0]);
+		close(done[1]);
+		host_become(a);
+		snprintf(p, sizeof(p), "%s/procdir", host_dir);
+		fd = open(p, O_RDONLY | O_DIRECTORY);
+		if (fd < 0 || dup2(fd, 30) != 30 || chdir(p))
+			_exit(8);
+		if (write(ready[1], "r", 1) != 1 || read(done[0], &ch, 1) < 0)
+			_exit(9);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(done[0]);
+	assert_int_equal(read(ready[0], &ch, 1), 1);
+	for (size_t i = 0; i < ARRAY_SIZE(PROC_NAMES); i++) {
+		char link[64];
+		char buf[256];
+		struct stat st;
+		long r, rs;
+
+		snprintf(link, sizeof(link), "/proc/%d/%s", pa, PROC_NAMES[i]);
+		{
+			int status, p2[2];
+			long res[4] = { 0 };
+			pid_t pb;
+
+			assert_int_equal(pipe(p2), 0);
+			pb = fork();
+			if (!pb) {
+				host_become(b);
+				r = i < 3 ? R(readlink(link, buf, sizeof(buf))) : 0;
+				rs = R(stat(link, &st));
+				res[0] = r < 0 ? r : 0;
+				res[1] = rs;
+				res[2] = rs ? -1 : (long)st.st_uid;
+				res[3] = rs ? -1 : (long)st.st_gid;
+				if (write(p2[1], res, sizeof(res)) != sizeof(res))
+					_exit(2);
+				_exit(0);
+			}
+			assert_true(pb > 0);
+			assert_int_equal(read(p2[0], res, sizeof(res)), sizeof(res));
+			close(p2[0]);
+			close(p2[1]);
+			assert_int_equal(waitpid(pb, &status, 0), pb);
+			len += (size_t)snprintf(out + len, n - len, " %s: %s %s %ld:%ld",
+					       PROC_NAMES[i],
+					       res[0] ? strerrorname_np((int)-res[0]) : "ok",
+					       res[1] ? strerrorname_np((int)-res[1]) : "ok",
+					       res[2], res[3]);
+		}
+	}
+	assert_int_equal(write(done[1], "d", 1), 1);
+	assert_int_equal(waitpid(pa, NULL, 0), pa);
+	close(ready[0]);
+	close(done[1]);
+}
+
+static void proc_answers_uvfs(struct uvfs *fs, const struct caller *a, const struct caller *b,
+			      char *out, size_t n)
+{
+	struct uvfs_task *root = uvfs_task_new(fs);
+	struct uvfs_task *ta = uvfs_task_fork(root), *tb = uvfs_task_fork(root);
+	size_t len = 0;
+	int fd;
+
+	uvfs_become(ta, a);
+	uvfs_become(tb, b);
+	fd = uvfs_openat(ta, AT_FDCWD, "/procdir", O_RDONLY | O_DIRECTORY, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_dup3(ta, fd, 30, 0), 30);
+	assert_int_equal(uvfs_chdir(ta, "/procdir"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(PROC_NAMES); i++) {
+		char link[64], buf[256];
+		struct stat st;
+		long r, rs;
+
+		snprintf(link, sizeof(link), "/proc/%d/%s", uvfs_task_pid(ta), PROC_NAMES[i]);
+		r = i < 3 ? uvfs_readlinkat(tb, AT_FDCWD, link, buf, sizeof(buf)) : 0;
+		rs = uvfs_fstatat(tb, AT_FDCWD, link, &st, 0);
+		len += (size_t)snprintf(out + len, n - len, " %s: %s %s %ld:%ld", PROC_NAMES[i],
+				       r < 0 ? strerrorname_np((int)-r) : "ok",
+				       rs ? strerrorname_np((int)-rs) : "ok",
+				       rs ? -1 : (long)st.st_uid, rs ? -1 : (long)st.st_gid);
+	}
+	uvfs_task_exit(ta);
+	uvfs_task_exit(tb);
+	uvfs_task_exit(root);
+}
+
+static void test_proc_of_another_user(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	unsigned long cells = 0, differ = 0;
+	char first[1200] = "";
+	char p[160];
+
+	(void)state;
+	assert_true(host_root >= 0);  /* the matrix made it */
+	snprintf(p, sizeof(p), "%s/procdir", host_dir);
+	assert_int_equal(mkdir(p, 0777), 0);
+	assert_int_equal(chmod(p, 0777), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/procdir", 0777), 0);
+	assert_int_equal(uvfs_fchmodat(t, AT_FDCWD, "/procdir", 0777, 0), 0);
+	for (size_t ai = 0; ai < ARRAY_SIZE(CALLERS); ai++)
+	for (size_t bi = 0; bi < ARRAY_SIZE(CALLERS); bi++) {
+		char h[400], u[400];
+
+		cells++;
+		proc_answers_host(&CALLERS[ai], &CALLERS[bi], h, sizeof(h));
+		proc_answers_uvfs(fs, &CALLERS[ai], &CALLERS[bi], u, sizeof(u));
+		if (strcmp(h, u)) {
+			if (!differ++)
+				snprintf(first, sizeof(first), "%s reads %s's: kernel%s, uvfs%s",
+					 CALLERS[bi].name, CALLERS[ai].name, h, u);
+			if (getenv("UVFS_MATRIX_ALL"))
+				printf("%s reads %s's: kernel%s, uvfs%s\n", CALLERS[bi].name,
+				       CALLERS[ai].name, h, u);
+		}
+	}
+	printf("/proc of another user: %lu pairs, %lu differ\n", cells, differ);
+	if (differ)
+		fail_msg("%lu of %lu pairs differ from the kernel; the first: %s", differ, cells,
+			 first);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_permission_matrix),
+		cmocka_unit_test(test_proc_of_another_user),
 		cmocka_unit_test(test_no_leaks),
 	};
 

@@ -373,6 +373,21 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 	}
 }
 
+/* task_dump_owner(): the task's effective ids; but every entry of a task that is not
+ * dumpable (it changed its ids) but its /proc/PID directory itself belongs to root */
+lockless_read
+static void task_dump_owner(const struct uvfs_task *t, enum proc_type type, uid_t *uid,
+			    gid_t *gid)
+{
+	if (type != PROC_PID && READ_ONCE(t->dumpable) != SUID_DUMP_USER) {
+		*uid = 0;
+		*gid = 0;
+		return;
+	}
+	*uid = READ_ONCE(t->cred.euid);
+	*gid = READ_ONCE(t->cred.egid);
+}
+
 /* The directories that belong to a task (get_proc_task() in their ops). */
 static bool proc_task_dir(const struct inode *dir)
 {
@@ -403,8 +418,10 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	if (e.type != PROC_SELF) {
 		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
 
-		inode->i_uid = t ? t->cred.euid : 0;
-		inode->i_gid = t ? t->cred.egid : 0;
+		if (t)
+			task_dump_owner(t, e.type, &inode->i_uid, &inode->i_gid);
+		else
+			inode->i_uid = inode->i_gid = 0;
 	}
 	d_add(dentry, inode);
 	return 0;
@@ -552,12 +569,18 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 	if (!t)
 		return rcu ? -ECHILD : 0;
 	/* A lockless walker only reads: what would change is for the locked walk. */
-	if (rcu) {
-		if (inode->i_uid != t->cred.euid || inode->i_gid != t->cred.egid)
-			return -ECHILD;
-	} else {
-		inode->i_uid = t->cred.euid; /* pid_update_inode(): task_dump_owner() */
-		inode->i_gid = t->cred.egid;
+	{
+		uid_t uid;
+		gid_t gid;
+
+		task_dump_owner(t, pi->type, &uid, &gid);
+		if (rcu) {
+			if (inode->i_uid != uid || inode->i_gid != gid)
+				return -ECHILD;
+		} else {
+			inode->i_uid = uid; /* pid_update_inode() */
+			inode->i_gid = gid;
+		}
 	}
 	if (pi->type != PROC_FD && pi->type != PROC_FDINFO)
 		return 1;
@@ -575,9 +598,11 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 }
 
 /* proc_fd_link / proc_cwd_link / proc_root_link / proc_exe_link: the path, not
- * referenced, or NULL; rcu: no ns_lock. */
+ * referenced, or NULL; ERR_PTR(-EACCES) for a reader ptrace_may_access() refuses
+ * (proc_fd_access_allowed(), before the link is looked at); rcu: no ns_lock. */
 lockless_read
-static const struct path *magic_path(struct dentry *dentry, bool rcu)
+static const struct path *magic_path(struct dentry *dentry, const struct uvfs_task *reader,
+				     bool rcu)
 {
 	/* lockless, the dentry may be dying meanwhile: its inode read once (the walk
 	 * read it too, but a second load may find NULL) */
@@ -591,6 +616,8 @@ static const struct path *magic_path(struct dentry *dentry, bool rcu)
 	t = find_task(inode->i_sb->s_fs, pi->pid);
 	if (!t)
 		return NULL;
+	if (!ptrace_may_read(reader, t))
+		return ERR_PTR(-EACCES);
 	switch (pi->type) {
 	case PROC_FD:
 		return task_link_path(t, LINK_FD, pi->fd, rcu);
@@ -605,10 +632,13 @@ static const struct path *magic_path(struct dentry *dentry, bool rcu)
 	}
 }
 
-static int proc_get_magic(struct dentry *dentry, struct path *out)
+static int proc_get_magic(struct dentry *dentry, const struct uvfs_task *reader,
+			  struct path *out)
 {
-	const struct path *p = magic_path(dentry, false);
+	const struct path *p = magic_path(dentry, reader, false);
 
+	if (IS_ERR(p))
+		return (int)PTR_ERR(p);
 	if (!p)
 		return -ENOENT;
 	*out = *p;
@@ -617,10 +647,13 @@ static int proc_get_magic(struct dentry *dentry, struct path *out)
 }
 
 lockless_read
-static int proc_get_magic_rcu(struct dentry *dentry, struct path *out)
+static int proc_get_magic_rcu(struct dentry *dentry, const struct uvfs_task *reader,
+			      struct path *out)
 {
-	const struct path *p = magic_path(dentry, true);
+	const struct path *p = magic_path(dentry, reader, true);
 
+	if (IS_ERR(p))
+		return (int)PTR_ERR(p);
 	if (!p)
 		return -ECHILD;
 	out->mnt = __atomic_load_n(&p->mnt, __ATOMIC_RELAXED);
