@@ -55,6 +55,54 @@ extern "C" {
  * and not yet exited.
  */
 
+/*
+ * Permissions (docs/SEMANTICS.md, "Permissions").  Every call is decided with the
+ * calling task's credentials (see uvfs_setresuid below) as Linux 6.18 decides it on an
+ * ACL-less tmpfs: mode bits by owner, group and other class, CAP_DAC_OVERRIDE,
+ * CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_FSETID, CAP_CHOWN, CAP_MKNOD, CAP_SYS_CHROOT,
+ * CAP_SYS_PTRACE.  "Path walk errors" below include EACCES: no search permission on a
+ * directory of the path, which comes before an ENOENT of a later component.  Beyond
+ * the walk, each call adds these, in this order among its other errors:
+ *   openat    EISDIR/ELOOP of the type first; then EACCES: no read or write permission
+ *             for the access mode (O_TRUNC asks write); EPERM: O_NOATIME on a file
+ *             the task does not own without CAP_FOWNER.  O_CREAT of a free name in a
+ *             directory without write and search permission is EACCES; of an existing
+ *             name, the file is opened (or EEXIST with O_EXCL).
+ *   mkdirat, mknodat, symlinkat, linkat, O_TMPFILE - after EEXIST: EACCES, no write
+ *             and search permission on the parent; mknodat then EPERM for a device
+ *             (not a whiteout, 0:0) without CAP_MKNOD; linkat first EPERM for a file
+ *             fs.protected_hardlinks guards (not owned, and not a regular file the task
+ *             may read and write, or set-user-ID, or set-group-ID and group-executable)
+ *             unless CAP_FOWNER; AT_EMPTY_PATH without CAP_DAC_READ_SEARCH is an empty
+ *             path (ENOENT).
+ *   unlinkat, renameat2 - after ENOENT of the victim: EACCES, no write and search
+ *             permission on its directory; EPERM, a sticky directory whose owner and
+ *             the file's owner are both not the task, without CAP_FOWNER; then the type
+ *             errors.  renameat2 asks the same of the target's directory (write and
+ *             search for a free name), then EACCES for a directory moving to another
+ *             parent (its ".." changes) without write permission on it.
+ *   fchmodat  EPERM: not the owner, without CAP_FOWNER.  Set-group-ID is dropped for
+ *             a task outside the file's group without CAP_FSETID.
+ *   fchownat  EPERM: a new owner other than the old one, or a new group the owner is
+ *             not in, without CAP_CHOWN.  A non-directory loses set-user-ID, and
+ *             set-group-ID when group-executable (or the task is outside the group
+ *             without CAP_FSETID).
+ *   utimensat EACCES: both times "now" (or NULL) by one who is not the owner, without
+ *             CAP_FOWNER or write permission; EPERM: any other times by one not the
+ *             owner without CAP_FOWNER.
+ *   truncate  EACCES: no write permission (after EISDIR/EINVAL of the type).  A write
+ *             or truncation by a task without CAP_FSETID drops set-user-ID, and
+ *             set-group-ID where it is group-executable.
+ *   chdir, fchdir, chroot - EACCES: no search permission on the new directory;
+ *             chroot then EPERM without CAP_SYS_CHROOT.
+ *   uvfs_task_exec - EACCES: not a regular file, or no execute permission (root needs
+ *             an x bit somewhere).
+ *   /proc/PID/fd/N, cwd, root, exe of another task - EACCES unless the task's
+ *             filesystem ids equal all of that task's ids and it is dumpable (it has
+ *             not changed its ids since its last exec), or CAP_SYS_PTRACE; /proc/PID/fd
+ *             is 0500, owned by the task's effective ids (root's when not dumpable).
+ */
+
 #define UVFS_VERSION_MAJOR 0
 #define UVFS_VERSION_MINOR 1
 #define UVFS_VERSION_STRING "0.1.0"
