@@ -119,6 +119,7 @@ bench: deps $(BENCH_BUILD)/build.ninja
 	python3 bench/report.py $(BENCH_BUILD)/bench.json $(BENCH_BUILD)/bench-lookup.png
 
 BENCH_INSTR = "fstatat depth 1" "fstatat depth 4" "fstatat depth 4, dirfd-relative" \
+	"fstatat depth 4, uid 1000, dirs 0750" \
 	"fstatat depth 4, absolute path" "fstatat depth 16" "fstatat 4 x 100 bytes" \
 	"fstatat ENOENT depth 4" "openat+close" "create+close+unlink" "mkdir+rmdir" \
 	"rename, one directory" "RENAME_EXCHANGE, one directory" "readlink /proc/self/fd/N"

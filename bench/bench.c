@@ -180,6 +180,51 @@ SETUP_CHAIN(setup_d16, 16, 3)
 SETUP_CHAIN(setup_l1, 1, 100)
 SETUP_CHAIN(setup_l4, 4, 100)
 
+/* fstatat by uid 1000 (group 100) through directories 0750 root:100: every component
+ * asks generic_permission() for the group class, on both sides (the kernel side sets
+ * its filesystem ids for the loop: the walk asks those, and loses CAP_DAC_*). */
+static struct uvfs_task *T_user;
+
+static void setup_user(struct bench *b)
+{
+	char p[8192];
+
+	make_chain(4, 4, b->path, sizeof(b->path));
+	for (int d = 1; d <= 4; d++) {
+		if (d == 4) {
+			snprintf(p, sizeof(p), "c4_4");
+		} else {
+			chain(p, sizeof(p), 4, d, 4);
+		}
+		U(uvfs_fchownat(T, AT_FDCWD, p, 0, 100, 0));
+		U(uvfs_fchmodat(T, AT_FDCWD, p, 0750, 0));
+		H(fchownat(AT_FDCWD, p, 0, 100, 0));
+		H(fchmodat(AT_FDCWD, p, 0750, 0));
+	}
+	T_user = uvfs_task_fork(T);
+	if (!T_user)
+		die("fork", -ENOMEM);
+	U(uvfs_setresgid(T_user, 100, 100, 100));
+	U(uvfs_setresuid(T_user, 1000, 1000, 1000));
+}
+
+static void run_fstat_user(struct bench *b, enum side s, long n)
+{
+	struct stat st;
+
+	if (s == UVFS) {
+		for (long i = 0; i < n; i++)
+			uvfs_fstatat(T_user, AT_FDCWD, b->path, &st, 0);
+		return;
+	}
+	syscall(SYS_setfsgid, 100);
+	syscall(SYS_setfsuid, 1000);
+	for (long i = 0; i < n; i++)
+		fstatat(AT_FDCWD, b->path, &st, 0);
+	syscall(SYS_setfsuid, 0);
+	syscall(SYS_setfsgid, 0);
+}
+
 static void setup_dirfd(struct bench *b)
 {
 	make_chain(4, 3, b->path, sizeof(b->path));
@@ -543,6 +588,7 @@ static struct bench benches[] = {
 	{ .name = "fstatat depth 4", .goal = ">= 25x", .goal_ratio = 25, .iters = 200000, .setup = setup_d4, .run = run_fstat },
 	{ .name = "fstatat depth 4, dirfd-relative", .goal = ">= 25x", .goal_ratio = 25, .iters = 200000, .setup = setup_dirfd, .run = run_fstat_dirfd },
 	{ .name = "fstatat depth 4, absolute path", .goal = ">= 25x", .goal_ratio = 25, .iters = 200000, .setup = setup_absolute, .run = run_fstat_absolute },
+	{ .name = "fstatat depth 4, uid 1000, dirs 0750", .goal = "", .goal_ratio = 0, .iters = 200000, .setup = setup_user, .run = run_fstat_user },
 	{ .name = "fstatat depth 16", .goal = ">= 10x", .goal_ratio = 10, .iters = 100000, .setup = setup_d16, .run = run_fstat },
 	{ .name = "fstatat 1 x 100 bytes", .goal = "", .goal_ratio = 0, .iters = 200000, .setup = setup_l1, .run = run_fstat },
 	{ .name = "fstatat 4 x 100 bytes", .goal = ">= 10x", .goal_ratio = 10, .iters = 100000, .setup = setup_l4, .run = run_fstat },
