@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cred.h"
+#include "rcu_defer.h"
 
 /* init's group list: empty, never freed (its count only guards the sharing) */
 static struct group_info no_groups = { .usage = 1, .ngroups = 0 };
@@ -27,15 +28,17 @@ void cred_copy(struct cred *dst, const struct cred *src)
 		dst->group_info->usage++;
 }
 
-void put_group_info(struct group_info *gi)
+void put_group_info(struct uvfs *fs, struct group_info *gi)
 {
+	/* a lockless walk of a task may still be searching it (in_group_p()) while
+	 * another thread's setgroups replaces it: freed after a grace period */
 	if (gi != &no_groups && --gi->usage == 0)
-		free(gi);
+		defer_kfree(fs, gi);
 }
 
-void cred_release(struct cred *c)
+void cred_release(struct uvfs *fs, struct cred *c)
 {
-	put_group_info(c->group_info);
+	put_group_info(fs, c->group_info);
 	c->group_info = &no_groups;
 }
 

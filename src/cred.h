@@ -6,10 +6,10 @@
  *
  * Locking: a task's cred is protected by uvfs.ns_lock (task.h): only calls of this
  * instance change it, each under ns_lock.  A group_info never changes once made; it is
- * shared by reference (fork), the count protected by ns_lock, and replaced whole by
- * setgroups.  The lockless walk reads its own task's cred (nobody else changes a task's
- * creds but a call made with that task: uvfs.h says a task is used by one thread at a
- * time).
+ * shared by reference (fork), the count protected by ns_lock, replaced whole by
+ * setgroups and freed after a grace period.  The lockless walk reads its task's cred
+ * without the lock — another thread of the same task may change it meanwhile (uvfs.h
+ * allows it), which the walk's ns_seq check then throws away.
  */
 #ifndef UVFS_CRED_H
 #define UVFS_CRED_H
@@ -54,7 +54,7 @@ void cred_init_root(struct cred *c);
 /* A fork's copy: the same ids and sets, the group list shared. */
 void cred_copy(struct cred *dst, const struct cred *src);
 /* Drop what the cred holds (its group list reference). */
-void cred_release(struct cred *c);
+void cred_release(struct uvfs *fs, struct cred *c);
 
 /* capable(): cap in the effective set. */
 static inline bool cred_capable(const struct cred *c, int cap)
@@ -68,7 +68,7 @@ bool in_group_p(const struct cred *c, gid_t gid);
 /* The group list of n ids (any order, duplicates kept, as set_groups()), made
  * before anything changes: NULL for ENOMEM. */
 struct group_info *groups_alloc_sorted(const gid_t *list, size_t n);
-void put_group_info(struct group_info *gi);
+void put_group_info(struct uvfs *fs, struct group_info *gi);
 
 /* security/commoncap.c's cap_task_fix_setuid(): what a change of ids does to the
  * capability sets.  fs: a setfsuid (LSM_SETID_FS), else setuid/setreuid/setresuid. */

@@ -275,9 +275,9 @@ int uvfs_setgroups(struct uvfs_task *task, size_t size, const gid_t *list)
 	task_enter(task);
 	if (!may_setid(&task->cred, CAP_SETGID)) {
 		err = -EPERM;
-		put_group_info(gi);
+		put_group_info(task->fs, gi);
 	} else {
-		put_group_info(task->cred.group_info);
+		put_group_info(task->fs, task->cred.group_info);
 		task->cred.group_info = gi;
 	}
 	task_leave(task);

@@ -184,7 +184,7 @@ void task_release(struct uvfs_task *t)
 	fs_types_task_gone(fs, t->pid);
 	path_put(&t->pwd);
 	path_put(&t->root);
-	cred_release(&t->cred);  /* only its own walks read its group list */
+	cred_release(fs, &t->cred);
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */
 	cds_list_del_rcu(&t->t_list);
 	__atomic_store_n(&fs->pid_table[t->pid], NULL, __ATOMIC_RELEASE);
