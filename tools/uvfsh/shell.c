@@ -519,7 +519,11 @@ static int mkdir_p(struct shell *sh, const char *path)
 	char *copy = strdup(path);
 	long r = 0;
 
-	for (char *p = copy + 1; ; p++) {
+	if (!copy)
+		return -ENOMEM;
+	/* the first component starts after a leading '/'; an empty path is one empty
+	 * component (mkdir -p '' says ENOENT, as coreutils does; found by fuzz_shell) */
+	for (char *p = copy + (copy[0] == '/'); ; p++) {
 		if (*p == '/' || !*p) {
 			char c = *p;
 			struct stat st;
