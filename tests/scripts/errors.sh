@@ -2,6 +2,8 @@
 mkdir d
 mkdir d
 mkdir -p d/e/f
+# an empty path is one empty component (fuzz_shell read past its end once)
+mkdir -p ''
 rmdir d
 mv missing d
 mv d d/e
