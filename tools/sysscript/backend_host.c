@@ -4,6 +4,7 @@
  * calls, in a private mount namespace whose root is a fresh tmpfs.
  */
 
+#include <linux/capability.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -185,6 +186,34 @@ static int h_exit(void *c, int pid)
 	return 0;
 }
 
+static int h_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups)
+{
+	if (syscall(SYS_setgroups, n, groups) || syscall(SYS_setresgid, g, g, g) ||
+	    syscall(SYS_setresuid, u, u, u))
+		return -errno;
+	return 0;
+}
+
+static int h_id(void *c, char *buf, size_t n)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	uid_t u[4];
+	gid_t g[4], groups[64];
+	int ng;
+
+	if (syscall(SYS_getresuid, &u[0], &u[1], &u[2]) ||
+	    syscall(SYS_getresgid, &g[0], &g[1], &g[2]) || syscall(SYS_capget, &h, d))
+		return -errno;
+	u[3] = (uid_t)syscall(SYS_setfsuid, -1);
+	g[3] = (gid_t)syscall(SYS_setfsgid, -1);
+	ng = (int)syscall(SYS_getgroups, 64, groups);
+	if (ng < 0)
+		return -errno;
+	return sysscript_id_text(buf, n, u, g, ng, groups,
+				 d[0].effective | (unsigned long long)d[1].effective << 32);
+}
+
 static struct sys_backend host_backend = {
 	.name = "host",
 	.openat = h_openat, .close = h_close, .read = h_read, .write = h_write,
@@ -196,7 +225,7 @@ static struct sys_backend host_backend = {
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
 	.fcntl = h_fcntl, .mount = h_mount, .chroot = h_chroot, .readlink_proc = h_readlink_proc,
-	.fork = h_fork, .exec = h_exec, .exit = h_exit,
+	.fork = h_fork, .exec = h_exec, .exit = h_exit, .su = h_su, .id = h_id,
 };
 
 /* The child writes its output into memory shared with the parent, so that no

@@ -3,6 +3,10 @@
  * backend_uvfs.c - the sysscript backend that calls libuvfs.
  */
 
+#include <stdint.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -123,6 +127,52 @@ static int u_exit(void *c, int pid)
 	return 0;
 }
 
+static int u_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups)
+{
+	int err = uvfs_setgroups(T(c), (size_t)n, groups);
+
+	if (!err)
+		err = uvfs_setresgid(T(c), g, g, g);
+	if (!err)
+		err = uvfs_setresuid(T(c), u, u, u);
+	return err;
+}
+
+static int u_id(void *c, char *buf, size_t n)
+{
+	struct uvfs_caps caps;
+	uid_t u[4];
+	gid_t g[4], groups[64];
+	int ng;
+
+	uvfs_getresuid(T(c), &u[0], &u[1], &u[2]);
+	uvfs_getresgid(T(c), &g[0], &g[1], &g[2]);
+	u[3] = (uid_t)uvfs_setfsuid(T(c), (uid_t)-1);
+	g[3] = (gid_t)uvfs_setfsgid(T(c), (gid_t)-1);
+	ng = uvfs_getgroups(T(c), 64, groups);
+	uvfs_capget(T(c), &caps);
+	if (ng < 0)
+		return ng;
+	return sysscript_id_text(buf, n, u, g, ng, groups, caps.effective);
+}
+
+/* The script's task starts with the capability sets of the process that runs the
+ * script, so that a comparison with the host starts from the same sets (a container
+ * may have dropped some from its bounding set). */
+static void inherit_host_caps(struct uvfs_task *t)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	struct uvfs_caps caps;
+
+	if (syscall(SYS_capget, &h, d))
+		return;
+	caps.effective = d[0].effective | (uint64_t)d[1].effective << 32;
+	caps.permitted = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	caps.inheritable = d[0].inheritable | (uint64_t)d[1].inheritable << 32;
+	uvfs_capset(t, &caps);
+}
+
 static const struct sys_backend uvfs_backend = {
 	.name = "uvfs",
 	.openat = u_openat, .close = u_close, .read = u_read, .write = u_write,
@@ -134,7 +184,7 @@ static const struct sys_backend uvfs_backend = {
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
 	.fcntl = u_fcntl, .mount = u_mount, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
-	.fork = u_fork, .exec = u_exec, .exit = u_exit,
+	.fork = u_fork, .exec = u_exec, .exit = u_exit, .su = u_su, .id = u_id,
 };
 
 struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg)
@@ -154,6 +204,7 @@ struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg)
 		uvfs_free(c->fs);
 		goto fail;
 	}
+	inherit_host_caps(c->task);
 	return b;
 fail:
 	free(b);

@@ -199,6 +199,19 @@ static void print_errno(FILE *out, long r)
 	fprintf(out, "= -1 %s (%s)", name ? name : "E?", strerrordesc_np(e));
 }
 
+int sysscript_id_text(char *buf, size_t n, const uid_t u[4], const gid_t g[4], int ngroups,
+		      const gid_t *groups, unsigned long long cap_effective)
+{
+	int len = snprintf(buf, n, "uid=%u,%u,%u fsuid=%u gid=%u,%u,%u fsgid=%u groups=", u[0],
+			   u[1], u[2], u[3], g[0], g[1], g[2], g[3]);
+
+	for (int i = 0; i < ngroups && len < (int)n; i++)
+		len += snprintf(buf + len, n - (size_t)len, "%s%u", i ? "," : "", groups[i]);
+	if (len < (int)n)
+		len += snprintf(buf + len, n - (size_t)len, " capeff=%llx", cap_effective);
+	return len < (int)n ? len : (int)n - 1;
+}
+
 int sysscript_ino_id(struct sysscript *s, dev_t dev, ino_t ino)
 {
 	int d;
@@ -678,6 +691,22 @@ long sysscript_line(struct sysscript *s, const char *line)
 	} else if (!strcmp(cmd, "writeprog")) {
 		NEED(1);
 		r = b->write(c, (int)a[0], sysscript_prog, sizeof(sysscript_prog));
+	} else if (!strcmp(cmd, "su")) {
+		gid_t groups[16];
+
+		/* su UID GID [GROUP...]: n counts the command too */
+		if (n < 3 || n - 3 > 16)
+			goto syntax;
+		for (int i = 2; i < n - 1; i++)
+			groups[i - 2] = (gid_t)a[i];
+		r = b->su(c, (uid_t)a[0], (gid_t)a[1], n - 3, groups);
+		if (!r)
+			s->su_count++;
+	} else if (!strcmp(cmd, "id")) {
+		NEED(0);
+		buf = malloc(4096);
+		r = b->id(c, buf, 4096);
+		kind = 2;
 	} else if (!strcmp(cmd, "fork")) {
 		NEED(0);
 		if (s->nchildren == (int)(sizeof(s->children) / sizeof(s->children[0])))
@@ -686,6 +715,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 		if (r > 0) {
 			s->last_child = (int)r;
 			s->children[s->nchildren].pid = (int)r;
+			s->children[s->nchildren].su_count = s->su_count;
 			s->children[s->nchildren++].execd = false;
 		}
 	} else if (!strcmp(cmd, "exec")) {
@@ -700,7 +730,9 @@ long sysscript_line(struct sysscript *s, const char *line)
 			s->children[k].execd = true;
 	} else if (!strcmp(cmd, "exit")) {
 		NEED(0);
-		if (!s->nchildren)
+		/* a child forked before an "su" stays the old user's: the host could not
+		 * signal it */
+		if (!s->nchildren || s->children[s->nchildren - 1].su_count != s->su_count)
 			goto syntax;
 		r = b->exit(c, s->children[--s->nchildren].pid);
 	} else {

@@ -33,6 +33,10 @@
  * "writeprog FD" writes that program: a 150-byte x86-64 ELF executable (on the host
  * a real exec runs it; uvfs runs nothing — uvfs_task_exec is what execve does to the
  * namespace — and the bytes make both sides agree on what the kernel accepts).
+ * Credentials: "su UID GID [GROUP...]" drops the script's task to those ids for
+ * good (setgroups, setresgid, setresuid, all three ids each: a child forked before
+ * cannot be "exit"ed afterwards, as the host would refuse the signal); "id" prints the
+ * ids, groups and effective capabilities.
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
@@ -92,7 +96,17 @@ struct sys_backend {
 	int (*fork)(void *ctx);
 	int (*exec)(void *ctx, int pid, const char *path);
 	int (*exit)(void *ctx, int pid);
+	/* credentials of the script's task: setgroups(n, groups), setresgid(g, g, g),
+	 * setresuid(u, u, u) — a real drop, as setpriv --reuid --regid --groups makes
+	 * it; and "id": the ids, groups and effective capabilities as text into buf */
+	int (*su)(void *ctx, uid_t uid, gid_t gid, int ngroups, const gid_t *groups);
+	int (*id)(void *ctx, char *buf, size_t n);
 };
+
+/* The text of "id" (both backends format it here): real/effective/saved/fs uid and
+ * gid, the groups, the effective capability set.  Returns its length. */
+int sysscript_id_text(char *buf, size_t n, const uid_t u[4], const gid_t g[4], int ngroups,
+		      const gid_t *groups, unsigned long long cap_effective);
 
 /* The program "writeprog" writes (sysscript.c). */
 extern const unsigned char sysscript_prog[150];
@@ -118,7 +132,9 @@ struct sysscript {
 	struct {           /* children made by "fork", oldest first */
 		int pid;
 		bool execd;    /* runs writeprog's program: no second exec */
+		int su_count;  /* the script's "su"s before its fork */
 	} children[SYSSCRIPT_MAX_CHILDREN];
+	int su_count;      /* successful "su"s so far */
 	int nchildren;
 	int last_child;    /* {child}: the pid the newest "fork" gave */
 };

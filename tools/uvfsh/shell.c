@@ -1245,6 +1245,70 @@ static int cmd_chroot(struct shell *sh, int argc, char **argv)
 	return 0;
 }
 
+/* A user or group id: "root", or decimal digits up to 4294967294 ((uid_t)-1 means
+ * "unchanged" to the calls, so it is no id). */
+static bool parse_id(const char *s, uint32_t *out)
+{
+	unsigned long long v = 0;
+
+	if (!strcmp(s, "root")) {
+		*out = 0;
+		return true;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (unsigned)(*s - '0');
+		if (v >= 0xffffffffull)
+			return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* su USER[:GROUP] - the task becomes that user for good (setgroups to none,
+ * setresgid, setresuid: a real drop, as setpriv --reuid --regid --clear-groups) */
+static int cmd_su(struct shell *sh, int argc, char **argv)
+{
+	char *colon;
+	uint32_t u, g;
+	long r;
+
+	if (argc != 2)
+		return fail(sh, "su: usage: su USER[:GROUP] (numeric ids, or root)");
+	colon = strchr(argv[1], ':');
+	if (colon)
+		*colon = 0;
+	if (!parse_id(argv[1], &u))
+		return fail(sh, "su: invalid user: '%s'", argv[1]);
+	if (!colon)
+		g = u;
+	else if (!parse_id(colon + 1, &g))
+		return fail(sh, "su: invalid group: '%s'", colon + 1);
+	r = B(sh)->su(C(sh), u, g, 0, NULL);
+	if (r < 0)
+		return fail(sh, "su: cannot become %u:%u: %s", u, g, err_str(r));
+	return 0;
+}
+
+/* id - the task's ids, groups and effective capabilities */
+static int cmd_id(struct shell *sh, int argc, char **argv)
+{
+	char buf[512];
+	long r;
+
+	(void)argv;
+	if (argc != 1)
+		return fail(sh, "id: usage: id");
+	r = B(sh)->id(C(sh), buf, sizeof(buf));
+	if (r < 0)
+		return fail(sh, "id: %s", err_str(r));
+	say(sh, "%s\n", buf);
+	return 0;
+}
+
 static int need_uvfs(struct shell *sh, const char *cmd)
 {
 	if (!sh->fs)
@@ -1485,6 +1549,8 @@ static const struct command {
 	{ "chown", cmd_chown, "chown UID[:GID] PATH...", "change the owner" },
 	{ "truncate", cmd_truncate, "truncate -s SIZE FILE...", "set a file's size" },
 	{ "chroot", cmd_chroot, "chroot DIR", "change the task's root directory" },
+	{ "su", cmd_su, "su USER[:GROUP]", "become that user and group for good (numeric, or root)" },
+	{ "id", cmd_id, "id", "the task's uids, gids, groups and effective capabilities" },
 	{ "exec-program", cmd_exec_program, "exec-program PATH", "the task executes PATH (/proc/self/exe)" },
 	{ "fork", cmd_fork, "fork", "a child task that shares the open files; it becomes current" },
 	{ "task", cmd_task, "task N", "make task N (a pid) the current one" },
