@@ -41,8 +41,21 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 		allow_write_access(task->exe.dentry->d_inode);
 	path_put(&task->exe);
 	task->exe = path;
-	/* begin_new_exec(): dumpable again, unless the ids differ (no set-user-ID
-	 * programs in uvfs: the new cred is the old) */
+	/* The new cred (bprm_fill_uid(), cap_bprm_creds_from_file(); uvfs runs no
+	 * set-user-ID programs and has no file capabilities): the saved and filesystem ids
+	 * become the effective ones; a real or effective uid 0 is given the bounding and
+	 * inheritable sets, effective only with euid 0 (handle_privileged_root()); anyone
+	 * else keeps no capability (no ambient ones in uvfs) */
+	{
+		struct cred *c = &task->cred;
+
+		c->suid = c->fsuid = c->euid;
+		c->sgid = c->fsgid = c->egid;
+		c->cap_permitted = !c->uid || !c->euid ? c->cap_bset | c->cap_inheritable : 0;
+		c->cap_effective = !c->euid ? c->cap_permitted : 0;
+		task->cred_id = ++task->fs->next_cred_id;
+	}
+	/* begin_new_exec(): dumpable again, unless the ids differ */
 	task->dumpable = task->cred.uid == task->cred.euid && task->cred.gid == task->cred.egid ?
 			 SUID_DUMP_USER : task->fs->suid_dumpable;
 	/* do_close_on_exec() */

@@ -34,6 +34,8 @@ void file_init(struct file *f, const struct path *path, unsigned int flags, unsi
 	struct inode *inode = path->dentry->d_inode;
 
 	f->f_count = 1;
+	/* f_cred: the cred of the task opening it (the caller: fs->current) */
+	f->f_cred_id = inode->i_sb->s_fs->current ? inode->i_sb->s_fs->current->cred_id : 0;
 	f->f_path = *path;
 	path_get(&f->f_path);
 	f->f_inode = igrab(inode);

@@ -25,6 +25,7 @@ struct file {
 	unsigned int f_mode;                /* FMODE_*; immutable */
 	off_t f_pos;
 	const struct file_operations *f_op; /* immutable */
+	unsigned long f_cred_id;            /* the opener's cred_id (task.h); immutable */
 };
 
 /* alloc_empty_file - the memory of a file, allocated before an open changes anything

@@ -185,6 +185,7 @@ struct uvfs {
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
 	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */
 	int next_pid;                   /* ns_lock */
+	unsigned long next_cred_id;     /* ns_lock: task.h's cred_id */
 	/* The live task of each pid (NULL for one that exited or not yet made), for
 	 * procfs's lookups by number: written under ns_lock, read lockless too — the
 	 * array is replaced when it grows, published before its size, and the old one

@@ -158,11 +158,22 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
 		return -EINVAL;
 	if (flags & AT_SYMLINK_FOLLOW)
 		how |= LOOKUP_FOLLOW;
-	task_enter(task);
-	/* do_linkat(): AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; without it the empty path
-	 * is just empty (ENOENT) */
-	if ((flags & AT_EMPTY_PATH) && cred_capable(&task->cred, CAP_DAC_READ_SEARCH))
+	if (flags & AT_EMPTY_PATH)
 		how |= LOOKUP_EMPTY;
+	task_enter(task);
+	/* path_init()'s LOOKUP_LINKAT_EMPTY (6.10+): a walk that starts at olddirfd's file
+	 * needs that file opened with the caller's very cred (no change of ids since,
+	 * not inherited through a fork), or CAP_DAC_READ_SEARCH — ENOENT, after EBADF */
+	if ((flags & AT_EMPTY_PATH) && olddirfd != AT_FDCWD && oldpath && oldpath[0] != '/' &&
+	    getname_check(oldpath, true) >= 0) {
+		struct file *f = fdget(task, olddirfd);
+
+		if (f && f->f_cred_id != task->cred_id &&
+		    !cred_capable(&task->cred, CAP_DAC_READ_SEARCH)) {
+			err = -ENOENT;
+			goto out;
+		}
+	}
 	err = filename_lookup(task, olddirfd, oldpath, how, &old);
 	if (err)
 		goto out;

@@ -29,6 +29,11 @@ int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 	err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp);
 	if (err)
 		goto out;
+	/* path_mount(): may_mount() after the walk */
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN)) {
+		err = -EPERM;
+		goto put;
+	}
 	if (!fstype) {
 		err = -EINVAL;
 		goto put;

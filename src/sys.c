@@ -53,6 +53,7 @@ static void commit_creds(struct uvfs_task *task, const struct cred *new)
 	    new->fsgid != old->fsgid || (new->cap_permitted & ~old->cap_permitted))
 		WRITE_ONCE(task->dumpable, task->fs->suid_dumpable);
 	task->cred = *new;
+	task->cred_id = ++task->fs->next_cred_id;
 }
 
 /* The new cred for task, made beside the old: its capability sets follow the uids
@@ -279,6 +280,7 @@ int uvfs_setgroups(struct uvfs_task *task, size_t size, const gid_t *list)
 	} else {
 		put_group_info(task->fs, task->cred.group_info);
 		task->cred.group_info = gi;
+		task->cred_id = ++task->fs->next_cred_id;  /* set_current_groups() */
 	}
 	task_leave(task);
 	return err;
@@ -349,6 +351,7 @@ int uvfs_capset(struct uvfs_task *task, const struct uvfs_caps *caps)
 		goto out;
 	if (e & ~p)
 		goto out;
+	task->cred_id = ++task->fs->next_cred_id;
 	task->cred.cap_effective = e;
 	task->cred.cap_permitted = p;
 	task->cred.cap_inheritable = i;
@@ -378,6 +381,7 @@ int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid)
 		new.cap_permitted = new.cap_effective = new.cap_ambient = 0;
 	}
 	task->cred = new;
+	task->cred_id = ++task->fs->next_cred_id;
 	task_leave(task);
 	return 0;
 }

@@ -94,6 +94,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 	t = task_alloc(fs);
 	if (t) {
 		cred_init_root(&t->cred);
+		t->cred_id = ++fs->next_cred_id;
 		t->dumpable = SUID_DUMP_USER;
 		t->umask = 022;
 		t->root.mnt = t->pwd.mnt = fs->root_mnt;
@@ -128,6 +129,7 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 	if (t) {
 		cred_copy(&t->cred, &parent->cred);
 		t->dumpable = parent->dumpable;  /* the mm is copied */
+		t->cred_id = ++fs->next_cred_id;  /* copy_creds(): a new cred */
 		t->umask = parent->umask;
 		t->root = parent->root;
 		t->pwd = parent->pwd;

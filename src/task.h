@@ -17,6 +17,10 @@ struct uvfs_task {
 	/* the mm's dumpable flag (SUID_DUMP_*): a change of effective or filesystem
 	 * ids, or new capabilities, sets it to fs.suid_dumpable (commit_creds()) */
 	int dumpable;
+	/* which cred object the kernel's task would have: a new one at every change of
+	 * credentials and at fork (prepare_creds()); a file remembers its opener's
+	 * (f_cred_id), for linkat(AT_EMPTY_PATH)'s "f_cred == current_cred()" */
+	unsigned long cred_id;
 	mode_t umask;
 	struct path root;             /* holds references */
 	struct path pwd;              /* holds references */
@@ -39,6 +43,13 @@ struct uvfs_task *find_task(struct uvfs *fs, int pid);
  * proc_cwd_link, proc_root_link), not referenced; NULL for a closed descriptor or no
  * executable.  rcu: inside an RCU read section without ns_lock (fdget_rcu). */
 const struct path *task_link_path(struct uvfs_task *t, enum which_link which, int fd, bool rcu);
+
+/* The task whose cred this is: every cred the VFS is asked about is a task's own
+ * (faccessat2 overrides it in place), as the kernel's checks ask current_cred(). */
+static inline const struct uvfs_task *cred_task(const struct cred *c)
+{
+	return container_of(c, struct uvfs_task, cred);
+}
 
 /* The mm's dumpable states (include/linux/sched/coredump.h) */
 #define SUID_DUMP_DISABLE 0

@@ -54,7 +54,8 @@ struct proc_sb {
 	char self[16];        /* ns_lock: the body of /proc/self for the current reader */
 };
 
-static const struct inode_operations proc_dir_iops, proc_pid_dir_iops, proc_link_iops,
+static const struct inode_operations proc_dir_iops, proc_fd_dir_iops, proc_fdinfo_dir_iops,
+	proc_pid_dir_iops, proc_link_iops,
 	proc_self_iops, proc_file_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops;
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
@@ -101,8 +102,14 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 		inode->i_nlink = 9;
 	}
 	switch (type) {
-	case PROC_ROOT: case PROC_FD_DIR: case PROC_FDINFO_DIR:
+	case PROC_ROOT:
 		inode->i_op = &proc_dir_iops;
+		break;
+	case PROC_FDINFO_DIR:
+		inode->i_op = &proc_fdinfo_dir_iops;
+		break;
+	case PROC_FD_DIR:
+		inode->i_op = &proc_fd_dir_iops;
 		break;
 	case PROC_PID:
 		inode->i_op = &proc_pid_dir_iops;
@@ -373,13 +380,13 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 	}
 }
 
-/* task_dump_owner(): the task's effective ids; but every entry of a task that is not
- * dumpable (it changed its ids) but its /proc/PID directory itself belongs to root */
+/* task_dump_owner(): the task's effective ids; but the entries of a task that is not
+ * dumpable (it changed its ids) belong to root, except its directories of mode 0555
+ * (/proc/PID, fdinfo: the kernel excepts that mode, not a kind of entry) */
 lockless_read
-static void task_dump_owner(const struct uvfs_task *t, enum proc_type type, uid_t *uid,
-			    gid_t *gid)
+static void task_dump_owner(const struct uvfs_task *t, uint16_t mode, uid_t *uid, gid_t *gid)
 {
-	if (type != PROC_PID && READ_ONCE(t->dumpable) != SUID_DUMP_USER) {
+	if (mode != (S_IFDIR | 0555) && READ_ONCE(t->dumpable) != SUID_DUMP_USER) {
 		*uid = 0;
 		*gid = 0;
 		return;
@@ -419,7 +426,7 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
 
 		if (t)
-			task_dump_owner(t, e.type, &inode->i_uid, &inode->i_gid);
+			task_dump_owner(t, inode->i_mode, &inode->i_uid, &inode->i_gid);
 		else
 			inode->i_uid = inode->i_gid = 0;
 	}
@@ -573,7 +580,7 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 		uid_t uid;
 		gid_t gid;
 
-		task_dump_owner(t, pi->type, &uid, &gid);
+		task_dump_owner(t, READ_ONCE(inode->i_mode), &uid, &gid);
 		if (rcu) {
 			if (inode->i_uid != uid || inode->i_gid != gid)
 				return -ECHILD;
@@ -708,15 +715,65 @@ static void proc_getattr(const struct inode *inode, struct stat *st)
 	const struct proc_inode *pi = PI(inode);
 	const struct uvfs_task *t;
 
-	if (pi->type != PROC_FD_DIR)
+	if (pi->type != PROC_PID && pi->type != PROC_FD_DIR)
 		return;
 	t = find_task(inode->i_sb->s_fs, pi->pid);
-	st->st_size = t ? __atomic_load_n(&t->files.count, __ATOMIC_RELAXED) : 0;
+	/* pid_getattr(), /proc/PID's only: the owner as the task is now, root once it is
+	 * gone (the other entries show the owner their last lookup gave them) */
+	if (pi->type == PROC_PID && t) {
+		uid_t uid;
+		gid_t gid;
+
+		task_dump_owner(t, READ_ONCE(inode->i_mode), &uid, &gid);
+		st->st_uid = uid;
+		st->st_gid = gid;
+	} else if (pi->type == PROC_PID) {
+		st->st_uid = 0;
+		st->st_gid = 0;
+	}
+	if (pi->type == PROC_FD_DIR)
+		st->st_size = t ? __atomic_load_n(&t->files.count, __ATOMIC_RELAXED) : 0;
 }
 
 static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr,
+};
+
+/* proc_fd_permission(): /proc/PID/fd is 0500, but a task may always search its own
+ * (a task that changed its ids owns it no more: task_dump_owner()) */
+lockless_read
+static int proc_fd_permission(const struct cred *cred, struct inode *inode, int mask)
+{
+	int err = generic_permission(cred, inode, mask);
+
+	if (err && cred_task(cred)->pid == PI(inode)->pid)
+		err = 0;
+	return err;
+}
+
+/* proc_fdinfo_permission(): searching /proc/PID/fdinfo asks ptrace_may_access() first
+ * (ESRCH once the task is gone, EACCES), then the mode */
+lockless_read
+static int proc_fdinfo_permission(const struct cred *cred, struct inode *inode, int mask)
+{
+	const struct uvfs_task *t = find_task(inode->i_sb->s_fs, PI(inode)->pid);
+
+	if (!t)
+		return -ESRCH;
+	if (!ptrace_may_read(cred_task(cred), t))
+		return -EACCES;
+	return generic_permission(cred, inode, mask);
+}
+
+static const struct inode_operations proc_fdinfo_dir_iops = {
+	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
+	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_fdinfo_permission,
+};
+
+static const struct inode_operations proc_fd_dir_iops = {
+	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
+	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_fd_permission,
 };
 /*
  * proc_pid_permission(): searching /proc/PID of a task that is gone is ESRCH

@@ -54,6 +54,8 @@ static char *full_script(const char *body, long idx)
 			fprintf(f, "%.*s\n", (int)l, p);
 		p += l + (nl ? 1 : 0);
 	}
+	/* a sequence that became a user ("asuser", gen.c) ends as root again */
+	fprintf(f, "asroot\n");
 	for (int i = 0; i < 40; i++)
 		fprintf(f, "close %d\n", i);
 	fprintf(f, "fchdir %d\nclose %d\n", START_FD, SEQ_FD);

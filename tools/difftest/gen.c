@@ -187,11 +187,20 @@ static void open_flags(struct rng *r, char *buf, size_t n)
  *  - a fifo (a name no other operation picks) opened with O_ACCMODE (EINVAL) and
  *    without waiting.
  */
+/* The sequence has become a user ("asuser"): a program it writes may not be written
+ * (EACCES), and an exec of whatever is there then differs by design — the host says
+ * ENOEXEC, uvfs runs no program — so users do not exec (the permission matrix checks
+ * exec's permissions against the kernel). */
+static bool gen_as_user;
+
 static void task_op(struct rng *r, FILE *f)
 {
 	char nm[32], a[64];
+	unsigned k = pick(r, 5);
 
-	switch (pick(r, 5)) {
+	if (k == 1 && gen_as_user)
+		k = 2;
+	switch (k) {
 	case 0:
 		fprintf(f, "fork\nopenat AT_FDCWD /proc/{child} O_RDONLY|O_DIRECTORY\n");
 		if (chance(r, 40))
@@ -479,8 +488,31 @@ char *difftest_generate(uint64_t seed, int steps, bool no_root)
 	/* a few names to start from, so that early operations collide */
 	fprintf(f, "mkdirat AT_FDCWD d 0755\nmkdirat AT_FDCWD e 0755\nmkdirat AT_FDCWD d/f 0755\n");
 	fprintf(f, "openat AT_FDCWD a O_CREAT|O_RDWR 0644\nwrite 0 \"data\"\n");
-	for (int i = 0; i < steps; i++)
-		emit_op(&r, f);
+	/* users (a third of the sequences): the tree made shared — d a sticky
+	 * world-writable directory like /tmp, e a user's own, d/f a group's, a another
+	 * user's group-writable file — and from a random step on, one of four users
+	 * (owner of e, member of group 100 by primary or supplementary group, other);
+	 * difftest's trailer comes back with "asroot" */
+	if (!gen_no_root && chance(&r, 33)) {
+		static const char *const who[] = { "1000 100 200", "1001 100", "1002 200 100",
+						   "1003 300" };
+		int at = (int)pick(&r, (unsigned)steps + 1);
+
+		fprintf(f, "fchmodat AT_FDCWD d 01777 0\nfchownat AT_FDCWD e 1000 100 0\n"
+			   "fchownat AT_FDCWD d/f 0 100 0\nfchmodat AT_FDCWD d/f 02770 0\n"
+			   "fchownat AT_FDCWD a 1001 100 0\nfchmodat AT_FDCWD a 0664 0\n");
+		for (int i = 0; i < steps; i++) {
+			if (i == at) {
+				fprintf(f, "asuser %s\n", who[pick(&r, 4)]);
+				gen_as_user = true;
+			}
+			emit_op(&r, f);
+		}
+		gen_as_user = false;
+	} else {
+		for (int i = 0; i < steps; i++)
+			emit_op(&r, f);
+	}
 	/* every descriptor still open is shown, then closed */
 	for (int i = 0; i < 8; i++)
 		fprintf(f, "fdpath %d\n", i);

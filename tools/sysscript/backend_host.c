@@ -186,10 +186,17 @@ static int h_exit(void *c, int pid)
 	return 0;
 }
 
-static int h_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups)
+static int h_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups, bool keep)
 {
-	if (syscall(SYS_setgroups, n, groups) || syscall(SYS_setresgid, g, g, g) ||
-	    syscall(SYS_setresuid, u, u, u))
+	/* back to root: the uid first, which gives back the capability to set the rest */
+	if (keep && !u) {
+		if (syscall(SYS_setresuid, 0, 0, 0) || syscall(SYS_setresgid, g, g, g) ||
+		    syscall(SYS_setgroups, n, groups))
+			return -errno;
+		return 0;
+	}
+	if (syscall(SYS_setgroups, n, groups) || syscall(SYS_setresgid, g, g, keep ? 0 : g) ||
+	    syscall(SYS_setresuid, u, u, keep ? 0 : u))
 		return -errno;
 	return 0;
 }

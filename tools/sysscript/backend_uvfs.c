@@ -127,14 +127,23 @@ static int u_exit(void *c, int pid)
 	return 0;
 }
 
-static int u_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups)
+static int u_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups, bool keep)
 {
-	int err = uvfs_setgroups(T(c), (size_t)n, groups);
+	int err;
 
+	if (keep && !u) {  /* as the host backend: the uid first */
+		err = uvfs_setresuid(T(c), 0, 0, 0);
+		if (!err)
+			err = uvfs_setresgid(T(c), g, g, g);
+		if (!err)
+			err = uvfs_setgroups(T(c), (size_t)n, groups);
+		return err;
+	}
+	err = uvfs_setgroups(T(c), (size_t)n, groups);
 	if (!err)
-		err = uvfs_setresgid(T(c), g, g, g);
+		err = uvfs_setresgid(T(c), g, g, keep ? 0 : g);
 	if (!err)
-		err = uvfs_setresuid(T(c), u, u, u);
+		err = uvfs_setresuid(T(c), u, u, keep ? 0 : u);
 	return err;
 }
 

@@ -691,17 +691,21 @@ long sysscript_line(struct sysscript *s, const char *line)
 	} else if (!strcmp(cmd, "writeprog")) {
 		NEED(1);
 		r = b->write(c, (int)a[0], sysscript_prog, sizeof(sysscript_prog));
-	} else if (!strcmp(cmd, "su")) {
+	} else if (!strcmp(cmd, "su") || !strcmp(cmd, "asuser")) {
 		gid_t groups[16];
+		bool keep = cmd[0] == 'a';
 
 		/* su UID GID [GROUP...]: n counts the command too */
 		if (n < 3 || n - 3 > 16)
 			goto syntax;
 		for (int i = 2; i < n - 1; i++)
 			groups[i - 2] = (gid_t)a[i];
-		r = b->su(c, (uid_t)a[0], (gid_t)a[1], n - 3, groups);
-		if (!r)
+		r = b->su(c, (uid_t)a[0], (gid_t)a[1], n - 3, groups, keep);
+		if (!r && !keep)
 			s->su_count++;
+	} else if (!strcmp(cmd, "asroot")) {
+		NEED(0);
+		r = b->su(c, 0, 0, 0, NULL, true);
 	} else if (!strcmp(cmd, "id")) {
 		NEED(0);
 		buf = malloc(4096);

@@ -36,7 +36,10 @@
  * Credentials: "su UID GID [GROUP...]" drops the script's task to those ids for
  * good (setgroups, setresgid, setresuid, all three ids each: a child forked before
  * cannot be "exit"ed afterwards, as the host would refuse the signal); "id" prints the
- * ids, groups and effective capabilities.
+ * ids, groups and effective capabilities.  "asuser UID GID [GROUP...]" is the same but
+ * keeps 0 as the saved ids (setresgid(g, g, 0), setresuid(u, u, 0): the effective
+ * capabilities go, the permitted stay), so that "asroot" (setresuid(0, 0, 0),
+ * setresgid(0, 0, 0), no groups) can come back: the differential tester's users.
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
@@ -99,7 +102,8 @@ struct sys_backend {
 	/* credentials of the script's task: setgroups(n, groups), setresgid(g, g, g),
 	 * setresuid(u, u, u) — a real drop, as setpriv --reuid --regid --groups makes
 	 * it; and "id": the ids, groups and effective capabilities as text into buf */
-	int (*su)(void *ctx, uid_t uid, gid_t gid, int ngroups, const gid_t *groups);
+	int (*su)(void *ctx, uid_t uid, gid_t gid, int ngroups, const gid_t *groups,
+		  bool keep_saved_root);
 	int (*id)(void *ctx, char *buf, size_t n);
 };
 

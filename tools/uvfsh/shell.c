@@ -1287,7 +1287,7 @@ static int cmd_su(struct shell *sh, int argc, char **argv)
 		g = u;
 	else if (!parse_id(colon + 1, &g))
 		return fail(sh, "su: invalid group: '%s'", colon + 1);
-	r = B(sh)->su(C(sh), u, g, 0, NULL);
+	r = B(sh)->su(C(sh), u, g, 0, NULL, false);
 	if (r < 0)
 		return fail(sh, "su: cannot become %u:%u: %s", u, g, err_str(r));
 	return 0;
