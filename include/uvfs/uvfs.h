@@ -73,8 +73,10 @@ extern "C" {
  *             (not a whiteout, 0:0) without CAP_MKNOD; linkat first EPERM for a file
  *             fs.protected_hardlinks guards (not owned, and not a regular file the task
  *             may read and write, or set-user-ID, or set-group-ID and group-executable)
- *             unless CAP_FOWNER; AT_EMPTY_PATH without CAP_DAC_READ_SEARCH is an empty
- *             path (ENOENT).
+ *             unless CAP_FOWNER; AT_EMPTY_PATH (and any path relative to olddirfd
+ *             with it) from a descriptor opened with other credentials — ids changed
+ *             since, or inherited through a fork — is ENOENT (after EBADF) without
+ *             CAP_DAC_READ_SEARCH.
  *   unlinkat, renameat2 - after ENOENT of the victim: EACCES, no write and search
  *             permission on its directory; EPERM, a sticky directory whose owner and
  *             the file's owner are both not the task, without CAP_FOWNER; then the type
@@ -96,7 +98,10 @@ extern "C" {
  *   chdir, fchdir, chroot - EACCES: no search permission on the new directory;
  *             chroot then EPERM without CAP_SYS_CHROOT.
  *   uvfs_task_exec - EACCES: not a regular file, or no execute permission (root needs
- *             an x bit somewhere).
+ *             an x bit somewhere).  Afterwards the saved and filesystem ids are the
+ *             effective ones, and the capabilities as execve(2) leaves them for a
+ *             program without file capabilities.
+ *   uvfs_mount - EPERM without CAP_SYS_ADMIN, after the target's walk.
  *   /proc/PID/fd/N, cwd, root, exe of another task - EACCES unless the task's
  *             filesystem ids equal all of that task's ids and it is dumpable (it has
  *             not changed its ids since its last exec), or CAP_SYS_PTRACE; /proc/PID/fd
