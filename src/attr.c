@@ -19,12 +19,6 @@ struct iattr {
 	gid_t ia_gid;
 };
 
-/* in_group_or_capable(): may keep set-group-ID for gid */
-static bool in_group_or_capable(const struct cred *cred, gid_t gid)
-{
-	return in_group_p(cred, gid) || cred_capable(cred, CAP_FSETID);
-}
-
 /* setattr_should_drop_sgid(): set-group-ID means execution, or the caller is
  * neither in the group nor CAP_FSETID */
 static unsigned int should_drop_sgid(const struct cred *cred, const struct inode *inode)

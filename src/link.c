@@ -86,7 +86,8 @@ int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 		err = -EPERM;
 	if (!err)
 		err = !dir->i_op->create ? -EPERM :
-		      dir->i_op->create(dir, d, (mode & S_IFMT) | ((mode & 07777) & ~task->umask),
+		      dir->i_op->create(dir, d, (mode & S_IFMT) |
+					(mode_strip_sgid(&task->cred, dir, mode & 07777) & ~task->umask),
 					dev, task->cred.fsuid, task->cred.fsgid);
 	dput(d);
 	nd_done(&nd);

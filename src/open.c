@@ -203,7 +203,8 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 		dput(d);
 		return ERR_PTR(-EACCES); /* lookup_open(): no ->create */
 	}
-	err = dir_inode->i_op->create(dir_inode, d, op->mode & ~task->umask, 0,
+	err = dir_inode->i_op->create(dir_inode, d,
+				      mode_strip_sgid(&task->cred, dir_inode, op->mode) & ~task->umask, 0,
 				      task->cred.fsuid, task->cred.fsgid);
 	if (err) {
 		dput(d);
@@ -336,7 +337,9 @@ static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
 		err = -ENOMEM;
 		goto out;
 	}
-	err = dir_inode->i_op->tmpfile(dir_inode, d, (op->mode & 07777) & ~task->umask,
+	err = dir_inode->i_op->tmpfile(dir_inode, d,
+				       mode_strip_sgid(&task->cred, dir_inode, op->mode & 07777) &
+				       ~task->umask,
 				       task->cred.fsuid, task->cred.fsgid);
 	if (!err) {
 		struct path p = { .mnt = dir.mnt, .dentry = d };

@@ -41,6 +41,24 @@ static inline bool inode_owner_or_capable(const struct cred *cred, const struct 
 	return cred->fsuid == inode->i_uid || cred_capable(cred, CAP_FOWNER);
 }
 
+/* in_group_or_capable(): may keep set-group-ID for gid */
+static inline bool in_group_or_capable(const struct cred *cred, gid_t gid)
+{
+	return in_group_p(cred, gid) || cred_capable(cred, CAP_FSETID);
+}
+
+/* mode_strip_sgid(): a non-directory created set-group-ID and group-executable in a
+ * set-group-ID directory (so it takes the directory's group) by one outside that group
+ * without CAP_FSETID loses the bit (vfs_prepare_mode()) */
+static inline mode_t mode_strip_sgid(const struct cred *cred, const struct inode *dir,
+				     mode_t mode)
+{
+	if ((mode & (S_ISGID | S_IXGRP)) != (S_ISGID | S_IXGRP) || S_ISDIR(mode) ||
+	    !(dir->i_mode & S_ISGID) || in_group_or_capable(cred, dir->i_gid))
+		return mode;
+	return mode & ~(mode_t)S_ISGID;
+}
+
 /* The mode says every class may search (all three x bits): generic_permission()
  * would say 0 to anyone, so the walk need not ask (the kernel's IOP_FASTPERM idea). */
 static inline bool everyone_may_search(uint16_t mode)
