@@ -82,7 +82,7 @@ enum op {
 	CHMOD, CHMOD_SGID, CHOWN_OTHER, CHOWN_NOTHING, CHGRP_100, CHGRP_200, CHGRP_300,
 	UTIMES_NOW, UTIMES_SET, UTIMES_NOW_OMIT, TRUNCATE, WRITE,
 	ACCESS_R, ACCESS_W, ACCESS_X, ACCESS_F, EACCESS_W, EACCESS_X, ACCESS_DIR_X,
-	EXEC, EXEC_DIR,
+	EXEC, EXEC_DIR, CREAT_SGID, MKNOD_SGID, MKDIR_SGID, CREAT_SUID_STICKY,
 	NR_OPS
 };
 
@@ -98,6 +98,7 @@ static const char *const OP_NAMES[] = {
 	"chgrp 300", "utimensat now", "utimensat set", "utimensat now omit", "truncate",
 	"write", "access R_OK", "access W_OK", "access X_OK", "access F_OK",
 	"eaccess W_OK", "eaccess X_OK", "access dir X_OK", "exec", "exec directory",
+	"open O_CREAT 02755", "mknod S_IFREG|02755", "mkdir 02755", "open O_CREAT 05777",
 };
 _Static_assert(ARRAY_SIZE(OP_NAMES) == NR_OPS, "a name for every operation");
 
@@ -299,6 +300,12 @@ static long host_op(const struct cell *c)
 	case EACCESS_X:
 		return R(syscall(SYS_faccessat2, host_root, P(a, "d/f"), X_OK, AT_EACCESS));
 	case ACCESS_DIR_X: return R(syscall(SYS_faccessat2, host_root, P(a, "d/sub"), X_OK, 0));
+	case CREAT_SGID: case CREAT_SUID_STICKY:
+		fd = openat(host_root, P(a, "d/n"), O_CREAT | O_WRONLY,
+			    c->op == CREAT_SGID ? 02755 : 05777);
+		return fd < 0 ? -errno : (close(fd), 0);
+	case MKNOD_SGID: return R(mknodat(host_root, P(a, "d/n"), S_IFREG | 02755, 0));
+	case MKDIR_SGID: return R(mkdirat(host_root, P(a, "d/n"), 02755));
 	case EXEC: case EXEC_DIR: {
 		char *argv[] = { "f", NULL }, *envp[] = { NULL };
 
@@ -501,6 +508,12 @@ static long uvfs_op(struct uvfs_task *t, const struct cell *c)
 	case EACCESS_W: return uvfs_faccessat2(t, AT_FDCWD, P(a, "d/f"), W_OK, AT_EACCESS);
 	case EACCESS_X: return uvfs_faccessat2(t, AT_FDCWD, P(a, "d/f"), X_OK, AT_EACCESS);
 	case ACCESS_DIR_X: return uvfs_faccessat2(t, AT_FDCWD, P(a, "d/sub"), X_OK, 0);
+	case CREAT_SGID: case CREAT_SUID_STICKY:
+		fd = uvfs_openat(t, AT_FDCWD, P(a, "d/n"), O_CREAT | O_WRONLY,
+				 c->op == CREAT_SGID ? 02755 : 05777);
+		return fd < 0 ? fd : (uvfs_close(t, fd), 0);
+	case MKNOD_SGID: return uvfs_mknodat(t, AT_FDCWD, P(a, "d/n"), S_IFREG | 02755, 0);
+	case MKDIR_SGID: return uvfs_mkdirat(t, AT_FDCWD, P(a, "d/n"), 02755);
 	case EXEC: return uvfs_task_exec(t, P(a, "d/f"));
 	case EXEC_DIR: return uvfs_task_exec(t, P(a, "d/sub"));
 	default:
