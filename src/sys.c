@@ -11,13 +11,6 @@
 #include "cred.h"
 #include "task.h"
 
-/* ns_capable_setid(CAP_SETUID) and friends: the effective set alone (no user
- * namespaces, no LSM) */
-static bool may_setid(const struct cred *c, int cap)
-{
-	return cred_capable(c, cap);
-}
-
 /*
  * The uid or the gid half of a cred, so that each rule of kernel/sys.c is written
  * once here (the kernel writes each twice): the four ids, the capability that
@@ -25,7 +18,7 @@ static bool may_setid(const struct cred *c, int cap)
  */
 struct idset {
 	uint32_t *r, *e, *s, *fs;
-	int cap;
+	int cap;            /* ns_capable_setid(): the effective set alone (no user ns) */
 	bool uid;
 };
 _Static_assert(sizeof(uid_t) == sizeof(uint32_t) && sizeof(gid_t) == sizeof(uint32_t),
@@ -83,7 +76,7 @@ static int do_setres(struct uvfs_task *task, bool uid, uint32_t r, uint32_t e, u
 	    (s == KEEP || s == *o.s))
 		goto out;
 	if (((r != KEEP && !is_one_of(r, &o)) || (e != KEEP && !is_one_of(e, &o)) ||
-	     (s != KEEP && !is_one_of(s, &o))) && !may_setid(&task->cred, o.cap)) {
+	     (s != KEEP && !is_one_of(s, &o))) && !cred_capable(&task->cred, o.cap)) {
 		err = -EPERM;
 		goto out;
 	}
@@ -114,7 +107,7 @@ static int do_setre(struct uvfs_task *task, bool uid, uint32_t r, uint32_t e)
 		return -EINVAL;
 	task_enter(task);
 	o = ids_of(&task->cred, uid);
-	cap = may_setid(&task->cred, o.cap);
+	cap = cred_capable(&task->cred, o.cap);
 	new = task->cred;
 	n = ids_of(&new, uid);
 	if (r != KEEP) {
@@ -152,7 +145,7 @@ static int do_set(struct uvfs_task *task, bool uid, uint32_t id)
 	o = ids_of(&task->cred, uid);
 	new = task->cred;
 	n = ids_of(&new, uid);
-	if (may_setid(&task->cred, o.cap)) {
+	if (cred_capable(&task->cred, o.cap)) {
 		*n.r = *n.s = id;
 	} else if (id != *o.r && id != *o.s) {
 		err = -EPERM;
@@ -177,7 +170,7 @@ static int do_setfs(struct uvfs_task *task, bool uid, uint32_t id)
 	o = ids_of(&task->cred, uid);
 	ret = (int)*o.fs;
 	if (id != KEEP && id != *o.fs &&
-	    (is_one_of(id, &o) || may_setid(&task->cred, o.cap))) {
+	    (is_one_of(id, &o) || cred_capable(&task->cred, o.cap))) {
 		struct cred new = task->cred;
 
 		*ids_of(&new, uid).fs = id;
@@ -274,7 +267,7 @@ int uvfs_setgroups(struct uvfs_task *task, size_t size, const gid_t *list)
 	if (!gi)
 		return -ENOMEM;
 	task_enter(task);
-	if (!may_setid(&task->cred, CAP_SETGID)) {
+	if (!cred_capable(&task->cred, CAP_SETGID)) {
 		err = -EPERM;
 		put_group_info(task->fs, gi);
 	} else {
