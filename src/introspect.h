@@ -51,7 +51,8 @@ void uvfs_get_stats(struct uvfs *fs, struct uvfs_cache_stats *out);
 struct uvfs_live_counts {
 	long dentries, names, inodes, files, tasks, instances;
 };
-/* Waits for pending RCU frees first, so the counts are final. */
+/* Final counts: pending RCU frees are waited for first (uvfs_free has waited for
+ * its own, so with no instance alive there is nothing to wait for). */
 void uvfs_live_counts(struct uvfs_live_counts *out);
 
 #endif /* UVFS_INTROSPECT_H */
