@@ -201,6 +201,11 @@ static int h_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups, bool keep
 	return 0;
 }
 
+static mode_t h_umask(void *c, mode_t m)
+{
+	return umask(m);
+}
+
 static int h_id(void *c, char *buf, size_t n)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -232,7 +237,7 @@ static struct sys_backend host_backend = {
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
 	.fcntl = h_fcntl, .mount = h_mount, .chroot = h_chroot, .readlink_proc = h_readlink_proc,
-	.fork = h_fork, .exec = h_exec, .exit = h_exit, .su = h_su, .id = h_id,
+	.fork = h_fork, .exec = h_exec, .exit = h_exit, .su = h_su, .id = h_id, .umask = h_umask,
 };
 
 /* The child writes its output into memory shared with the parent, so that no

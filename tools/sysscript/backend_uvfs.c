@@ -147,6 +147,11 @@ static int u_su(void *c, uid_t u, gid_t g, int n, const gid_t *groups, bool keep
 	return err;
 }
 
+static mode_t u_umask(void *c, mode_t m)
+{
+	return uvfs_umask(T(c), m);
+}
+
 static int u_id(void *c, char *buf, size_t n)
 {
 	struct uvfs_caps caps;
@@ -193,7 +198,7 @@ static const struct sys_backend uvfs_backend = {
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
 	.fcntl = u_fcntl, .mount = u_mount, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
-	.fork = u_fork, .exec = u_exec, .exit = u_exit, .su = u_su, .id = u_id,
+	.fork = u_fork, .exec = u_exec, .exit = u_exit, .su = u_su, .id = u_id, .umask = u_umask,
 };
 
 struct sys_backend *sys_backend_uvfs(const struct uvfs_config *cfg)

@@ -706,6 +706,10 @@ long sysscript_line(struct sysscript *s, const char *line)
 	} else if (!strcmp(cmd, "asroot")) {
 		NEED(0);
 		r = b->su(c, 0, 0, 0, NULL, true);
+	} else if (!strcmp(cmd, "umask")) {
+		NEED(1);
+		r = (long)b->umask(c, (mode_t)a[0]);
+		kind = 7;
 	} else if (!strcmp(cmd, "id")) {
 		NEED(0);
 		buf = malloc(4096);
@@ -772,6 +776,8 @@ long sysscript_line(struct sysscript *s, const char *line)
 			print_bytes(s->out, buf, r > 0 ? (size_t)r - 1 : 0);
 		else if (kind == 6)
 			print_times(s, w[1], &st);
+		else if (kind == 7)
+			fprintf(s->out, " (0%03lo)", (unsigned long)r);
 	}
 	fputc('\n', s->out);
 	goto out;

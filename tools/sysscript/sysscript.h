@@ -40,6 +40,7 @@
  * keeps 0 as the saved ids (setresgid(g, g, 0), setresuid(u, u, 0): the effective
  * capabilities go, the permitted stay), so that "asroot" (setresuid(0, 0, 0),
  * setresgid(0, 0, 0), no groups) can come back: the differential tester's users.
+ * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
@@ -105,6 +106,8 @@ struct sys_backend {
 	int (*su)(void *ctx, uid_t uid, gid_t gid, int ngroups, const gid_t *groups,
 		  bool keep_saved_root);
 	int (*id)(void *ctx, char *buf, size_t n);
+	/* umask(2): the old mask */
+	mode_t (*umask)(void *ctx, mode_t mask);
 };
 
 /* The text of "id" (both backends format it here): real/effective/saved/fs uid and
