@@ -149,6 +149,17 @@ static int fd(struct rng *r)
 	return chance(r, 3) ? (int)pick(r, 40) : (int)pick(r, 8);
 }
 
+/* The mode of a create: mostly the usual one; else set-user-ID, set-group-ID and
+ * sticky bits alone and together, none at all, every bit (the umask, the setgid
+ * directory and mode_strip_sgid decide what stays). */
+static unsigned create_mode(struct rng *r, unsigned usual)
+{
+	static const unsigned odd[] = { 0755, 01777, 02755, 04755, 06777, 02644, 07777, 0, 0700,
+					03775, 02710, 0777 };
+
+	return chance(r, 75) ? usual : odd[pick(r, 12)];
+}
+
 static const char *const open_extra[] = {
 	"O_CREAT", "O_EXCL", "O_TRUNC", "O_APPEND", "O_DIRECTORY", "O_NOFOLLOW", "O_PATH",
 	"O_CLOEXEC", "O_NONBLOCK",
@@ -254,7 +265,7 @@ static void emit_op(struct rng *r, FILE *f)
 		gen_open = false;
 		open_flags(r, fl, sizeof(fl));
 		quoted(b, sizeof(b), a);
-		fprintf(f, "openat AT_FDCWD %s %s 0%o\n", b, fl, chance(r, 80) ? 0644 : 0755);
+		fprintf(f, "openat AT_FDCWD %s %s 0%o\n", b, fl, create_mode(r, 0644));
 	} else if (k < 200) {
 		fprintf(f, "close %d\n", fd(r));
 	} else if (k < 240) {
@@ -312,14 +323,16 @@ static void emit_op(struct rng *r, FILE *f)
 	} else if (k < 560) {
 		P(a);
 		quoted(b, sizeof(b), a);
-		fprintf(f, "mkdirat AT_FDCWD %s 0%o\n", b, chance(r, 85) ? 0755 : 01777);
+		fprintf(f, "mkdirat AT_FDCWD %s 0%o\n", b, create_mode(r, 0755));
 	} else if (k < 590) {
-		static const char *const types[] = { "S_IFREG|0644", "0", "S_IFSOCK|0600",
-						     "S_IFCHR", "S_IFDIR|0755", "0170000" };
+		static const char *const types[] = { "S_IFREG", "0", "S_IFSOCK", "S_IFCHR",
+						     "S_IFDIR", "0170000" };
+		unsigned t = pick(r, 6);
 
 		P(a);
 		quoted(b, sizeof(b), a);
-		fprintf(f, "mknodat AT_FDCWD %s %s 0\n", b, types[pick(r, 6)]);
+		fprintf(f, "mknodat AT_FDCWD %s %s|0%o 0\n", b, types[t],
+			t == 3 && pick(r, 2) ? 0 : create_mode(r, t == 2 ? 0600 : 0644));
 	} else if (k < 650) {
 		char t[256], qt[300];
 
@@ -390,8 +403,13 @@ static void emit_op(struct rng *r, FILE *f)
 			fprintf(f, "chdir BACK\n");
 		else
 			fprintf(f, "chdir %s\n", c);
-	} else if (k < 860) {
+	} else if (k < 855) {
 		fprintf(f, "fchdir %d\n", fd(r));
+	} else if (k < 860) {
+		/* the creation mask, which every create after it applies (and forks copy) */
+		static const unsigned masks[] = { 022, 0, 077, 027, 07777, 002, 010, 0777, 02 };
+
+		fprintf(f, "umask 0%o\n", masks[pick(r, 9)]);
 	} else if (k < 870) {
 		fprintf(f, "getcwd %u\n", pick(r, 4) ? 512 : 4);
 	} else if (k < 890) {
