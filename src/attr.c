@@ -188,13 +188,14 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	/* vfs_truncate(): the type, write permission, then a file some task runs is
+	/* vfs_truncate(): the type, a read-only mount, write permission, then a file some task runs is
 	 * ETXTBSY, before EFBIG */
 	if (S_ISDIR(inode->i_mode))
 		err = -EISDIR;
 	else if (!S_ISREG(inode->i_mode))
 		err = -EINVAL;
-	else if (!(err = inode_permission(&task->cred, inode, MAY_WRITE)) &&
+	else if (!(err = mnt_want_write(path.mnt)) &&
+		 !(err = inode_permission(&task->cred, inode, MAY_WRITE)) &&
 		 !(err = get_write_access(inode))) {
 		err = do_truncate(&task->cred, inode, length);
 		put_write_access(inode);
@@ -231,8 +232,12 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	/* A symlink's mode cannot change (fchmodat2 with AT_SYMLINK_NOFOLLOW). */
-	if (S_ISLNK(inode->i_mode)) {
+	/* chmod_common(): a read-only mount first; a symlink's mode cannot change
+	 * (fchmodat2 with AT_SYMLINK_NOFOLLOW: notify_change()'s EOPNOTSUPP) */
+	err = mnt_want_write(path.mnt);
+	if (err) {
+		;
+	} else if (S_ISLNK(inode->i_mode)) {
 		err = -EOPNOTSUPP;
 	} else {
 		struct iattr attr = { .ia_valid = ATTR_MODE | ATTR_CTIME,
@@ -265,7 +270,8 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	{
+	err = mnt_want_write(path.mnt);  /* do_fchownat(), before chown_common() */
+	if (!err) {
 		/* chown_common(): a non-directory loses set-user-ID, and set-group-ID as
 		 * setattr_should_drop_sgid() says, even when root changes nothing */
 		struct iattr attr = { .ia_valid = ATTR_CTIME, .ia_uid = owner, .ia_gid = group };
@@ -355,7 +361,7 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 			err = -EBADF;  /* fdget() does not give O_PATH files */
 		else if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 			err = -EINVAL;
-		else
+		else if (!(err = mnt_want_write(f->f_path.mnt)))
 			err = set_times(&task->cred, f->f_inode, times);
 		goto out;
 	}
@@ -367,9 +373,10 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 	err = attr_lookup(task, dirfd, name, flags, &path);
 	if (err)
 		goto out;
+	/* vfs_utimes(): the nsec check, then a read-only mount */
 	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 		err = -EINVAL;
-	else
+	else if (!(err = mnt_want_write(path.mnt)))
 		err = set_times(&task->cred, path.dentry->d_inode, times);
 	path_put(&path);
 out:

@@ -55,9 +55,11 @@ void file_deinit(struct file *f)
 	STAT_ADD(inode->i_sb->s_fs->stats.files, -1);
 	inode->i_sb->s_fs->live_files--;
 	/* the fields stay as they are: after fput() a lockless readlink may still load
-	 * them (fdget_rcu), until the grace period that frees the file */
-	path_put(&path);
+	 * them (fdget_rcu), until the grace period that frees the file.  The inode
+	 * first: the path's mount may be a lazily unmounted one whose last reference
+	 * this is, and it takes its superblock, every inode included, with it. */
 	iput(inode);
+	path_put(&path);
 }
 
 void fput(struct file *f)
@@ -71,10 +73,12 @@ void fput(struct file *f)
 
 	if (!(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
-	if ((f->f_mode & FMODE_WRITE) && S_ISREG(inode->i_mode))
+	if ((f->f_mode & FMODE_WRITE) && S_ISREG(inode->i_mode)) {
 		put_write_access(inode);  /* __fput(): put_file_access() */
-	/* file_deinit drops the dentry first: an unlinked file's dentry dies there and
-	 * takes its inode reference with it; ours is the last, freeing the data. */
+		f->f_path.mnt->mnt_writers--;
+	}
+	/* file_deinit drops our inode reference, then the dentry: an unlinked file's
+	 * dentry dies there and its inode reference, the last, frees the data. */
 	file_deinit(f);
 	/* a lockless readlink of /proc/PID/fd/N may be reading it (fdget_rcu) */
 	defer_free(fs, f, file_free_deferred);

@@ -271,6 +271,7 @@ struct super_block {
 	uint64_t s_next_ino;
 	long s_nr_inodes;                        /* live inodes (all gone at unmount) */
 	long s_count;                            /* mounts using it */
+	bool s_readonly;                         /* ns_lock: SB_RDONLY (mount -o ro, remount) */
 };
 
 /* new_inode - a new inode of sb with one reference, ino from s_next_ino, times now.
@@ -357,10 +358,25 @@ void set_time_source(const struct time_source *src);
 void inode_fillattr(const struct inode *inode, struct stat *st);
 
 /* What a mount asks of a filesystem (tmpfs's nr_inodes= and size=; 0: unlimited). */
+/* What mount(2)'s data asked of a filesystem (tmpfs's shmem_options).  seen says
+ * which were given, for a remount, which changes only those. */
 struct fs_mount_opts {
-	uint64_t max_inodes;
-	uint64_t max_bytes;
+	uint64_t max_inodes;   /* 0: unlimited */
+	uint64_t max_bytes;    /* 0: unlimited */
+	mode_t root_mode;      /* FS_OPT_MODE: the root's permission bits */
+	uid_t root_uid;        /* the root's owner: the mounter's fsuid unless uid= */
+	gid_t root_gid;
+	unsigned int seen;     /* FS_OPT_* */
 };
+#define FS_OPT_SIZE   0x01
+#define FS_OPT_INODES 0x02
+#define FS_OPT_MODE   0x04
+#define FS_OPT_UID    0x08
+#define FS_OPT_GID    0x10
+#define FS_OPT_NOSWAP 0x20
+/* the kernel's ENOPARAM (include/linux/errno.h): an option this filesystem does not
+ * know, for the caller to refuse (fs_context.c's "Unknown parameter") */
+#define ENOPARAM 519
 
 /*
  * A filesystem type (the kernel's struct file_system_type).  The instance's setup
@@ -374,6 +390,13 @@ struct file_system_type {
 	/* Fill a new superblock: s_op, s_flags, s_fs_info, s_root.  0 or -errno; the
 	 * caller puts the superblock on failure. */
 	int (*fill_super)(struct super_block *sb, const struct fs_mount_opts *opts);
+	/* Optional: one option of mount(2)'s data ("key" or "key=value": value NULL
+	 * without '='): 0, -EINVAL for a bad value, -ENOPARAM for a key it does not
+	 * know.  Without it every option is unknown. */
+	int (*parse_param)(struct fs_mount_opts *opts, const char *key, const char *value);
+	/* Optional: MS_REMOUNT's options for a mounted superblock (opts->seen says
+	 * which were given): 0, or -EINVAL leaving it as it was. */
+	int (*reconfigure)(struct super_block *sb, const struct fs_mount_opts *opts);
 	/* Optional: task pid is gone (release_task); procfs unhashes /proc/PID. */
 	void (*task_gone)(struct uvfs *fs, int pid);
 };

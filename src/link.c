@@ -236,6 +236,9 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 	case LAST_NORM:
 		break;
 	}
+	err = mnt_want_write(nd.path.mnt);  /* before the lookup: EROFS over ENOENT */
+	if (err)
+		goto out;
 	d = nd_lookup_last(&nd);
 	if (IS_ERR(d)) {
 		err = (int)PTR_ERR(d);
@@ -270,6 +273,9 @@ static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
 		err = -EISDIR;
 		goto out;
 	}
+	err = mnt_want_write(nd.path.mnt);  /* before the lookup: EROFS over ENOENT */
+	if (err)
+		goto out;
 	d = nd_lookup_last(&nd);
 	if (IS_ERR(d)) {
 		err = (int)PTR_ERR(d);

@@ -1,67 +1,529 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * mount.c - mount(2): the target's walk, the type from the registry (get_fs_type),
- * a new superblock (mount_fs), attached on the target (fs/namespace.c's do_mount,
- * do_new_mount).
+ * mount.c - mount(2) and umount2(2) (fs/namespace.c's path_mount, do_new_mount,
+ * do_loopback, do_remount, do_reconfigure_mnt, do_move_mount_old, do_change_type,
+ * path_umount), each check in the kernel's order.
  *
- * Locking: the call takes ns_lock through task_enter() for its whole run.
+ * Propagation is always private: every mount is what MS_PRIVATE makes it, MS_PRIVATE
+ * and MS_UNBINDABLE are kept, MS_SHARED and MS_SLAVE are refused with EOPNOTSUPP (a
+ * deliberate difference: Linux would set up peer groups).
+ *
+ * Locking: each call takes ns_lock through task_enter() for its whole run.
  */
+#include <stdio.h>
+#include <sys/mount.h>
+
 #include "mount.h"
 #include "namei.h"
 #include "task.h"
 
-int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
-	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes)
+#define MS_PROPAGATION (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
+/* the sb flags a remount may change (MS_RMT_MASK) */
+#define UVFS_MS_RMT_MASK (MS_RDONLY | MS_SYNCHRONOUS | MS_MANDLOCK | MS_I_VERSION | \
+			  MS_LAZYTIME)
+/* copy_mount_options(): one page, its last byte forced to NUL */
+#define MOUNT_DATA_MAX 4095
+
+/* MNT_UNBINDABLE is a propagation type in the kernel, a mount flag here */
+#define MNT_UNBINDABLE 0x100
+
+/* d_set_mounted(): a removed directory, or one in a removed tree, takes no mount */
+static bool cant_mount(const struct dentry *d)
+{
+	if (d_unlinked(d))
+		return true;
+	for (d = d->d_parent; !IS_ROOT(d); d = d->d_parent)
+		if (d_unhashed(d))
+			return true;
+	return false;
+}
+
+/* graft_tree()'s check: a directory on a directory, anything else on anything else */
+static int graft_check(const struct dentry *mp, const struct dentry *root)
+{
+	return S_ISDIR(mp->d_inode->i_mode) != S_ISDIR(root->d_inode->i_mode) ? -ENOTDIR : 0;
+}
+
+/* check_mnt(): the mount is in the caller's namespace (not unmounted) */
+static bool check_mnt(const struct mount *m)
+{
+	return !(m->mnt_flags & MNT_UMOUNT);
+}
+
+/*
+ * parse_monolithic_mount_data(): "a,b=c,,d" one option at a time.  The generic ones
+ * first (vfs_parse_sb_flag: ro, rw, sync, async, dirsync, lazytime, nolazytime,
+ * mand, nomand, silent, posixacl; "source" when mount(2) gave none), then the
+ * filesystem's; anything neither knows is EINVAL ("Unknown parameter").
+ */
+static int parse_mount_data(const struct file_system_type *type, const char *data,
+			    bool have_source, struct fs_mount_opts *opts, unsigned long *sb_flags)
+{
+	char buf[MOUNT_DATA_MAX + 1], *save = NULL;
+
+	if (!data)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", data);
+	for (char *o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		char *value = strchr(o, '=');
+		int err;
+
+		if (value)
+			*value++ = 0;
+		if (!strcmp(o, "ro") || !strcmp(o, "rw")) {
+			*sb_flags = o[1] == 'o' ? *sb_flags | MS_RDONLY : *sb_flags & ~MS_RDONLY;
+			continue;
+		}
+		if (!strcmp(o, "sync") || !strcmp(o, "async") || !strcmp(o, "dirsync") ||
+		    !strcmp(o, "lazytime") || !strcmp(o, "nolazytime") || !strcmp(o, "mand") ||
+		    !strcmp(o, "nomand") || !strcmp(o, "silent") || !strcmp(o, "posixacl"))
+			continue;
+		err = type->parse_param ? type->parse_param(opts, o, value) : -ENOPARAM;
+		if (err == -ENOPARAM && !strcmp(o, "source")) {
+			/* vfs_parse_fs_param_source(): one source only */
+			if (have_source || !value)
+				return -EINVAL;
+			have_source = true;
+			continue;
+		}
+		if (err)
+			return err == -ENOPARAM ? -EINVAL : err;
+	}
+	return 0;
+}
+
+/* do_new_mount(): a new superblock of the type, mounted on path. */
+static int do_new_mount(struct uvfs_task *task, const struct path *path, const char *fstype,
+			unsigned long sb_flags, int mnt_flags, const char *source,
+			const char *data)
 {
 	struct uvfs *fs = task->fs;
-	const struct fs_mount_opts opts = { max_inodes, max_bytes };
+	struct fs_mount_opts opts = { 0 };
 	const struct file_system_type *type;
 	struct super_block *sb;
+	struct mount *m;
+	int err;
+
+	if (!fstype)
+		return -EINVAL;
+	type = get_fs_type(fs, fstype);
+	if (!type)
+		return -ENODEV;
+	/* shmem_init_fs_context(): the root belongs to the mounter */
+	opts.root_uid = task->cred.fsuid;
+	opts.root_gid = task->cred.fsgid;
+	err = parse_mount_data(type, data, source != NULL, &opts, &sb_flags);
+	if (err)
+		return err;
+	/* do_new_mount_fc(): lock_mount() (ENOENT), then graft_tree() (ENOTDIR) */
+	if (cant_mount(path->dentry))
+		return -ENOENT;
+	if (!S_ISDIR(path->dentry->d_inode->i_mode))
+		return -ENOTDIR;
+	sb = mount_fs(fs, type, &opts);
+	if (IS_ERR(sb))
+		return (int)PTR_ERR(sb);
+	sb->s_readonly = sb_flags & MS_RDONLY;
+	m = mnt_alloc(fs, sb, NULL, source ? source : "none", mnt_flags);
+	sb_put(sb);  /* the mount's reference is the one left */
+	if (!m)
+		return -ENOMEM;
+	mnt_attach_to(fs, m, path->mnt, path->dentry);
+	return 0;
+}
+
+/* A copy of one mount for a bind: the same superblock, root the bound dentry, the
+ * source's flags and name (clone_mnt()). */
+static struct mount *clone_mnt(struct uvfs *fs, const struct mount *old, struct dentry *root)
+{
+	return mnt_alloc(fs, old->mnt_sb, root, old->mnt_devname,
+			 old->mnt_flags & (MNT_USER_SETTABLE_MASK | MNT_UNBINDABLE));
+}
+
+/* Is dentry d at or below top (both of one superblock)? */
+static bool is_subdir(const struct dentry *d, const struct dentry *top)
+{
+	for (;;) {
+		if (d == top)
+			return true;
+		if (IS_ROOT(d))
+			return false;
+		d = d->d_parent;
+	}
+}
+
+/*
+ * do_loopback(): a bind of old_name on path — one mount (clone_mnt()), or with
+ * MS_REC the source's mounts below it too, but not unbindable ones and what is
+ * below them (copy_tree()).  Every copy is made before any is attached, so a
+ * failure (ENOMEM) changes nothing.
+ */
+static int do_loopback(struct uvfs_task *task, const struct path *path, const char *old_name,
+		       bool recurse)
+{
+	struct uvfs *fs = task->fs;
+	struct mount *old, **src = NULL, **dst = NULL, *c;
+	struct path old_path;
+	int *up = NULL, n = 0, max = 1, err;
+
+	if (!old_name || !*old_name)
+		return -EINVAL;
+	err = filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, &old_path);
+	if (err)
+		return err;
+	old = old_path.mnt;
+	err = -ENOENT;  /* lock_mount() */
+	if (cant_mount(path->dentry))
+		goto out;
+	err = -EINVAL;
+	if (!check_mnt(path->mnt) || (old->mnt_flags & MNT_UNBINDABLE) || !check_mnt(old))
+		goto out;
+	if (recurse)
+		cds_list_for_each_entry(c, &fs->mounts, mnt_list)
+			max++;
+	err = -ENOMEM;
+	src = uvfs_malloc((size_t)max * sizeof(*src));
+	dst = uvfs_malloc((size_t)max * sizeof(*dst));
+	up = uvfs_malloc((size_t)max * sizeof(*up));
+	if (!src || !dst || !up)
+		goto out;
+	src[0] = old;
+	up[0] = -1;
+	dst[n] = clone_mnt(fs, old, old_path.dentry);
+	if (!dst[n])
+		goto out;
+	n++;
+	/* breadth first: the children of each copied mount, in mount order (which
+	 * keeps mounts stacked on one place in their order) */
+	for (int i = 0; recurse && i < n; i++) {
+		cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
+			if (c->mnt_parent != src[i] || c == src[i])
+				continue;
+			if (i == 0 && !is_subdir(c->mnt_mountpoint, old_path.dentry))
+				continue;
+			if (c->mnt_flags & MNT_UNBINDABLE)
+				continue;
+			dst[n] = clone_mnt(fs, c, c->mnt_root);
+			if (!dst[n])
+				goto out;
+			src[n] = c;
+			up[n++] = i;
+		}
+	}
+	/* graft_tree() */
+	err = graft_check(path->dentry, old_path.dentry);
+	if (err)
+		goto out;
+	mnt_attach_to(fs, dst[0], path->mnt, path->dentry);
+	for (int i = 1; i < n; i++)
+		mnt_attach_to(fs, dst[i], dst[up[i]], src[i]->mnt_mountpoint);
+	n = 0;
+out:
+	while (n > 0)
+		mnt_discard(dst[--n]);
+	free(src);
+	free(dst);
+	free(up);
+	path_put(&old_path);
+	return err;
+}
+
+/* change_mount_ro_state() and set_mount_attributes(): the user-settable flags
+ * replaced; read-only is refused while files are open for writing through it. */
+static int set_mnt_flags(struct mount *m, int mnt_flags)
+{
+	if ((mnt_flags & MNT_READONLY) && !(m->mnt_flags & MNT_READONLY) && m->mnt_writers)
+		return -EBUSY;  /* mnt_make_readonly() */
+	m->mnt_flags = (m->mnt_flags & ~MNT_USER_SETTABLE_MASK) | mnt_flags;
+	return 0;
+}
+
+/* Files open for writing through any mount of sb (sb_prepare_remount_readonly()). */
+static bool sb_has_writers(struct uvfs *fs, const struct super_block *sb)
+{
+	struct mount *m;
+
+	cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+		if (m->mnt_sb == sb && m->mnt_writers)
+			return true;
+	return false;
+}
+
+/* do_remount(): the superblock's options and read-only state, then the mount's
+ * flags.  The path must be a mount's root. */
+static int do_remount(struct uvfs_task *task, const struct path *path, unsigned long ms_flags,
+		      unsigned long sb_flags, int mnt_flags, const char *data)
+{
+	struct mount *m = path->mnt;
+	struct super_block *sb = m->mnt_sb;
+	struct fs_mount_opts opts = { 0 };
+	bool ro = sb_flags & MS_RDONLY;
+	int err;
+
+	(void)ms_flags;
+	if (!check_mnt(m) || path->dentry != m->mnt_root)
+		return -EINVAL;
+	err = parse_mount_data(sb->s_type, data, true, &opts, &sb_flags);
+	if (err)
+		return err;
+	ro = sb_flags & MS_RDONLY;
+	/* reconfigure_super(): a superblock going read-only may have no writer */
+	if (ro && !sb->s_readonly && sb_has_writers(task->fs, sb))
+		return -EBUSY;
+	if (sb->s_type->reconfigure) {
+		err = sb->s_type->reconfigure(sb, &opts);
+		if (err)
+			return err;
+	}
+	sb->s_readonly = ro;
+	/* set_mount_attributes(): the mount's flags follow, read-only included */
+	m->mnt_flags = (m->mnt_flags & ~MNT_USER_SETTABLE_MASK) | mnt_flags;
+	return 0;
+}
+
+/* do_reconfigure_mnt(): MS_REMOUNT|MS_BIND changes the mount's flags alone. */
+static int do_reconfigure_mnt(const struct path *path, int mnt_flags)
+{
+	struct mount *m = path->mnt;
+
+	if (!check_mnt(m) || path->dentry != m->mnt_root)
+		return -EINVAL;
+	return set_mnt_flags(m, mnt_flags);
+}
+
+/* do_change_type(): one propagation type (with MS_REC for the whole tree below). */
+static int do_change_type(struct uvfs *fs, const struct path *path, unsigned long ms_flags)
+{
+	unsigned long type = ms_flags & MS_PROPAGATION;
+	struct mount *m = path->mnt, *c;
+
+	if (path->dentry != m->mnt_root)
+		return -EINVAL;
+	/* flags_to_propagation_type(): nothing else, and exactly one type */
+	if ((ms_flags & ~(MS_PROPAGATION | MS_REC | MS_SILENT)) || (type & (type - 1)))
+		return -EINVAL;
+	if (type & (MS_SHARED | MS_SLAVE))
+		return -EOPNOTSUPP;  /* not modelled: see the head of this file */
+	cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
+		struct mount *p = c;
+
+		if (c != m) {
+			if (!(ms_flags & MS_REC))
+				continue;
+			while (p != m && p->mnt_parent != p)
+				p = p->mnt_parent;
+			if (p != m)
+				continue;
+		}
+		if (type == MS_UNBINDABLE)
+			c->mnt_flags |= MNT_UNBINDABLE;
+		else
+			c->mnt_flags &= ~MNT_UNBINDABLE;
+	}
+	return 0;
+}
+
+/* do_move_mount_old(): the mount whose root old_name is, with everything on it,
+ * moved onto path. */
+static int do_move_mount(struct uvfs_task *task, const struct path *path, const char *old_name)
+{
+	struct uvfs *fs = task->fs;
+	struct path old_path;
+	struct mount *old, *p;
+	int err;
+
+	if (!old_name || !*old_name)
+		return -EINVAL;
+	err = filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, &old_path);
+	if (err)
+		return err;
+	old = old_path.mnt;
+	err = -ENOENT;
+	if (cant_mount(path->dentry))
+		goto out;
+	err = -EINVAL;
+	if (!check_mnt(old) || old->mnt_parent == old || !check_mnt(path->mnt))
+		goto out;
+	if (old_path.dentry != old->mnt_root)
+		goto out;
+	if (S_ISDIR(path->dentry->d_inode->i_mode) != S_ISDIR(old_path.dentry->d_inode->i_mode))
+		goto out;
+	/* not under itself */
+	err = -ELOOP;
+	for (p = path->mnt; p->mnt_parent != p; p = p->mnt_parent)
+		if (p == old)
+			goto out;
+	if (p == old)
+		goto out;
+	err = 0;
+	mnt_disconnect(fs, old);
+	mnt_attach_to(fs, old, path->mnt, path->dentry);
+out:
+	path_put(&old_path);
+	return err;
+}
+
+/*
+ * path_mount(): after the target's walk — MS_NOUSER, CAP_SYS_ADMIN, the per-mount
+ * flags out of ms_flags, then one of remount (of the mount's flags alone with
+ * MS_BIND), bind, propagation change, move, or a new mount.
+ */
+static int path_mount(struct uvfs_task *task, const char *source, const struct path *path,
+		      const char *fstype, unsigned long flags, const char *data)
+{
+	unsigned long sb_flags;
+	int mnt_flags = 0;
+
+	/* the magic number of old mount(8)s */
+	if ((flags & 0xffff0000ul) == 0xC0ED0000ul)
+		flags &= ~0xffff0000ul;
+	if (flags & MS_NOUSER)
+		return -EINVAL;
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
+		return -EPERM;   /* may_mount() */
+	if (!(flags & MS_NOATIME))
+		mnt_flags |= MNT_RELATIME;
+	if (flags & MS_NOSUID)
+		mnt_flags |= MNT_NOSUID;
+	if (flags & MS_NODEV)
+		mnt_flags |= MNT_NODEV;
+	if (flags & MS_NOEXEC)
+		mnt_flags |= MNT_NOEXEC;
+	if (flags & MS_NOATIME)
+		mnt_flags |= MNT_NOATIME;
+	if (flags & MS_NODIRATIME)
+		mnt_flags |= MNT_NODIRATIME;
+	if (flags & MS_STRICTATIME)
+		mnt_flags &= ~(MNT_RELATIME | MNT_NOATIME);
+	if (flags & MS_RDONLY)
+		mnt_flags |= MNT_READONLY;
+	if (flags & MS_NOSYMFOLLOW)
+		mnt_flags |= MNT_NOSYMFOLLOW;
+	/* a remount keeps the mount's atime behaviour unless it names one */
+	if ((flags & MS_REMOUNT) &&
+	    !(flags & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME))) {
+		mnt_flags &= ~MNT_ATIME_MASK;
+		mnt_flags |= path->mnt->mnt_flags & MNT_ATIME_MASK;
+	}
+	sb_flags = flags & (MS_RDONLY | MS_SYNCHRONOUS | MS_MANDLOCK | MS_DIRSYNC | MS_SILENT |
+			    MS_POSIXACL | MS_LAZYTIME | MS_I_VERSION);
+	if ((flags & (MS_REMOUNT | MS_BIND)) == (MS_REMOUNT | MS_BIND))
+		return do_reconfigure_mnt(path, mnt_flags);
+	if (flags & MS_REMOUNT)
+		return do_remount(task, path, flags, sb_flags, mnt_flags, data);
+	if (flags & MS_BIND)
+		return do_loopback(task, path, source, flags & MS_REC);
+	if (flags & MS_PROPAGATION)
+		return do_change_type(task->fs, path, flags);
+	if (flags & MS_MOVE)
+		return do_move_mount(task, path, source);
+	return do_new_mount(task, path, fstype, sb_flags, mnt_flags, source, data);
+}
+
+int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
+		const char *fstype, unsigned long flags, const char *data)
+{
 	struct path mp;
 	int err;
 
-	if (flags)
+	if (!task)
+		return -EINVAL;
+	/* copy_mount_string(): the strings are copied (EFAULT) before the walk */
+	if (!target)
+		return -EFAULT;
+	if ((fstype && strnlen(fstype, UVFS_PATH_MAX) == UVFS_PATH_MAX) ||
+	    (source && strnlen(source, UVFS_PATH_MAX) == UVFS_PATH_MAX))
 		return -EINVAL;
 	task_enter(task);
-	/* do_mount(): the target's walk first, then do_new_mount()'s type (EINVAL for
-	 * none, ENODEV for one nobody registered), then the place (graft_tree: ENOTDIR;
-	 * lock_mount: ENOENT for a removed directory) */
 	err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp);
+	if (!err) {
+		err = path_mount(task, source, &mp, fstype, flags, data);
+		path_put(&mp);
+	}
+	task_leave(task);
+	return err;
+}
+
+/* The old form: a new filesystem, its limits as numbers. */
+int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
+	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes)
+{
+	char data[64];
+
+	if (flags)
+		return -EINVAL;
+	if (fstype && (!strcmp(fstype, "tmpfs") || !strcmp(fstype, "memfs")))
+		snprintf(data, sizeof(data), "nr_inodes=%llu,size=%llu",
+			 (unsigned long long)max_inodes, (unsigned long long)max_bytes);
+	else
+		data[0] = 0;
+	return uvfs_mount2(task, "none", target, fstype, 0, data[0] ? data : NULL);
+}
+
+/*
+ * path_umount(): the target must be a mount's root (EINVAL), then do_umount(): the
+ * task's own root is not unmounted but made read-only (do_umount_root()); a lazy
+ * unmount takes the whole tree out at once; otherwise anything using the mount —
+ * a mount below it, an open file, a task's cwd or root, the caller's own walk aside
+ * — is EBUSY (propagate_mount_busy()).
+ */
+int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
+{
+	struct uvfs *fs;
+	struct path path;
+	struct mount *m;
+	int err;
+
+	if (!task)
+		return -EINVAL;
+	if (flags & ~(MNT_FORCE | MNT_DETACH | MNT_EXPIRE | UMOUNT_NOFOLLOW))
+		return -EINVAL;
+	if (!target)
+		return -EFAULT;
+	fs = task->fs;
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, target,
+			      flags & UMOUNT_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &path);
 	if (err)
 		goto out;
-	/* path_mount(): may_mount() after the walk */
-	if (!cred_capable(&task->cred, CAP_SYS_ADMIN)) {
-		err = -EPERM;
+	m = path.mnt;
+	/* can_umount() */
+	err = -EPERM;
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
+		goto put;
+	err = -EINVAL;
+	if (path.dentry != m->mnt_root || !check_mnt(m))
+		goto put;
+	if (flags & MNT_EXPIRE) {
+		/* do_umount(): MNT_EXPIRE alone, and only marks an unused mount the
+		 * first time (EAGAIN): nothing here expires mounts */
+		if (m == task->root.mnt || (flags & (MNT_FORCE | MNT_DETACH)))
+			goto put;
+		err = m->mnt_count > 1 ? -EBUSY : -EAGAIN;
 		goto put;
 	}
-	if (!fstype) {
-		err = -EINVAL;
+	if (m == task->root.mnt && !(flags & MNT_DETACH)) {
+		/* do_umount_root(): "unmounting" one's root remounts it read-only */
+		if (!m->mnt_sb->s_readonly && sb_has_writers(fs, m->mnt_sb)) {
+			err = -EBUSY;
+			goto put;
+		}
+		m->mnt_sb->s_readonly = true;
+		err = 0;
 		goto put;
 	}
-	type = get_fs_type(fs, fstype);
-	if (!type) {
-		err = -ENODEV;
+	if (m->mnt_parent == m) {
+		err = -EINVAL;  /* the namespace's root: nothing to detach it from */
 		goto put;
 	}
-	if (!S_ISDIR(mp.dentry->d_inode->i_mode)) {
-		err = -ENOTDIR;
+	if (!(flags & MNT_DETACH) && m->mnt_count > 1) {
+		err = -EBUSY;
 		goto put;
 	}
-	if (d_unlinked(mp.dentry)) {
-		err = -ENOENT;
-		goto put;
-	}
-	sb = mount_fs(fs, type, &opts);
-	if (IS_ERR(sb)) {
-		err = (int)PTR_ERR(sb);
-		goto put;
-	}
-	if (!mnt_attach(fs, sb, mp.mnt, mp.dentry)) {
-		err = -ENOMEM;
-		sb_put(sb);
-	}
+	umount_tree(fs, m);
+	err = 0;
 put:
-	path_put(&mp);
+	path_put(&path);
 out:
 	task_leave(task);
 	return err;

@@ -9,24 +9,51 @@
 #define UVFS_MOUNT_H
 
 #include "dcache.h"
+#include "inode.h"
 #include "internal.h"
 
 struct super_block;
 
+/* mnt_flags (the kernel's MNT_* values: include/linux/mount.h) */
+#define MNT_NOSUID        0x01
+#define MNT_NODEV         0x02
+#define MNT_NOEXEC        0x04
+#define MNT_NOATIME       0x08
+#define MNT_NODIRATIME    0x10
+#define MNT_RELATIME      0x20
+#define MNT_READONLY      0x40
+#define MNT_NOSYMFOLLOW   0x80
+#define MNT_ATIME_MASK    (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
+/* what mount(2) may set; MNT_UMOUNT is the kernel's mark of an unmounted mount */
+#define MNT_USER_SETTABLE_MASK (MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_ATIME_MASK | \
+				MNT_READONLY | MNT_NOSYMFOLLOW)
+#define MNT_UMOUNT        0x8000000
+
 struct mount {
-	struct mount *mnt_parent;        /* self for the namespace root */
-	struct dentry *mnt_mountpoint;   /* in mnt_parent; holds a reference */
+	struct mount *mnt_parent;        /* self for the namespace root and an unmounted one */
+	struct dentry *mnt_mountpoint;   /* in mnt_parent (the root for self); a reference */
 	struct dentry *mnt_root;         /* holds a reference; immutable */
 	struct super_block *mnt_sb;      /* holds a reference; immutable */
 	int mnt_id;                      /* immutable */
-	long mnt_count;                  /* references from paths */
-	struct cds_list_head mnt_list;   /* in uvfs.mounts */
+	int mnt_flags;                   /* MNT_*; read lockless by the walk */
+	long mnt_count;                  /* references: paths, child mounts */
+	long mnt_writers;                /* files open for writing (mnt_get_write_access) */
+	char *mnt_devname;               /* mount(2)'s source ("none" for NULL); immutable */
+	struct cds_list_head mnt_list;   /* in uvfs.mounts while mounted */
 };
 
 struct path {
 	struct mount *mnt;
 	struct dentry *dentry;
 };
+
+void mnt_free_unmounted(struct mount *mnt);
+/* mntput - the last reference of an unmounted (lazily detached) mount frees it */
+static inline void mntput(struct mount *mnt)
+{
+	if (--mnt->mnt_count == 0 && unlikely(mnt->mnt_flags & MNT_UMOUNT))
+		mnt_free_unmounted(mnt);
+}
 
 /* path_get / path_put - a reference on both halves (inline: every walk takes one) */
 static inline void path_get(const struct path *path)
@@ -40,7 +67,7 @@ static inline void path_put(struct path *path)
 	if (!path->dentry)
 		return;
 	dput(path->dentry);
-	path->mnt->mnt_count--;
+	mntput(path->mnt);
 	path->dentry = NULL;
 	path->mnt = NULL;
 }
@@ -52,10 +79,36 @@ static inline bool path_equal(const struct path *a, const struct path *b)
 /* The mount whose mountpoint is (parent, dentry), or NULL (lookup_mnt). */
 struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 			 const struct dentry *dentry);
-/* Mount sb on mountpoint (NULL parent: the namespace root). */
+/* A new mount of sb (a reference of its own on sb), its root sb's root (NULL root) or
+ * root; attached on mountpoint in parent, or the namespace root (NULL parent).  NULL
+ * on ENOMEM, nothing changed. */
+struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *root,
+			const char *devname, int flags);
+void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
+		   struct dentry *mountpoint);
 struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
 			 struct dentry *mountpoint);
+/* Off its mountpoint and out of uvfs.mounts, its own parent (MS_MOVE's first half,
+ * umount's whole). */
+void mnt_disconnect(struct uvfs *fs, struct mount *m);
+/* A mount never attached (an error path of mount(2)): freed now. */
+void mnt_discard(struct mount *mnt);
+/* umount_tree(): detach m and every mount below it from the namespace; each is freed
+ * now or by its last mntput(). */
+void umount_tree(struct uvfs *fs, struct mount *m);
 /* Tear down every mount of the instance (uvfs_free). */
 void mnt_release_all(struct uvfs *fs);
+
+/* __mnt_is_readonly(): the mount or its superblock is read-only */
+static inline bool mnt_is_readonly(const struct mount *mnt)
+{
+	return (mnt->mnt_flags & MNT_READONLY) || mnt->mnt_sb->s_readonly;
+}
+/* mnt_want_write(): 0, or -EROFS on a read-only mount; nothing to give back (the
+ * kernel's count of writers in progress only makes remounts wait) */
+static inline int mnt_want_write(const struct mount *mnt)
+{
+	return mnt_is_readonly(mnt) ? -EROFS : 0;
+}
 
 #endif /* UVFS_MOUNT_H */

@@ -407,6 +407,11 @@ struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int
 		err = -ENOENT;
 		goto fail_dput;
 	}
+	/* mnt_want_write(): asked before the lookup, told after it ("at least try to
+	 * report other errors") */
+	err = mnt_want_write(nd->path.mnt);
+	if (err)
+		goto fail_dput;
 	return d;
 fail_dput:
 	dput(d);

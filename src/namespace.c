@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * namespace.c - mounts (fs/namespace.c): the tree of (superblock, mountpoint) pairs.
+ * namespace.c - mounts (fs/namespace.c): the tree of (superblock, mountpoint) pairs,
+ * attaching, detaching (umount_tree) and freeing them.
  *
- * Locking: every mount field and uvfs.mounts are protected by uvfs.ns_lock.
- * A mount holds references on its root dentry, its mountpoint dentry and its parent
- * mount; paths hold references on their mount (mnt_count) and dentry.
+ * Locking: every mount field and uvfs.mounts are protected by uvfs.ns_lock.  The
+ * lockless walk reads uvfs.mounts (an RCU list), mnt_parent, mnt_mountpoint,
+ * mnt_root and mnt_flags: a mount leaves the list with cds_list_del_rcu and its memory
+ * is freed after a grace period (defer_free), and every change bumps ns_seq.
+ * A mount holds references on its root dentry, its superblock, its mountpoint dentry
+ * and its parent mount; paths hold references on their mount (mnt_count) and dentry.
+ * An unmounted mount (MNT_UMOUNT) is its own parent and lives until its last mntput.
  */
 #include "dcache.h"
 #include "inode.h"
 #include "mount.h"
+#include "rcu_defer.h"
 
 #include <urcu/rculist.h>
 
@@ -18,54 +24,180 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	struct mount *m, *found = NULL;
 
 	/* The last one mounted wins: mounts stack, the newest on top.  Safe without
-	 * ns_lock inside an RCU read section too (walk.c): the list is added to
-	 * with cds_list_add_tail_rcu and mounts are freed only by uvfs_free. */
+	 * ns_lock inside an RCU read section too (walk.c): the list is changed with
+	 * the _rcu primitives and mounts are freed after a grace period. */
 	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list)
 		if (m->mnt_parent == parent && m->mnt_mountpoint == dentry && m != parent)
 			found = m;
 	return found;
 }
 
-struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
-			 struct dentry *mountpoint)
+struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *root,
+			const char *devname, int flags)
 {
 	struct mount *m = uvfs_zalloc(sizeof(*m));
 
 	if (!m)
 		return NULL;
-	m->mnt_sb = sb;
-	m->mnt_root = dget(sb->s_root);
-	m->mnt_id = fs->next_mnt_id++;
-	if (parent) {
-		m->mnt_parent = parent;
-		parent->mnt_count++;
-		m->mnt_mountpoint = dget(mountpoint);
-		d_flags_set(mountpoint, DCACHE_MOUNTED);
-	} else {
-		m->mnt_parent = m;
-		m->mnt_mountpoint = dget(sb->s_root);
+	m->mnt_devname = uvfs_malloc(strlen(devname) + 1);
+	if (!m->mnt_devname) {
+		free(m);
+		return NULL;
 	}
-	/* walk.c walks this list without ns_lock */
-	cds_list_add_tail_rcu(&m->mnt_list, &fs->mounts);
+	strcpy(m->mnt_devname, devname);
+	m->mnt_sb = sb;
+	sb->s_count++;
+	m->mnt_root = dget(root ? root : sb->s_root);
+	m->mnt_flags = flags;
+	m->mnt_id = fs->next_mnt_id++;
+	m->mnt_parent = m;
+	m->mnt_mountpoint = dget(m->mnt_root);
+	CDS_INIT_LIST_HEAD(&m->mnt_list);
 	return m;
 }
 
-/* Newest first, so that children go before their parents. */
+void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
+		   struct dentry *mountpoint)
+{
+	if (parent) {
+		dput(m->mnt_mountpoint);
+		m->mnt_mountpoint = dget(mountpoint);
+		m->mnt_parent = parent;
+		parent->mnt_count++;
+		d_flags_set(mountpoint, DCACHE_MOUNTED);
+	}
+	/* walk.c walks this list without ns_lock */
+	cds_list_add_tail_rcu(&m->mnt_list, &fs->mounts);
+}
+
+struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
+			 struct dentry *mountpoint)
+{
+	struct mount *m = mnt_alloc(fs, sb, NULL, "none", MNT_RELATIME);
+
+	if (!m)
+		return NULL;
+	sb->s_count--;  /* the caller's reference on sb becomes the mount's */
+	mnt_attach_to(fs, m, parent, mountpoint);
+	return m;
+}
+
+static void mnt_free_deferred(struct uvfs *fs, void *obj)
+{
+	struct mount *m = obj;
+
+	free(m->mnt_devname);
+	free(m);
+}
+
+/* The mount is off the list and its own parent: drop what it holds. */
+static void mnt_free(struct mount *m)
+{
+	struct super_block *sb = m->mnt_sb;
+
+	dput(m->mnt_mountpoint);
+	dput(m->mnt_root);
+	sb_put(sb);
+	/* a lockless walk may still stand on it */
+	defer_free(sb->s_fs, m, mnt_free_deferred);
+}
+
+void mnt_discard(struct mount *m)
+{
+	mnt_free(m);
+}
+
+void mnt_free_unmounted(struct mount *m)
+{
+	assert(m->mnt_flags & MNT_UMOUNT);
+	mnt_free(m);
+}
+
+void mnt_disconnect(struct uvfs *fs, struct mount *m)
+{
+	struct mount *parent = m->mnt_parent, *o;
+	struct dentry *mp = m->mnt_mountpoint;
+	bool still_mounted = false;
+
+	cds_list_del_rcu(&m->mnt_list);
+	CDS_INIT_LIST_HEAD(&m->mnt_list);
+	if (parent == m)
+		return;
+	/* DCACHE_MOUNTED stays while another mount (of another parent: a bind of the
+	 * same filesystem) sits on the same dentry */
+	cds_list_for_each_entry(o, &fs->mounts, mnt_list)
+		if (o->mnt_mountpoint == mp && o->mnt_parent != o)
+			still_mounted = true;
+	if (!still_mounted)
+		d_flags_clear(mp, DCACHE_MOUNTED);
+	__atomic_store_n(&m->mnt_mountpoint, dget(m->mnt_root), __ATOMIC_RELAXED);
+	__atomic_store_n(&m->mnt_parent, m, __ATOMIC_RELAXED);
+	dput(mp);
+	mntput(parent);
+}
+
+/* umount_mnt(): off its mountpoint and out of the namespace for good. */
+static void mnt_detach(struct uvfs *fs, struct mount *m)
+{
+	mnt_disconnect(fs, m);
+	m->mnt_flags |= MNT_UMOUNT;
+}
+
+/* Is m below top (or top itself), following parents? */
+static bool mnt_under(const struct mount *m, const struct mount *top)
+{
+	for (;;) {
+		if (m == top)
+			return true;
+		if (m->mnt_parent == m)
+			return false;
+		m = m->mnt_parent;
+	}
+}
+
+/* A mount below top with no mount of its own below it (top when it is alone). */
+static struct mount *mnt_leaf_under(struct uvfs *fs, struct mount *top)
+{
+	struct mount *c, *o;
+
+	cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
+		bool leaf = true;
+
+		if (!mnt_under(c, top))
+			continue;
+		cds_list_for_each_entry(o, &fs->mounts, mnt_list)
+			if (o->mnt_parent == c && o != c)
+				leaf = false;
+		if (leaf)
+			return c;
+	}
+	return top;
+}
+
+/*
+ * umount_tree(): m and every mount attached below it leave the namespace, children
+ * first; each is disconnected from its parent (what the kernel's disconnect_mount()
+ * decides by default) and freed when nothing holds it any more: at once after a busy
+ * check that passed, later for a lazy unmount whose files are still open.
+ */
+void umount_tree(struct uvfs *fs, struct mount *m)
+{
+	assert(ns_locked(fs));
+	for (;;) {
+		struct mount *leaf = mnt_leaf_under(fs, m);
+
+		mnt_detach(fs, leaf);
+		if (leaf->mnt_count == 0)
+			mnt_free(leaf);
+		if (leaf == m)
+			return;
+	}
+}
+
+/* Every mount, from the namespace root down (uvfs_free: no task, no file is left). */
 void mnt_release_all(struct uvfs *fs)
 {
-	while (!cds_list_empty(&fs->mounts)) {
-		struct mount *m = cds_list_entry(fs->mounts.prev, struct mount, mnt_list);
-
-		cds_list_del(&m->mnt_list);
-		if (m->mnt_parent != m) {
-			d_flags_clear(m->mnt_mountpoint, DCACHE_MOUNTED);
-			dput(m->mnt_mountpoint);
-			m->mnt_parent->mnt_count--;
-		} else {
-			dput(m->mnt_mountpoint);
-		}
-		dput(m->mnt_root);
-		sb_put(m->mnt_sb);
-		free(m);
-	}
+	if (fs->root_mnt && !cds_list_empty(&fs->mounts))
+		umount_tree(fs, fs->root_mnt);
+	assert(cds_list_empty(&fs->mounts));
 }

@@ -147,6 +147,13 @@ static int vfs_open(struct file *f, const struct path *path, const struct open_f
 		err = get_write_access(inode);
 		if (err)
 			return err;
+		/* file_get_write_access(): then the mount's (EROFS), held while open */
+		err = mnt_want_write(path->mnt);
+		if (err) {
+			put_write_access(inode);
+			return err;
+		}
+		path->mnt->mnt_writers++;
 	}
 	file_init(f, path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
 	if (!(op->fmode & FMODE_PATH) && f->f_op && f->f_op->open) {
@@ -166,8 +173,10 @@ release:
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
 put_access:
-	if (writer)
+	if (writer) {
 		put_write_access(inode);
+		path->mnt->mnt_writers--;
+	}
 	file_deinit(f);
 	memset(f, 0, sizeof(*f));  /* as alloc_empty_file() gave it: never published */
 	return err;
@@ -189,9 +198,11 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 	if (dir->d_flags & DCACHE_DIR_DEAD)
 		return ERR_PTR(-ENOENT);
 	/* may_o_create(): asked before the lookup, told only if the name is free — an
-	 * existing file in a directory the caller may not write is opened, or EEXIST */
+	 * existing file in a directory the caller may not write is opened, or EEXIST;
+	 * on a read-only mount it is not even asked: EROFS */
 	if (op->open_flag & O_CREAT)
-		create_error = inode_permission(&task->cred, dir_inode, MAY_WRITE | MAY_EXEC);
+		create_error = mnt_want_write(nd->path.mnt) ?:
+			       inode_permission(&task->cred, dir_inode, MAY_WRITE | MAY_EXEC);
 	d = nd_lookup_last(nd);
 	if (IS_ERR(d) || d->d_inode || !(op->open_flag & O_CREAT))
 		return d;
@@ -285,10 +296,15 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 	}
 	if ((nd->flags & LOOKUP_DIRECTORY) && !S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
-	if (created)
+	if (created) {
 		acc_mode = 0;
-	else if (S_ISREG(inode->i_mode) && (op->open_flag & O_TRUNC))
+	} else if (S_ISREG(inode->i_mode) && (op->open_flag & O_TRUNC)) {
+		/* do_open(): the mount's write access first, before may_open() */
+		err = mnt_want_write(nd->path.mnt);
+		if (err)
+			return err;
 		truncate = true;
+	}
 	err = may_open(&nd->task->cred, inode, acc_mode, op->open_flag);
 	/* handle_truncate() takes write access for the truncation, so a running
 	 * program is ETXTBSY even opened O_RDONLY.  Taken here before vfs_open(),
@@ -321,6 +337,9 @@ static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
 	if (err)
 		return err;
 	dir_inode = dir.dentry->d_inode;
+	err = mnt_want_write(dir.mnt);  /* do_tmpfile(): before vfs_tmpfile()'s checks */
+	if (err)
+		goto out;
 	/* No IS_DEADDIR check: Linux 6.18 creates an O_TMPFILE in a removed
 	 * directory (tests/diff/remove.sys asks the kernel).  vfs_tmpfile()'s
 	 * inode_permission(MAY_WRITE | MAY_EXEC) comes before the filesystem's answer:
@@ -523,6 +542,10 @@ int uvfs_faccessat2(struct uvfs_task *task, int dirfd, const char *name, int mod
 	/* MAY_ACCESS is the kernel's marker for security modules: nothing here */
 	_Static_assert(R_OK == MAY_READ && W_OK == MAY_WRITE && X_OK == MAY_EXEC, "access bits");
 	err = inode_permission(&task->cred, inode, mode & (R_OK | W_OK | X_OK));
+	/* "SuS v2 requires we report a read only fs too", for what may be written */
+	if (!err && (mode & W_OK) && !S_ISCHR(inode->i_mode) && !S_ISBLK(inode->i_mode) &&
+	    !S_ISFIFO(inode->i_mode) && !S_ISSOCK(inode->i_mode) && mnt_is_readonly(path.mnt))
+		err = -EROFS;
 	path_put(&path);
 out:
 	task->cred = saved;

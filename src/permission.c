@@ -52,7 +52,11 @@ int __inode_permission(const struct cred *cred, struct inode *inode, int mask)
 {
 	const struct inode_operations *iop = READ_ONCE(inode->i_op);
 
-	/* sb_permission()'s EROFS comes with read-only mounts */
+	/* sb_permission(): nothing on a read-only superblock is written but devices,
+	 * fifos and sockets (their writes go elsewhere) */
+	if ((mask & MAY_WRITE) && inode->i_sb->s_readonly &&
+	    (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)))
+		return -EROFS;
 	if ((mask & MAY_WRITE) && IS_IMMUTABLE(inode))
 		return -EPERM;  /* nobody writes an immutable file */
 	if (iop->permission)

@@ -30,6 +30,7 @@ static inline int inode_permission(const struct cred *cred, struct inode *inode,
 {
 	if (likely(cred->fsuid == inode->i_uid) && likely(!inode->i_flags) &&
 	    likely(!inode->i_op->permission) &&
+	    likely(!(mask & MAY_WRITE) || !inode->i_sb->s_readonly) &&
 	    !((mask & (MAY_READ | MAY_WRITE | MAY_EXEC)) & ~(inode->i_mode >> 6)))
 		return 0;
 	return __inode_permission(cred, inode, mask);

@@ -126,6 +126,9 @@ int uvfs_renameat2(struct uvfs_task *task, int olddirfd, const char *oldpath,
 		err = (flags & RENAME_NOREPLACE) ? -EEXIST : -EBUSY;
 		goto put_nds;
 	}
+	err = mnt_want_write(ond.path.mnt);  /* before the lookups: EROFS over ENOENT */
+	if (err)
+		goto put_nds;
 	trap = rename_trap(nnd.path.dentry, ond.path.dentry);
 	old = nd_lookup_last(&ond);
 	if (IS_ERR(old)) {

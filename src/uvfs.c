@@ -48,7 +48,7 @@ static int mount_proc(struct uvfs *fs)
 	static const struct qstr name = QSTR_INIT("proc", 4);
 	struct dentry *root = fs->root_mnt->mnt_root, *d;
 	struct inode *dir = root->d_inode;
-	const struct fs_mount_opts none = { 0, 0 };
+	const struct fs_mount_opts none = { 0 };
 	struct super_block *sb;
 	struct qstr q = name;
 	int err;
@@ -94,7 +94,7 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 {
 	static const struct uvfs_config defaults;
 	const struct uvfs_abi *abi;
-	struct fs_mount_opts root_opts;
+	struct fs_mount_opts root_opts = { 0 };
 	struct super_block *sb;
 	struct uvfs *fs;
 

@@ -561,12 +561,59 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  */
 
 /*
- * uvfs_mount - mount a new, empty in-memory filesystem ("memfs", or "tmpfs" as an
- * alias), or a procfs ("proc"), on a directory.  flags must be 0.
- * max_inodes/max_bytes as in uvfs_config (ignored for proc).
- * Errors, in order: EINVAL flags; the target's path walk errors; EINVAL no type
- * (NULL); ENODEV unknown type; ENOTDIR not a directory; ENOENT the directory was
- * removed; ENOMEM.
+ * uvfs_mount2 - mount(2): source, target, type, MS_* flags (<sys/mount.h>), data.
+ *   A new filesystem: type "tmpfs" (or "memfs") with data options size= (bytes, with
+ *   k/m/g/t/p/e, or N% of the machine's memory), nr_blocks=, nr_inodes=, mode= (octal,
+ *   the root's), uid=, gid= (the root's owner; the caller's fsuid/fsgid otherwise),
+ *   huge=, mpol=default|local, inode32, inode64, noswap, and the generic ro, rw, sync,
+ *   async, dirsync, lazytime, nolazytime, mand, nomand, silent, posixacl; "proc" takes
+ *   none.  Flags as Linux: MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_NOATIME,
+ *   MS_NODIRATIME, MS_RELATIME, MS_STRICTATIME, MS_NOSYMFOLLOW; MS_BIND (source a
+ *   path: a directory on a directory or a file on a file; MS_REC with the mounts
+ *   below it); MS_REMOUNT (the superblock's options and read-only state and the
+ *   mount's flags; with MS_BIND the mount's flags alone); MS_MOVE (source a mount's
+ *   root); MS_PRIVATE and MS_UNBINDABLE (MS_REC for the tree).  Propagation is
+ *   always private: MS_SHARED and MS_SLAVE are EOPNOTSUPP (a deliberate difference).
+ *   0 or -errno.
+ * Errors, in order: EINVAL NULL task; EFAULT NULL target; EINVAL a type or source
+ * of PATH_MAX bytes or more; the target's path walk errors; EINVAL MS_NOUSER; EPERM
+ * without CAP_SYS_ADMIN; then per kind —
+ *   new:     EINVAL no type; ENODEV an unknown type; EINVAL a bad or unknown option;
+ *            ENOENT the target was removed; ENOTDIR the target is no directory;
+ *   bind:    EINVAL no source; its walk's errors; ENOENT target removed; EINVAL the
+ *            source unbindable; ENOTDIR a directory on a non-directory or the reverse;
+ *   remount: EINVAL not a mount's root; EINVAL a bad option; EBUSY read-only while
+ *            files are open for writing; EINVAL limits below use (tmpfs);
+ *   move:    EINVAL no source; its walk's errors; ENOENT target removed; EINVAL the
+ *            source no mount's root or the namespace root, or a type mismatch; ELOOP
+ *            onto itself or below itself;
+ *   propagation: EINVAL not a mount's root, other flags, or two types; EOPNOTSUPP
+ *            MS_SHARED, MS_SLAVE;
+ * and ENOMEM, after which nothing has changed.
+ */
+int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
+		const char *fstype, unsigned long flags, const char *data);
+
+/*
+ * uvfs_umount2 - umount2(2): flags MNT_FORCE (as for tmpfs: nothing more),
+ *   MNT_DETACH (lazy: out of the namespace at once, freed when its last open file,
+ *   cwd or root goes; those keep working and print paths from the detached mount's
+ *   root), MNT_EXPIRE, UMOUNT_NOFOLLOW.  Unmounting the caller's own root does what
+ *   Linux does: remounts it read-only.  0 or -errno.
+ * Errors, in order: EINVAL NULL task or unknown flags; EFAULT NULL target; the path
+ *   walk errors; EPERM without CAP_SYS_ADMIN; EINVAL not a mount's root; EINVAL
+ *   MNT_EXPIRE with MNT_FORCE or MNT_DETACH or on the root, EBUSY in use, EAGAIN
+ *   otherwise (an unused mount is only marked the first time); EINVAL the namespace
+ *   root; EBUSY in use (a mount below it, an open file, a task's cwd or root).
+ */
+int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
+
+/*
+ * uvfs_mount - the first form: a new, empty in-memory filesystem ("memfs", or
+ * "tmpfs" as an alias), or a procfs ("proc"), on a directory.  flags must be 0.
+ * max_inodes/max_bytes as in uvfs_config (ignored for proc).  The same as
+ * uvfs_mount2(task, "none", target, fstype, 0, "nr_inodes=N,size=N").
+ * Errors, in order: EINVAL flags; then those of uvfs_mount2.
  */
 int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes);

@@ -19,7 +19,10 @@
  *
  * Limitations: no xattrs, no huge pages, no mmap.
  */
+#include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <limits.h>
 #include <stdio.h>
@@ -71,6 +74,7 @@ _Static_assert(sizeof(struct memfs_inode) == sizeof(struct inode) + 16,
 struct memfs_sb {
 	uint64_t max_inodes, free_inodes;  /* 0 max: unlimited */
 	uint64_t max_pages, used_pages;
+	bool noswap;                       /* asked for at mount; nothing swaps here */
 };
 
 static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link_iops,
@@ -378,14 +382,18 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 	if (!s)
 		return -ENOMEM;
 	s->max_inodes = s->free_inodes = opts->max_inodes;
+	s->noswap = opts->seen & FS_OPT_NOSWAP;
 	s->max_pages = (max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;
 	if (max_bytes && !s->max_pages)
 		s->max_pages = 1;
 	sb->s_fs_info = s;
 	sb->s_op = &memfs_sops;
 	sb->s_flags = SB_ALWAYS_DELETE | SB_RCU_WALK;
-	/* A fresh tmpfs root is 1777 root:root. */
-	root = memfs_get_inode(sb, NULL, S_IFDIR | 01777, 0, 0, 0);
+	/* A fresh tmpfs root is 1777, owned by the mounter (shmem_init_fs_context()),
+	 * unless mode=, uid=, gid= say otherwise. */
+	root = memfs_get_inode(sb, NULL, S_IFDIR | (opts->seen & FS_OPT_MODE ? opts->root_mode :
+							  01777),
+			       0, opts->root_uid, opts->root_gid);
 	if (IS_ERR(root))
 		return (int)PTR_ERR(root);
 	sb->s_root = d_alloc_root(sb, root);
@@ -397,10 +405,157 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 	return 0;
 }
 
+/* memparse(): a number (base 0) with an optional k/m/g/t/p/e suffix (powers of 1024);
+ * *rest where it stopped.  false when there is no number at all. */
+static bool memparse(const char *s, uint64_t *v, const char **rest)
+{
+	static const char suffixes[] = "kmgtpe";
+	char *end;
+	const char *p;
+
+	if (*s == '-' || *s == '+' || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (end == s)
+		return false;
+	p = strchr(suffixes, tolower((unsigned char)*end));
+	if (*end && p) {
+		*v <<= 10 * (p - suffixes + 1);
+		end++;
+	}
+	*rest = end;
+	return true;
+}
+
+/* kstrtouint(s, base): the whole string one unsigned 32-bit number */
+static bool parse_u32(const char *s, int base, uint32_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, base);
+	if (*end == '\n')
+		end++;
+	if (*end || errno || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+/*
+ * shmem_parse_one(): tmpfs's options.  size= (bytes, k/m/g... suffixes, or a
+ * percentage of the machine's memory), nr_blocks=, nr_inodes=, mode= (octal),
+ * uid=, gid=; huge=, mpol=default|local, inode32, inode64 and noswap are accepted
+ * and change nothing uvfs shows.  -ENOPARAM for anything else.
+ */
+static int memfs_parse_param(struct fs_mount_opts *opts, const char *key, const char *value)
+{
+	const char *rest;
+	uint64_t v;
+	uint32_t u;
+
+	if (!strcmp(key, "size") || !strcmp(key, "nr_blocks")) {
+		if (!value || !memparse(value, &v, &rest))
+			return -EINVAL;
+		if (key[0] == 'n') {
+			if (*rest || v > UINT64_MAX / UVFS_PAGE_SIZE)
+				return -EINVAL;
+			v *= UVFS_PAGE_SIZE;
+		} else if (*rest == '%') {
+			/* a share of the machine's memory, as shmem asks totalram_pages() */
+			long pages = sysconf(_SC_PHYS_PAGES);
+
+			if (rest[1] || pages <= 0 || v > UINT64_MAX / 4096 / (uint64_t)pages)
+				return -EINVAL;
+			v = v * (uint64_t)pages * 4096 / 100;
+		} else if (*rest) {
+			return -EINVAL;
+		}
+		/* DIV_ROUND_UP to pages; 0 is unlimited */
+		opts->max_bytes = (v + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE * UVFS_PAGE_SIZE;
+		opts->seen |= FS_OPT_SIZE;
+	} else if (!strcmp(key, "nr_inodes")) {
+		if (!value || !memparse(value, &v, &rest) || *rest || v > UINT64_MAX / 1024)
+			return -EINVAL;
+		opts->max_inodes = v;
+		opts->seen |= FS_OPT_INODES;
+	} else if (!strcmp(key, "mode")) {
+		if (!parse_u32(value, 8, &u))
+			return -EINVAL;
+		opts->root_mode = u & 07777;
+		opts->seen |= FS_OPT_MODE;
+	} else if (!strcmp(key, "uid") || !strcmp(key, "gid")) {
+		/* fs_param_is_uid(): base 0; (uid_t)-1 is no valid id */
+		if (!parse_u32(value, 0, &u) || u == UINT32_MAX)
+			return -EINVAL;
+		if (key[0] == 'u') {
+			opts->root_uid = u;
+			opts->seen |= FS_OPT_UID;
+		} else {
+			opts->root_gid = u;
+			opts->seen |= FS_OPT_GID;
+		}
+	} else if (!strcmp(key, "huge")) {
+		if (!value || (strcmp(value, "never") && strcmp(value, "always") &&
+			       strcmp(value, "within_size") && strcmp(value, "advise")))
+			return -EINVAL;
+	} else if (!strcmp(key, "mpol")) {
+		/* a deliberate narrowing: node lists are not modelled */
+		if (!value || (strcmp(value, "default") && strcmp(value, "local")))
+			return -EINVAL;
+	} else if (!strcmp(key, "inode32") || !strcmp(key, "inode64") || !strcmp(key, "noswap")) {
+		if (value)
+			return -EINVAL;  /* a flag given a value */
+		if (key[0] == 'n')
+			opts->seen |= FS_OPT_NOSWAP;
+	} else {
+		return -ENOPARAM;
+	}
+	return 0;
+}
+
+/* shmem_reconfigure(): new limits, never below what is in use, and only where there
+ * were limits; the root's mode and owner are a mount's alone.  All or nothing. */
+static int memfs_reconfigure(struct super_block *sb, const struct fs_mount_opts *opts)
+{
+	struct memfs_sb *s = MSB(sb);
+	uint64_t pages = (opts->max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;
+
+	if ((opts->seen & FS_OPT_SIZE) && pages) {
+		if (!s->max_pages || s->used_pages > pages)
+			return -EINVAL;  /* "Cannot retroactively limit size", "Too small" */
+	}
+	if ((opts->seen & FS_OPT_INODES) && opts->max_inodes) {
+		if (!s->max_inodes || s->max_inodes - s->free_inodes > opts->max_inodes)
+			return -EINVAL;
+	}
+	if ((opts->seen & FS_OPT_NOSWAP) && !s->noswap)
+		return -EINVAL;      /* "Cannot disable swap on remount" */
+	if (!(opts->seen & FS_OPT_NOSWAP) && s->noswap)
+		return -EINVAL;      /* "Cannot enable swap on remount if it was disabled" */
+	if (opts->seen & FS_OPT_SIZE)
+		s->max_pages = pages;
+	if (opts->seen & FS_OPT_INODES) {
+		uint64_t used = s->max_inodes ? s->max_inodes - s->free_inodes : 0;
+
+		s->max_inodes = opts->max_inodes;
+		s->free_inodes = opts->max_inodes ? opts->max_inodes - used : 0;
+	}
+	return 0;
+}
+
 /* "tmpfs", and "memfs" for what it is; the same filesystem under both names. */
-const struct file_system_type memfs_fs_type = { .name = "tmpfs", .fill_super = memfs_fill_super };
+const struct file_system_type memfs_fs_type = {
+	.name = "tmpfs", .fill_super = memfs_fill_super, .parse_param = memfs_parse_param,
+	.reconfigure = memfs_reconfigure,
+};
 const struct file_system_type memfs_alias_fs_type = {
-	.name = "memfs", .fill_super = memfs_fill_super,
+	.name = "memfs", .fill_super = memfs_fill_super, .parse_param = memfs_parse_param,
+	.reconfigure = memfs_reconfigure,
 };
 
 /* ---------------------------------------------------------------------------------

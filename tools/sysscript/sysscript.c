@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -37,6 +38,12 @@ static const struct sym syms[] = {
 	S(F_DUPFD), S(F_DUPFD_CLOEXEC), S(F_GETFD), S(F_SETFD), S(F_GETFL), S(F_SETFL),
 	S(FD_CLOEXEC), S(SEEK_SET), S(SEEK_CUR), S(SEEK_END), S(SEEK_DATA), S(SEEK_HOLE),
 	S(UTIME_NOW), S(UTIME_OMIT),
+	S(MS_RDONLY), S(MS_NOSUID), S(MS_NODEV), S(MS_NOEXEC), S(MS_SYNCHRONOUS), S(MS_REMOUNT),
+	S(MS_MANDLOCK), S(MS_DIRSYNC), S(MS_NOSYMFOLLOW), S(MS_NOATIME), S(MS_NODIRATIME),
+	S(MS_BIND), S(MS_MOVE), S(MS_REC), S(MS_SILENT), S(MS_POSIXACL), S(MS_UNBINDABLE),
+	S(MS_PRIVATE), S(MS_SLAVE), S(MS_SHARED), S(MS_RELATIME), S(MS_STRICTATIME),
+	S(MS_LAZYTIME), S(MS_NOUSER),
+	S(MNT_FORCE), S(MNT_DETACH), S(MNT_EXPIRE), S(UMOUNT_NOFOLLOW),
 #undef S
 	{ "NULL", 0 },
 };
@@ -688,6 +695,15 @@ long sysscript_line(struct sysscript *s, const char *line)
 		if (n != 3)
 			NEED(3);
 		r = b->mount(c, STR(0), STR(1), n == 4 ? STR(2) : "");
+	} else if (!strcmp(cmd, "mount2")) {
+		/* mount2 SOURCE TARGET TYPE FLAGS DATA: NULL for no string */
+		NEED(5);
+		r = b->mount2(c, strcmp(STR(0), "NULL") ? STR(0) : NULL, STR(1),
+			      strcmp(STR(2), "NULL") ? STR(2) : NULL, (unsigned long)a[3],
+			      strcmp(STR(4), "NULL") ? STR(4) : NULL);
+	} else if (!strcmp(cmd, "umount2")) {
+		NEED(2);
+		r = b->umount2(c, STR(0), (int)a[1]);
 	} else if (!strcmp(cmd, "writeprog")) {
 		NEED(1);
 		r = b->write(c, (int)a[0], sysscript_prog, sizeof(sysscript_prog));

@@ -40,6 +40,8 @@
  * keeps 0 as the saved ids (setresgid(g, g, 0), setresuid(u, u, 0): the effective
  * capabilities go, the permitted stay), so that "asroot" (setresuid(0, 0, 0),
  * setresgid(0, 0, 0), no groups) can come back: the differential tester's users.
+ * "mount2 SOURCE TARGET TYPE FLAGS DATA" is mount(2) (the word NULL for a NULL
+ * string), "umount2 TARGET FLAGS" umount2(2).
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
@@ -96,6 +98,10 @@ struct sys_backend {
 	ssize_t (*readlink_proc)(void *ctx, const char *which, int fd, char *buf, size_t n);
 	/* options: "" or tmpfs's "nr_inodes=N,size=BYTES" */
 	int (*mount)(void *ctx, const char *type, const char *target, const char *options);
+	/* mount(2) and umount2(2) as they are */
+	int (*mount2)(void *ctx, const char *source, const char *target, const char *type,
+		      unsigned long flags, const char *data);
+	int (*umount2)(void *ctx, const char *target, int flags);
 	/* tasks: a child of the script's task (its pid), exec in it, its end */
 	int (*fork)(void *ctx);
 	int (*exec)(void *ctx, int pid, const char *path);
