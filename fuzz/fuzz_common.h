@@ -46,6 +46,11 @@ static inline struct sys_backend *fuzz_backend(void)
 	return b;
 }
 
+/* The largest buffer a script's call may ask for: a read of gigabytes (of a sparse
+ * file near 2^63) fills them, which tests memset, not uvfs, and passes libFuzzer's
+ * 2 GB memory limit (fuzz_sysscript's one finding in its long run). */
+#define FUZZ_MAX_BUFFER ((size_t)64 << 20)
+
 /* "{c*N}" makes N bytes: inputs asking for more than a megabyte are not runs
  * worth making (the time goes to memset, not to uvfs). */
 static inline int fuzz_text_ok(const char *text)

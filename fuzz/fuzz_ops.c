@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * fuzz_ops.c - bytes to API calls with arbitrary arguments: every call of uvfs.h,
- * paths made of a few names, "/", ".", "..", /proc entries and raw bytes (NUL
+ * fuzz_ops.c - bytes to API calls with arbitrary arguments: every kind of call of
+ * uvfs.h (files, names, descriptors, tasks, credentials, mounts and unmounts), paths
+ * made of a few names, "/", ".", "..", /proc entries and raw bytes (NUL
  * included: the path ends there), every flag bit, valid, closed and huge
  * descriptors, tiny, huge and NULL buffers, several tasks (fork, exec, exit).  After
  * each call: the result is >= 0 or an errno (-4095..-1), the counters are sane;
@@ -112,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a huge count only with the NULL buffer: nothing may be copied then */
 		if (buf && c > BUF_SIZE)
 			c = BUF_SIZE;
-		switch (op % 40) {
+		switch (op % 48) {
 		case 0: r = uvfs_openat(t, fd(&in), path(&in, p1), (int)take(&in, 4), (mode_t)take(&in, 2)); break;
 		case 1: r = uvfs_close(t, fd(&in)); break;
 		case 2: r = uvfs_read(t, fd(&in), buf, c); break;
@@ -176,6 +177,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 37: r = uvfs_task_setcreds(t, (uid_t)take(&in, 1), (gid_t)take(&in, 1)); break;
 		case 38: uvfs_umask(t, (mode_t)take(&in, 2)); break;
+		case 39: {
+			static const char *const types[] = { "tmpfs", "proc", "memfs", "nosuch", NULL };
+			static const char *const data[] = { NULL, "", "size=1m", "ro,nr_inodes=3",
+							    "mode=0700,uid=5", "size=1%,huge=never",
+							    "x=y", "size=-1" };
+			unsigned k = (unsigned)take(&in, 1);
+
+			/* every bit of the flags; the source a path (binds, moves) or none */
+			r = uvfs_mount2(t, k & 0x80 ? path(&in, p2) : NULL, path(&in, p1),
+					types[k % 5], (unsigned long)take(&in, 4), data[(k >> 3) & 7]);
+			break;
+		}
+		case 40: r = uvfs_umount2(t, path(&in, p1), (int)take(&in, 1)); break;
+		case 41: r = uvfs_faccessat2(t, fd(&in), path(&in, p1), (int)take(&in, 1),
+					     (int)take(&in, 2)); break;
+		case 42: r = uvfs_setresuid(t, (uid_t)take(&in, 1) - 1, (uid_t)take(&in, 1) - 1,
+					    (uid_t)take(&in, 1) - 1); break;
+		case 43: r = uvfs_setresgid(t, (gid_t)take(&in, 1) - 1, (gid_t)take(&in, 1) - 1,
+					    (gid_t)take(&in, 1) - 1); break;
+		case 44: {
+			gid_t g[3] = { (gid_t)take(&in, 1), (gid_t)take(&in, 1) - 1, 100 };
+
+			r = uvfs_setgroups(t, take(&in, 1) % 4, take(&in, 1) == 0xff ? NULL : g);
+			break;
+		}
+		case 45: {
+			struct uvfs_caps caps = { take(&in, 8), take(&in, 8), take(&in, 8) };
+
+			r = uvfs_capset(t, &caps);
+			break;
+		}
+		case 46: r = uvfs_setfsuid(t, (uid_t)take(&in, 1) - 1); break;
 		default: r = uvfs_readlink_root(t, buf, c); break;
 		}
 		FUZZ_CHECK(r >= -4095);

@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = fopen("/dev/null", "w");
 	FUZZ_CHECK(out);
 	shell_init(&sh, b, sys_backend_uvfs_fs(b), out, out);
+	sh.sys.max_buffer = FUZZ_MAX_BUFFER;  /* its "sys" command */
 	FUZZ_CHECK(shell_boot(&sh) == 0);
 	shell_script(&sh, text);
 	fuzz_check_stats(sys_backend_uvfs_fs(b));

@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = fopen("/dev/null", "w");
 	FUZZ_CHECK(out);
 	sysscript_init(&s, b, out);
+	s.max_buffer = FUZZ_MAX_BUFFER;
 	sysscript_run(&s, text);
 	fuzz_check_stats(sys_backend_uvfs_fs(b));
 	sysscript_done(&s);

@@ -40,7 +40,9 @@ int uvfs_introspect_fd(struct uvfs_task *task, int fd, struct uvfs_dentry_info *
 int uvfs_introspect_path(struct uvfs_task *task, int dirfd, const char *path, bool nofollow,
 			 struct uvfs_dentry_info *out);
 /* Visit every dentry under the one path names, depth first, parents first; depth 0
- * is that dentry.  Stops when visit returns non-zero and returns that. */
+ * is that dentry.  Stops when visit returns non-zero and returns that.  visit runs
+ * with the instance locked: it may not call uvfs (uvfsh's "dcache > /f" did, and
+ * waited for itself forever: fuzz_shell found it). */
 int uvfs_dcache_walk(struct uvfs_task *task, const char *path,
 		     int (*visit)(const struct uvfs_dentry_info *d, int depth, void *arg),
 		     void *arg);

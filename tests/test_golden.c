@@ -126,6 +126,28 @@ static char *read_until(int fd, const char *want, char *buf, size_t n, size_t *l
 	return NULL;
 }
 
+/* "dcache > FILE": the walk's visitor wrote to a uvfs file while the walk held the
+ * instance's lock and waited for itself (fuzz_shell's finding).  uvfs only: the
+ * kernel has no dcache command, so no golden script can hold it. */
+static void test_dcache_redirect(void **state)
+{
+	char script[] = "/tmp/uvfs-golden-XXXXXX", args[600], *out;
+	int fd = mkstemp(script), status;
+	static const char text[] = "mkdir /tmp/q\ndcache /tmp > /tmp/f\ncat /tmp/f\n";
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	snprintf(args, sizeof(args), "--stable %s", script);
+	out = run(args, &status);
+	unlink(script);
+	assert_int_equal(status, 0);
+	assert_string_equal(out, "tmp  [inline refcount=4]\n  q  [inline refcount=1]\n"
+			    "  f  [inline refcount=2]\n");
+	free(out);
+}
+
 static void test_interactive(void **state)
 {
 	char buf[65536];
@@ -235,6 +257,8 @@ int main(void)
 		tests[t].test_func = test_against_kernel;
 		tests[t++].initial_state = paths[i];
 	}
+	tests[t].name = "dcache > file";
+	tests[t++].test_func = test_dcache_redirect;
 	tests[t].name = "interactive";
 	tests[t++].test_func = test_interactive;
 	tests[t].name = "abi-all on a terminal";

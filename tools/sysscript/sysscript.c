@@ -568,6 +568,13 @@ long sysscript_line(struct sysscript *s, const char *line)
 	}
 #define NEED(k) do { if (n != (k) + 1) goto syntax; } while (0)
 #define STR(i) (w[(i) + 1])
+	/* a call's buffer; larger than the script's max_buffer is refused (the fuzz
+	 * targets: reading gigabytes of a sparse file tests memset, not uvfs) */
+#define BUF(size) do { \
+	if (s->max_buffer && (unsigned long)(size) > s->max_buffer) \
+		goto syntax; \
+	buf = arg_buffer(size, &mapped); \
+} while (0)
 	if (!strcmp(cmd, "openat")) {
 		if (n == 4)
 			a[3] = 0;
@@ -583,7 +590,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 		bool p = cmd[0] == 'p';
 
 		NEED(p ? 3 : 2);
-		buf = arg_buffer(a[1], &mapped);
+		BUF(a[1]);
 		r = p ? b->pread(c, (int)a[0], buf, (size_t)a[1], a[2])
 		      : b->read(c, (int)a[0], buf, (size_t)a[1]);
 		kind = 2;
@@ -622,7 +629,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->symlinkat(c, STR(0), (int)a[1], STR(2));
 	} else if (!strcmp(cmd, "readlinkat")) {
 		NEED(3);
-		buf = arg_buffer(a[2], &mapped);
+		BUF(a[2]);
 		r = b->readlinkat(c, (int)a[0], STR(1), buf, (size_t)a[2]);
 		kind = 2;
 	} else if (!strcmp(cmd, "linkat")) {
@@ -638,12 +645,12 @@ long sysscript_line(struct sysscript *s, const char *line)
 		kind = 1;
 	} else if (!strcmp(cmd, "getdents64")) {
 		NEED(2);
-		buf = arg_buffer(a[1], &mapped);
+		BUF(a[1]);
 		r = b->getdents64(c, (int)a[0], buf, (size_t)a[1]);
 		kind = 3;
 	} else if (!strcmp(cmd, "getcwd")) {
 		NEED(1);
-		buf = arg_buffer(a[0], &mapped);
+		BUF(a[0]);
 		r = b->getcwd(c, buf, (size_t)a[0]);
 		kind = 5;
 	} else if (!strcmp(cmd, "chdir")) {
@@ -810,6 +817,7 @@ out:
 	free(subst);
 	return r;
 #undef NEED
+#undef BUF
 #undef STR
 }
 

@@ -133,6 +133,7 @@ struct sysscript {
 	int ndev[4096];
 	int nino;
 	int failures;      /* calls that returned an error */
+	size_t max_buffer; /* 0, or the largest buffer a call may ask for (else: syntax) */
 	/* "times PATH": the last atime/mtime/ctime seen for each path */
 	struct times_seen {
 		char *path;

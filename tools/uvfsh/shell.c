@@ -1386,50 +1386,52 @@ static int cmd_tasks(struct shell *sh, int argc, char **argv)
 }
 
 struct dcache_print {
-	struct shell *sh;
+	bool stable;    /* the shell's --stable: no inode numbers */
 	bool dot;
+	FILE *mem;      /* the text, written out after the walk */
 };
 
 static int dcache_visit(const struct uvfs_dentry_info *d, int depth, void *arg)
 {
 	struct dcache_print *p = arg;
-	struct shell *sh = p->sh;
 
 	if (p->dot) {
-		say(sh, "  d%llu [label=\"%s\\n%s%s\"%s];\n", (unsigned long long)d->id,
+		fprintf(p->mem, "  d%llu [label=\"%s\\n%s%s\"%s];\n", (unsigned long long)d->id,
 		    d->name, d->external ? "external" : "inline",
 		    d->negative ? " negative" : "", d->hashed ? "" : " style=dashed");
 		if (depth > 0)
-			say(sh, "  d%llu -> d%llu;\n", (unsigned long long)d->parent_id,
+			fprintf(p->mem, "  d%llu -> d%llu;\n", (unsigned long long)d->parent_id,
 			    (unsigned long long)d->id);
 		if (d->external)
-			say(sh, "  n%llu [shape=box label=\"name %llu (refs %u)\"];\n"
+			fprintf(p->mem, "  n%llu [shape=box label=\"name %llu (refs %u)\"];\n"
 				"  d%llu -> n%llu [style=dotted];\n",
 			    (unsigned long long)d->name_id, (unsigned long long)d->name_id,
 			    d->name_refs, (unsigned long long)d->id, (unsigned long long)d->name_id);
 		return 0;
 	}
-	say(sh, "%*s%s  [", depth * 2, "", d->name);
+	fprintf(p->mem, "%*s%s  [", depth * 2, "", d->name);
 	if (d->external)
-		say(sh, "external name#%llu refs=%u", (unsigned long long)d->name_id, d->name_refs);
+		fprintf(p->mem, "external name#%llu refs=%u", (unsigned long long)d->name_id, d->name_refs);
 	else
-		say(sh, "inline");
-	say(sh, "%s%s refcount=%ld", d->hashed ? "" : " unhashed", d->negative ? " negative" : "",
+		fprintf(p->mem, "inline");
+	fprintf(p->mem, "%s%s refcount=%ld", d->hashed ? "" : " unhashed", d->negative ? " negative" : "",
 	    d->refcount);
 	if (!d->negative) {
-		if (sh->stable)
-			say(sh, "]\n");
+		if (p->stable)
+			fprintf(p->mem, "]\n");
 		else
-			say(sh, " ino=%llu]\n", (unsigned long long)d->ino);
+			fprintf(p->mem, " ino=%llu]\n", (unsigned long long)d->ino);
 	} else {
-		say(sh, "]\n");
+		fprintf(p->mem, "]\n");
 	}
 	return 0;
 }
 
 static int cmd_dcache(struct shell *sh, int argc, char **argv)
 {
-	struct dcache_print p = { sh, false };
+	struct dcache_print p = { sh->stable, false, NULL };
+	char *text = NULL;
+	size_t len = 0;
 	const char *path = "/";
 	long r;
 
@@ -1441,11 +1443,19 @@ static int cmd_dcache(struct shell *sh, int argc, char **argv)
 		else
 			path = argv[i];
 	}
+	/* the visitor runs under the instance's lock: it collects, and the text is
+	 * written (maybe to a uvfs file: "dcache > /f") after the walk */
+	p.mem = open_memstream(&text, &len);
+	if (!p.mem)
+		return fail(sh, "dcache: %s", strerror(errno));
 	if (p.dot)
-		say(sh, "digraph dcache {\n  node [fontname=monospace];\n");
+		fprintf(p.mem, "digraph dcache {\n  node [fontname=monospace];\n");
 	r = uvfs_dcache_walk(cur_task(sh), path, dcache_visit, &p);
 	if (p.dot)
-		say(sh, "}\n");
+		fprintf(p.mem, "}\n");
+	fclose(p.mem);
+	out_write(sh, text, len);
+	free(text);
 	if (r < 0)
 		return fail(sh, "dcache: %s: %s", path, err_str(r));
 	return 0;
