@@ -255,6 +255,8 @@ void inode_set_mctime_at(struct inode *inode, struct timespec *now);
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
 #define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */
+#define SB_I_NOEXEC      0x8u  /* nothing runs from it, whatever the mount says (procfs) */
+#define SB_I_NODEV       0x10u /* no device opens from it, whatever the mount says (procfs) */
 #define SB_RCU_WALK      0x2u  /* walk.c may walk it without ns_lock: a miss is
 				* answered by ->lookup_noent or taken to the lock, reading
 				* inodes has no side effects, ->revalidate takes LOOKUP_RCU */

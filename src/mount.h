@@ -104,6 +104,16 @@ static inline bool mnt_is_readonly(const struct mount *mnt)
 {
 	return (mnt->mnt_flags & MNT_READONLY) || mnt->mnt_sb->s_readonly;
 }
+/* path_noexec(): no exec through this mount */
+static inline bool path_noexec(const struct path *path)
+{
+	return (path->mnt->mnt_flags & MNT_NOEXEC) || (path->mnt->mnt_sb->s_flags & SB_I_NOEXEC);
+}
+/* may_open_dev(): devices may be opened through this mount */
+static inline bool may_open_dev(const struct path *path)
+{
+	return !(path->mnt->mnt_flags & MNT_NODEV) && !(path->mnt->mnt_sb->s_flags & SB_I_NODEV);
+}
 /* mnt_want_write(): 0, or -EROFS on a read-only mount; nothing to give back (the
  * kernel's count of writers in progress only makes remounts wait) */
 static inline int mnt_want_write(const struct mount *mnt)

@@ -94,8 +94,9 @@ static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
 /* may_open(): the type's refusals, then inode_permission(MAY_OPEN | acc_mode) — an
  * exited task's /proc/PID, reached through a magic link, is ESRCH there — then
  * O_NOATIME, which only the owner (or CAP_FOWNER) may ask for. */
-static int may_open(const struct cred *cred, struct inode *inode, int acc_mode, int flag)
+static int may_open(const struct cred *cred, const struct path *path, int acc_mode, int flag)
 {
+	struct inode *inode = path->dentry->d_inode;
 	int err;
 
 	switch (inode->i_mode & S_IFMT) {
@@ -109,10 +110,17 @@ static int may_open(const struct cred *cred, struct inode *inode, int acc_mode, 
 		break;
 	case S_IFBLK:
 	case S_IFCHR:
+		if (!may_open_dev(path))
+			return -EACCES;  /* a nodev mount */
+		/* fallthrough */
 	case S_IFIFO:
 	case S_IFSOCK:
 		if (acc_mode & MAY_EXEC)
 			return -EACCES;
+		break;
+	case S_IFREG:
+		if ((acc_mode & MAY_EXEC) && path_noexec(path))
+			return -EACCES;  /* a noexec mount */
 		break;
 	default:
 		break;
@@ -305,7 +313,7 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 			return err;
 		truncate = true;
 	}
-	err = may_open(&nd->task->cred, inode, acc_mode, op->open_flag);
+	err = may_open(&nd->task->cred, &nd->path, acc_mode, op->open_flag);
 	/* handle_truncate() takes write access for the truncation, so a running
 	 * program is ETXTBSY even opened O_RDONLY.  Taken here before vfs_open(),
 	 * whose only failure on a regular file is that same ETXTBSY, so that nothing

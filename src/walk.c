@@ -278,6 +278,9 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 		if (err)
 			return err;
 	}
+	/* a nosymfollow mount: its links are read, never followed (pick_link()) */
+	if (READ_ONCE(nd->mnt->mnt_flags) & MNT_NOSYMFOLLOW)
+		return -ELOOP;
 	nd->links++;
 	if (iop->get_magic) {
 		struct path target;

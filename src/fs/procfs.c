@@ -154,7 +154,7 @@ static int procfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	sb->s_op = &proc_sops;
 	/* cached and revalidated; walked lockless too, its ->revalidate and
 	 * ->get_link_rcu taking LOOKUP_RCU (a miss takes the lock: no ->lookup_noent) */
-	sb->s_flags = SB_RCU_WALK;
+	sb->s_flags = SB_RCU_WALK | SB_I_NOEXEC | SB_I_NODEV;
 	root = proc_inode(sb, PROC_ROOT, 0, 0, S_IFDIR | 0555);
 	if (!root)
 		return -ENOMEM;
