@@ -226,10 +226,12 @@ static bool relatime_need_update(const struct inode *inode, struct timespec now)
  * clock at all, and a lockless reader that gets false knows touch_atime would not
  * write. */
 lockless_read
-bool inode_atime_maybe_due(const struct inode *inode)
+bool inode_atime_maybe_due(const struct inode *inode, enum atime_rule rule)
 {
 	struct timespec a = inode_get_time(inode, I_ATIME), now;
 
+	if (rule != ATIME_RELATIME)
+		return rule == ATIME_STRICT;
 	if (ts_le(a, inode_get_time(inode, I_MTIME)) || ts_le(a, inode_get_time(inode, I_CTIME)))
 		return true;
 	time_source->coarse(&now);
@@ -239,14 +241,15 @@ bool inode_atime_maybe_due(const struct inode *inode)
 /* touch_atime(): atime_needs_update() decides on one current_time(), then
  * inode_update_timestamps() stores another (each may be a fine reading, see
  * current_time()). */
-void inode_touch_atime(struct inode *inode)
+void inode_touch_atime(struct inode *inode, enum atime_rule rule)
 {
 	struct timespec now;
 
-	if (!inode_atime_maybe_due(inode))
+	if (!inode_atime_maybe_due(inode, rule))
 		return;
 	now = current_time(inode);
-	if (!relatime_need_update(inode, now) || ts_eq(inode_get_time(inode, I_ATIME), now))
+	if ((rule == ATIME_RELATIME && !relatime_need_update(inode, now)) ||
+	    ts_eq(inode_get_time(inode, I_ATIME), now))
 		return;
 	now = current_time(inode);
 	if (!ts_eq(inode_get_time(inode, I_ATIME), now))

@@ -333,13 +333,17 @@ static inline void allow_write_access(struct inode *inode)
 	inode->i_writecount++;
 }
 
-/* A read happened: atime per relatime (touch_atime). */
-void inode_touch_atime(struct inode *inode);
+/* What the mount through which a file was read says of its atime (mount.h's
+ * mnt_atime_rule(): relatime, the default; strictatime; never for noatime,
+ * nodiratime on a directory, or a read-only mount or superblock). */
+enum atime_rule { ATIME_RELATIME, ATIME_STRICT, ATIME_NEVER };
+/* A read happened: atime as the rule says (touch_atime). */
+void inode_touch_atime(struct inode *inode, enum atime_rule rule);
 /* Data was written: mtime and ctime, if current_time() differs (file_update_time). */
 void file_update_time(struct inode *inode);
 /* Might inode_touch_atime() change atime now?  (Reads only: a lockless reader that
  * gets false has nothing to write.) */
-bool inode_atime_maybe_due(const struct inode *inode);
+bool inode_atime_maybe_due(const struct inode *inode, enum atime_rule rule);
 
 /* mtime = ctime = ts. */
 void inode_set_mctime(struct inode *inode, struct timespec ts);

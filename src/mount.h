@@ -114,6 +114,23 @@ static inline bool may_open_dev(const struct path *path)
 {
 	return !(path->mnt->mnt_flags & MNT_NODEV) && !(path->mnt->mnt_sb->s_flags & SB_I_NODEV);
 }
+/* atime_needs_update()'s mount half, and touch_atime()'s mnt_get_write_access() */
+lockless_read
+static inline enum atime_rule mnt_atime_rule(const struct mount *mnt, const struct inode *inode)
+{
+	int f = __atomic_load_n(&mnt->mnt_flags, __ATOMIC_RELAXED);
+
+	if ((f & (MNT_NOATIME | MNT_READONLY)) || __atomic_load_n(&mnt->mnt_sb->s_readonly,
+								  __ATOMIC_RELAXED) ||
+	    ((f & MNT_NODIRATIME) && S_ISDIR(inode->i_mode)))
+		return ATIME_NEVER;
+	return f & MNT_RELATIME ? ATIME_RELATIME : ATIME_STRICT;
+}
+/* touch_atime() */
+static inline void touch_atime(const struct path *path)
+{
+	inode_touch_atime(path->dentry->d_inode, mnt_atime_rule(path->mnt, path->dentry->d_inode));
+}
 /* mnt_want_write(): 0, or -EROFS on a read-only mount; nothing to give back (the
  * kernel's count of writers in progress only makes remounts wait) */
 static inline int mnt_want_write(const struct mount *mnt)

@@ -122,7 +122,7 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 	}
 	waitq_wake_all(&p->wait);
 	if (done)
-		inode_touch_atime(f->f_inode);  /* pipe_read(): file_accessed() */
+		touch_atime(&f->f_path);  /* pipe_read(): file_accessed() */
 	return (ssize_t)done;
 }
 

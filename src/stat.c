@@ -90,7 +90,7 @@ ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, cha
 	if (ret == -EINVAL && !name[0])
 		ret = -ENOENT;
 	else if (ret >= 0)
-		inode_touch_atime(path.dentry->d_inode);
+		touch_atime(&path);
 	path_put(&path);
 out:
 	task_leave(task);

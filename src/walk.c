@@ -668,7 +668,7 @@ static int readlink_walked(struct walk *nd, char *page, const char **out, size_t
 		memcpy(page, body, *len);
 		*out = page;
 	}
-	if (inode_atime_maybe_due(inode))
+	if (inode_atime_maybe_due(inode, mnt_atime_rule(nd->mnt, inode)))
 		return -ECHILD;
 	return 0;
 }

@@ -917,7 +917,7 @@ static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 
 	if (*pos >= inode->i_size || !count) {
 		if (count)
-			inode_touch_atime(inode);
+			touch_atime(&f->f_path);
 		return 0;
 	}
 	if ((uint64_t)count > (uint64_t)(inode->i_size - *pos))
@@ -939,7 +939,7 @@ static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 		done += n;
 	}
 	*pos += (off_t)done;
-	inode_touch_atime(inode);
+	touch_atime(&f->f_path);
 	return (ssize_t)done;
 }
 
@@ -1132,7 +1132,7 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 	}
 	f->f_pos = DIR_OFFSET_EOD;
 out:
-	inode_touch_atime(dir->d_inode);
+	touch_atime(&f->f_path);
 	ret = (ssize_t)used;
 out_steps:
 	count_steps(dir->d_inode, steps);
