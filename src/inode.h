@@ -7,7 +7,9 @@
 #ifndef UVFS_INODE_H
 #define UVFS_INODE_H
 
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -173,6 +175,12 @@ struct super_operations {
 	blkcnt_t (*blocks)(const struct inode *inode);
 	/* Free the inode at its last iput even with links (procfs: made on demand). */
 	bool (*drop_inode)(const struct inode *inode);
+	/* statfs: the fields the filesystem knows (f_type, sizes, counts).  Optional:
+	 * without it, simple_statfs()'s block size and name length only. */
+	void (*statfs)(const struct super_block *sb, struct statfs *buf);
+	/* The superblock's options as /proc/PID/mountinfo shows them after "rw" or "ro":
+	 * ",size=1024k,mode=700" (->show_options).  Optional. */
+	void (*show_options)(FILE *m, const struct super_block *sb);
 };
 
 /*
@@ -372,6 +380,7 @@ struct fs_mount_opts {
 	mode_t root_mode;      /* FS_OPT_MODE: the root's permission bits */
 	uid_t root_uid;        /* the root's owner: the mounter's fsuid unless uid= */
 	gid_t root_gid;
+	char huge[12];         /* FS_OPT_HUGE: always, within_size, advise ("never": none) */
 	unsigned int seen;     /* FS_OPT_* */
 };
 #define FS_OPT_SIZE   0x01
@@ -380,6 +389,15 @@ struct fs_mount_opts {
 #define FS_OPT_UID    0x08
 #define FS_OPT_GID    0x10
 #define FS_OPT_NOSWAP 0x20
+#define FS_OPT_HUGE   0x40    /* huge= (value in huge) */
+#define FS_OPT_MPOL   0x80    /* mpol=local */
+#define FS_OPT_INODE64 0x100   /* inode64 (else inode32) */
+#define FS_OPT_INUMS  0x400    /* inode32 or inode64 given */
+#define FS_OPT_MPOL_SET 0x800  /* mpol= given (FS_OPT_MPOL: local) */
+/* set by mount(2) for a new tmpfs: where size= or nr_inodes= are not given, Linux's
+ * defaults (half of the machine's memory; as many inodes as half its pages), not
+ * uvfs_new's unlimited root */
+#define FS_OPT_LINUX_DEFAULTS 0x200
 /* the kernel's ENOPARAM (include/linux/errno.h): an option this filesystem does not
  * know, for the caller to refuse (fs_context.c's "Unknown parameter") */
 #define ENOPARAM 519

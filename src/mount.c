@@ -109,9 +109,10 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	type = get_fs_type(fs, fstype);
 	if (!type)
 		return -ENODEV;
-	/* shmem_init_fs_context(): the root belongs to the mounter */
+	/* shmem_init_fs_context(): the root belongs to the mounter; Linux's limits */
 	opts.root_uid = task->cred.fsuid;
 	opts.root_gid = task->cred.fsgid;
+	opts.seen = FS_OPT_LINUX_DEFAULTS;
 	err = parse_mount_data(type, data, source != NULL, &opts, &sb_flags);
 	if (err)
 		return err;

@@ -5,6 +5,8 @@
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
+#include <sys/statvfs.h>
+
 #include "d_path.h"
 #include "inode.h"
 #include "namei.h"
@@ -134,4 +136,70 @@ ssize_t uvfs_readlink_cwd(struct uvfs_task *task, char *buf, size_t bufsiz)
 ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz)
 {
 	return readlink_task(task, LINK_ROOT, -1, buf, bufsiz);
+}
+
+/* Linux's values (include/linux/statfs.h) that glibc 2.36 does not name */
+#ifndef ST_NOSYMFOLLOW
+#define ST_NOSYMFOLLOW 0x2000
+#endif
+#define ST_VALID 0x0020        /* f_flags is filled in */
+
+/* vfs_statfs(): the filesystem's fields, f_frsize from f_bsize, then the flags the
+ * mount and the superblock give (calculate_f_flags()). */
+static void vfs_statfs(const struct path *path, struct statfs *buf)
+{
+	const struct super_block *sb = path->mnt->mnt_sb;
+	int f = path->mnt->mnt_flags;
+
+	memset(buf, 0, sizeof(*buf));
+	if (sb->s_op->statfs) {
+		sb->s_op->statfs(sb, buf);
+	} else {
+		buf->f_bsize = UVFS_PAGE_SIZE;  /* simple_statfs() */
+		buf->f_namelen = 255;
+	}
+	if (!buf->f_frsize)
+		buf->f_frsize = buf->f_bsize;
+	buf->f_flags = ST_VALID | (f & MNT_READONLY ? ST_RDONLY : 0) |
+		       (f & MNT_NOSUID ? ST_NOSUID : 0) | (f & MNT_NODEV ? ST_NODEV : 0) |
+		       (f & MNT_NOEXEC ? ST_NOEXEC : 0) | (f & MNT_NOATIME ? ST_NOATIME : 0) |
+		       (f & MNT_NODIRATIME ? ST_NODIRATIME : 0) |
+		       (f & MNT_RELATIME ? ST_RELATIME : 0) |
+		       (f & MNT_NOSYMFOLLOW ? ST_NOSYMFOLLOW : 0) |
+		       (sb->s_readonly ? ST_RDONLY : 0);
+}
+
+int uvfs_statfs(struct uvfs_task *task, const char *name, struct statfs *buf)
+{
+	struct path path;
+	int err;
+
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW, &path);
+	if (!err) {
+		if (buf)
+			vfs_statfs(&path, buf);
+		else
+			err = -EFAULT;  /* copy_to_user() after the walk */
+		path_put(&path);
+	}
+	task_leave(task);
+	return err;
+}
+
+int uvfs_fstatfs(struct uvfs_task *task, int fd, struct statfs *buf)
+{
+	struct file *f;
+	int err = 0;
+
+	task_enter(task);
+	f = fdget(task, fd);  /* fdget_raw(): O_PATH descriptors too */
+	if (!f)
+		err = -EBADF;
+	else if (!buf)
+		err = -EFAULT;
+	else
+		vfs_statfs(&f->f_path, buf);
+	task_leave(task);
+	return err;
 }

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -607,6 +608,18 @@ int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
  *   root; EBUSY in use (a mount below it, an open file, a task's cwd or root).
  */
 int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
+
+/*
+ * uvfs_statfs / uvfs_fstatfs - statfs(2), fstatfs(2) (fstatfs takes O_PATH descriptors
+ *   too): f_type (TMPFS_MAGIC, PROC_SUPER_MAGIC), f_bsize and f_frsize 4096, f_blocks,
+ *   f_bfree, f_bavail, f_files, f_ffree as a tmpfs counts them (zero where there is
+ *   no limit: uvfs_new's root by default; a mount(2) of tmpfs has Linux's default
+ *   limits, half of the machine's memory and as many inodes as half its pages),
+ *   f_namelen 255, f_flags ST_VALID and the mount's ST_* flags.  f_fsid is zero.
+ * Errors, in order: the walk's (EBADF for a bad fd); EFAULT buf NULL.
+ */
+int uvfs_statfs(struct uvfs_task *task, const char *path, struct statfs *buf);
+int uvfs_fstatfs(struct uvfs_task *task, int fd, struct statfs *buf);
 
 /*
  * uvfs_mount - the first form: a new, empty in-memory filesystem ("memfs", or

@@ -75,7 +75,18 @@ struct memfs_sb {
 	uint64_t max_inodes, free_inodes;  /* 0 max: unlimited */
 	uint64_t max_pages, used_pages;
 	bool noswap;                       /* asked for at mount; nothing swaps here */
+	/* for mountinfo (shmem_show_options()): the mount's options, and whether the
+	 * limits are shown against Linux's defaults (a mount(2)) or only when set */
+	struct fs_mount_opts shown;
 };
+
+/* shmem_default_max_blocks(), shmem_default_max_inodes(): half the machine's pages */
+static uint64_t linux_default_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+
+	return pages > 0 ? (uint64_t)pages / 2 : 0;
+}
 
 static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link_iops,
 	memfs_special_iops, memfs_fifo_iops;
@@ -365,12 +376,62 @@ static void memfs_put_super(struct super_block *sb)
 	free(sb->s_fs_info);
 }
 
+/* shmem_statfs(): limits where there are limits, zero where there are none */
+static void memfs_statfs(const struct super_block *sb, struct statfs *buf)
+{
+	const struct memfs_sb *s = MSB(sb);
+
+	buf->f_type = 0x01021994;  /* TMPFS_MAGIC */
+	buf->f_bsize = UVFS_PAGE_SIZE;
+	buf->f_namelen = 255;
+	if (s->max_pages) {
+		buf->f_blocks = s->max_pages;
+		buf->f_bfree = buf->f_bavail = s->max_pages - s->used_pages;
+	}
+	if (s->max_inodes) {
+		buf->f_files = s->max_inodes;
+		buf->f_ffree = s->free_inodes;
+	}
+}
+
+/* shmem_show_options(): what differs from the defaults (Linux's for a mount(2), none
+ * for uvfs_new's root), in the kernel's order; inode32/inode64 only when asked for
+ * (this kernel is built without CONFIG_TMPFS_INODE64) */
+static void memfs_show_options(FILE *m, const struct super_block *sb)
+{
+	const struct memfs_sb *s = MSB(sb);
+	const struct fs_mount_opts *o = &s->shown;
+	bool lx = o->seen & FS_OPT_LINUX_DEFAULTS;
+	uint64_t def = linux_default_limit();
+
+	if (lx ? s->max_pages != def : s->max_pages != 0 || (o->seen & FS_OPT_SIZE))
+		fprintf(m, ",size=%lluk", (unsigned long long)s->max_pages * (UVFS_PAGE_SIZE / 1024));
+	if (lx ? s->max_inodes != def : s->max_inodes != 0 || (o->seen & FS_OPT_INODES))
+		fprintf(m, ",nr_inodes=%llu", (unsigned long long)s->max_inodes);
+	if ((o->seen & FS_OPT_MODE) && o->root_mode != 01777)
+		fprintf(m, ",mode=%03o", (unsigned int)o->root_mode);
+	if (o->root_uid)
+		fprintf(m, ",uid=%u", (unsigned int)o->root_uid);
+	if (o->root_gid)
+		fprintf(m, ",gid=%u", (unsigned int)o->root_gid);
+	if (o->seen & FS_OPT_INODE64)
+		fputs(",inode64", m);
+	if ((o->seen & FS_OPT_HUGE) && o->huge[0])
+		fprintf(m, ",huge=%s", o->huge);
+	if (o->seen & FS_OPT_MPOL)
+		fputs(",mpol=local", m);
+	if (s->noswap)
+		fputs(",noswap", m);
+}
+
 static const struct super_operations memfs_sops = {
 	.inode_size = sizeof(struct memfs_inode),
 	.evict_inode = memfs_evict_inode,
 	.free_inode = memfs_free_inode,
 	.put_super = memfs_put_super,
 	.blocks = memfs_blocks,
+	.statfs = memfs_statfs,
+	.show_options = memfs_show_options,
 };
 
 static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
@@ -386,6 +447,13 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 	s->max_pages = (max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;
 	if (max_bytes && !s->max_pages)
 		s->max_pages = 1;
+	if (opts->seen & FS_OPT_LINUX_DEFAULTS) {
+		if (!(opts->seen & FS_OPT_SIZE))
+			s->max_pages = linux_default_limit();
+		if (!(opts->seen & FS_OPT_INODES))
+			s->max_inodes = s->free_inodes = linux_default_limit();
+	}
+	s->shown = *opts;
 	sb->s_fs_info = s;
 	sb->s_op = &memfs_sops;
 	sb->s_flags = SB_ALWAYS_DELETE | SB_RCU_WALK;
@@ -503,15 +571,22 @@ static int memfs_parse_param(struct fs_mount_opts *opts, const char *key, const 
 		if (!value || (strcmp(value, "never") && strcmp(value, "always") &&
 			       strcmp(value, "within_size") && strcmp(value, "advise")))
 			return -EINVAL;
+		opts->seen |= FS_OPT_HUGE;
+		snprintf(opts->huge, sizeof(opts->huge), "%s", strcmp(value, "never") ? value : "");
 	} else if (!strcmp(key, "mpol")) {
 		/* a deliberate narrowing: node lists are not modelled */
 		if (!value || (strcmp(value, "default") && strcmp(value, "local")))
 			return -EINVAL;
+		opts->seen = value[0] == 'l' ? opts->seen | FS_OPT_MPOL : opts->seen & ~FS_OPT_MPOL;
+		opts->seen |= FS_OPT_MPOL_SET;
 	} else if (!strcmp(key, "inode32") || !strcmp(key, "inode64") || !strcmp(key, "noswap")) {
 		if (value)
 			return -EINVAL;  /* a flag given a value */
 		if (key[0] == 'n')
 			opts->seen |= FS_OPT_NOSWAP;
+		else
+			opts->seen = (key[5] == '6' ? opts->seen | FS_OPT_INODE64 :
+						      opts->seen & ~FS_OPT_INODE64) | FS_OPT_INUMS;
 	} else {
 		return -ENOPARAM;
 	}
@@ -533,12 +608,21 @@ static int memfs_reconfigure(struct super_block *sb, const struct fs_mount_opts 
 		if (!s->max_inodes || s->max_inodes - s->free_inodes > opts->max_inodes)
 			return -EINVAL;
 	}
+	/* "Cannot disable swap on remount"; a remount that does not repeat noswap keeps
+	 * it (tests/diff/mount-statfs.sys asks the kernel) */
 	if ((opts->seen & FS_OPT_NOSWAP) && !s->noswap)
-		return -EINVAL;      /* "Cannot disable swap on remount" */
-	if (!(opts->seen & FS_OPT_NOSWAP) && s->noswap)
-		return -EINVAL;      /* "Cannot enable swap on remount if it was disabled" */
+		return -EINVAL;
 	if (opts->seen & FS_OPT_SIZE)
 		s->max_pages = pages;
+	/* what was given changes; mode, uid and gid are the first mount's */
+	if (opts->seen & FS_OPT_HUGE) {
+		strcpy(s->shown.huge, opts->huge);
+		s->shown.seen |= FS_OPT_HUGE;
+	}
+	if (opts->seen & FS_OPT_MPOL_SET)
+		s->shown.seen = (s->shown.seen & ~FS_OPT_MPOL) | (opts->seen & FS_OPT_MPOL);
+	if (opts->seen & FS_OPT_INUMS)
+		s->shown.seen = (s->shown.seen & ~FS_OPT_INODE64) | (opts->seen & FS_OPT_INODE64);
 	if (opts->seen & FS_OPT_INODES) {
 		uint64_t used = s->max_inodes ? s->max_inodes - s->free_inodes : 0;
 

@@ -137,7 +137,16 @@ static void proc_put_super(struct super_block *sb)
 	free(sb->s_fs_info);
 }
 
+/* simple_statfs() with procfs's magic */
+static void proc_statfs(const struct super_block *sb, struct statfs *buf)
+{
+	buf->f_type = 0x9fa0;  /* PROC_SUPER_MAGIC */
+	buf->f_bsize = 4096;
+	buf->f_namelen = 255;
+}
+
 static const struct super_operations proc_sops = {
+	.statfs = proc_statfs,
 	.inode_size = sizeof(struct proc_inode),
 	.put_super = proc_put_super,
 	.drop_inode = proc_drop_inode,

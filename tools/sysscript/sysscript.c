@@ -549,6 +549,7 @@ long sysscript_line(struct sysscript *s, const char *line)
 	char *buf = NULL;
 	size_t mapped = 0;
 	struct stat st;
+	struct statfs sfs;
 	struct timespec ts[2];
 	int kind = 0; /* 1 stat, 2 bytes, 3 dents, 4 getfl */
 	const char *cmd;
@@ -708,6 +709,10 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->mount2(c, strcmp(STR(0), "NULL") ? STR(0) : NULL, STR(1),
 			      strcmp(STR(2), "NULL") ? STR(2) : NULL, (unsigned long)a[3],
 			      strcmp(STR(4), "NULL") ? STR(4) : NULL);
+	} else if (!strcmp(cmd, "statfs") || !strcmp(cmd, "fstatfs")) {
+		NEED(1);
+		r = cmd[0] == 's' ? b->statfs(c, STR(0), &sfs) : b->fstatfs(c, (int)a[0], &sfs);
+		kind = 8;
 	} else if (!strcmp(cmd, "umount2")) {
 		NEED(2);
 		r = b->umount2(c, STR(0), (int)a[1]);
@@ -799,6 +804,14 @@ long sysscript_line(struct sysscript *s, const char *line)
 			print_bytes(s->out, buf, r > 0 ? (size_t)r - 1 : 0);
 		else if (kind == 6)
 			print_times(s, w[1], &st);
+		else if (kind == 8)
+			fprintf(s->out, " {type=%#lx bsize=%ld blocks=%llu bfree=%llu bavail=%llu "
+				"files=%llu ffree=%llu namelen=%ld frsize=%ld flags=%#lx}",
+				(unsigned long)sfs.f_type, (long)sfs.f_bsize,
+				(unsigned long long)sfs.f_blocks, (unsigned long long)sfs.f_bfree,
+				(unsigned long long)sfs.f_bavail, (unsigned long long)sfs.f_files,
+				(unsigned long long)sfs.f_ffree, (long)sfs.f_namelen,
+				(long)sfs.f_frsize, (unsigned long)sfs.f_flags);
 		else if (kind == 7)
 			fprintf(s->out, " (0%03lo)", (unsigned long)r);
 	}

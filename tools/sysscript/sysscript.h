@@ -41,7 +41,8 @@
  * capabilities go, the permitted stay), so that "asroot" (setresuid(0, 0, 0),
  * setresgid(0, 0, 0), no groups) can come back: the differential tester's users.
  * "mount2 SOURCE TARGET TYPE FLAGS DATA" is mount(2) (the word NULL for a NULL
- * string), "umount2 TARGET FLAGS" umount2(2).
+ * string), "umount2 TARGET FLAGS" umount2(2); "statfs PATH" and "fstatfs FD" print
+ * every field but f_fsid (random for a tmpfs).
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
@@ -54,6 +55,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -102,6 +104,8 @@ struct sys_backend {
 	int (*mount2)(void *ctx, const char *source, const char *target, const char *type,
 		      unsigned long flags, const char *data);
 	int (*umount2)(void *ctx, const char *target, int flags);
+	int (*statfs)(void *ctx, const char *path, struct statfs *buf);
+	int (*fstatfs)(void *ctx, int fd, struct statfs *buf);
 	/* tasks: a child of the script's task (its pid), exec in it, its end */
 	int (*fork)(void *ctx);
 	int (*exec)(void *ctx, int pid, const char *path);
