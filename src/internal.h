@@ -179,7 +179,11 @@ struct uvfs {
 
 	struct mount *root_mnt;         /* immutable after uvfs_new */
 	struct cds_list_head mounts;    /* ns_lock; struct mount.mnt_list */
-	int next_mnt_id;                /* ns_lock */
+	/* ns_lock: mount ids in use, a bit each (the kernel's mnt_id_ida: a new mount
+	 * takes the lowest free id, a freed mount gives its id back) */
+	unsigned long *mnt_id_bits;
+	int mnt_id_words;
+	int rootfs_mnt_id;              /* immutable: the root's parent in mountinfo */
 	unsigned int next_dev;          /* ns_lock; minor numbers of new superblocks */
 
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */

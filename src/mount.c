@@ -24,8 +24,6 @@
 /* copy_mount_options(): one page, its last byte forced to NUL */
 #define MOUNT_DATA_MAX 4095
 
-/* MNT_UNBINDABLE is a propagation type in the kernel, a mount flag here */
-#define MNT_UNBINDABLE 0x100
 
 /* d_set_mounted(): a removed directory, or one in a removed tree, takes no mount */
 static bool cant_mount(const struct dentry *d)

@@ -28,6 +28,8 @@ struct super_block;
 #define MNT_USER_SETTABLE_MASK (MNT_NOSUID | MNT_NODEV | MNT_NOEXEC | MNT_ATIME_MASK | \
 				MNT_READONLY | MNT_NOSYMFOLLOW)
 #define MNT_UMOUNT        0x8000000
+/* MNT_UNBINDABLE is a propagation type in the kernel, a mount flag here */
+#define MNT_UNBINDABLE    0x100
 
 struct mount {
 	struct mount *mnt_parent;        /* self for the namespace root and an unmounted one */
@@ -87,7 +89,7 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		   struct dentry *mountpoint);
 struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
-			 struct dentry *mountpoint);
+			 struct dentry *mountpoint, const char *devname);
 /* Off its mountpoint and out of uvfs.mounts, its own parent (MS_MOVE's first half,
  * umount's whole). */
 void mnt_disconnect(struct uvfs *fs, struct mount *m);

@@ -32,15 +32,49 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	return found;
 }
 
+#define ID_BITS (8 * (int)sizeof(unsigned long))
+
+/* mnt_alloc_id(): the lowest free id above the rootfs's (ida_alloc_min()) */
+static int mnt_alloc_id(struct uvfs *fs)
+{
+	int id;
+
+	for (id = fs->rootfs_mnt_id + 1; id < fs->mnt_id_words * ID_BITS; id++)
+		if (!(fs->mnt_id_bits[id / ID_BITS] & (1ul << (id % ID_BITS))))
+			break;
+	if (id >= fs->mnt_id_words * ID_BITS) {
+		int words = id / ID_BITS + 1 > fs->mnt_id_words * 2 ? id / ID_BITS + 1 :
+								       fs->mnt_id_words * 2;
+		unsigned long *bits = uvfs_realloc(fs->mnt_id_bits, (size_t)words * sizeof(*bits));
+
+		if (!bits)
+			return -ENOMEM;
+		memset(bits + fs->mnt_id_words, 0,
+		       (size_t)(words - fs->mnt_id_words) * sizeof(*bits));
+		fs->mnt_id_bits = bits;
+		fs->mnt_id_words = words;
+	}
+	fs->mnt_id_bits[id / ID_BITS] |= 1ul << (id % ID_BITS);
+	return id;
+}
+
+static void mnt_free_id(struct uvfs *fs, int id)
+{
+	fs->mnt_id_bits[id / ID_BITS] &= ~(1ul << (id % ID_BITS));
+}
+
 struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *root,
 			const char *devname, int flags)
 {
 	struct mount *m = uvfs_zalloc(sizeof(*m));
+	int id;
 
 	if (!m)
 		return NULL;
 	m->mnt_devname = uvfs_malloc(strlen(devname) + 1);
-	if (!m->mnt_devname) {
+	id = m->mnt_devname ? mnt_alloc_id(fs) : -ENOMEM;
+	if (id < 0) {
+		free(m->mnt_devname);
 		free(m);
 		return NULL;
 	}
@@ -49,7 +83,7 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	sb->s_count++;
 	m->mnt_root = dget(root ? root : sb->s_root);
 	m->mnt_flags = flags;
-	m->mnt_id = fs->next_mnt_id++;
+	m->mnt_id = id;
 	m->mnt_parent = m;
 	m->mnt_mountpoint = dget(m->mnt_root);
 	CDS_INIT_LIST_HEAD(&m->mnt_list);
@@ -71,9 +105,9 @@ void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 }
 
 struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
-			 struct dentry *mountpoint)
+			 struct dentry *mountpoint, const char *devname)
 {
-	struct mount *m = mnt_alloc(fs, sb, NULL, "none", MNT_RELATIME);
+	struct mount *m = mnt_alloc(fs, sb, NULL, devname, MNT_RELATIME);
 
 	if (!m)
 		return NULL;
@@ -95,6 +129,7 @@ static void mnt_free(struct mount *m)
 {
 	struct super_block *sb = m->mnt_sb;
 
+	mnt_free_id(sb->s_fs, m->mnt_id);
 	dput(m->mnt_mountpoint);
 	dput(m->mnt_root);
 	sb_put(sb);

@@ -66,7 +66,7 @@ static int mount_proc(struct uvfs *fs)
 		err = (int)PTR_ERR(sb);
 		goto out;
 	}
-	if (!mnt_attach(fs, sb, fs->root_mnt, d)) {
+	if (!mnt_attach(fs, sb, fs->root_mnt, d, "proc")) {
 		err = -ENOMEM;
 		sb_put(sb);
 	}
@@ -144,7 +144,9 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->protected_symlinks = host_sysctl("/proc/sys/fs/protected_symlinks");
 	fs->protected_hardlinks = host_sysctl("/proc/sys/fs/protected_hardlinks");
 	fs->suid_dumpable = host_sysctl("/proc/sys/fs/suid_dumpable");
-	fs->next_mnt_id = 1;
+	/* id 1 is the rootfs below the namespace's root, which mountinfo names as the
+	 * root's parent and never lists (as Linux's is: not reachable from any root) */
+	fs->rootfs_mnt_id = 1;
 	fs->next_dev = 30;
 	CDS_INIT_LIST_HEAD(&fs->mounts);
 	CDS_INIT_LIST_HEAD(&fs->tasks);
@@ -164,7 +166,7 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	sb = mount_fs(fs, &memfs_fs_type, &root_opts);
 	if (IS_ERR(sb))
 		goto unlock;
-	fs->root_mnt = mnt_attach(fs, sb, NULL, NULL);
+	fs->root_mnt = mnt_attach(fs, sb, NULL, NULL, "none");
 	if (!fs->root_mnt)
 		goto put_sb;
 	if (!(cfg->flags & UVFS_NO_PROC) && mount_proc(fs))
@@ -184,6 +186,7 @@ unlock:
 free_caches:
 	kmem_caches_destroy(fs);
 	dcache_exit(fs);
+	free(fs->mnt_id_bits);
 free_fs:
 	free(fs);
 enomem:
@@ -214,6 +217,7 @@ void uvfs_free(struct uvfs *fs)
 	atomic_fetch_add(&uvfs_live.files, fs->live_files);
 	kmem_caches_destroy(fs);
 	free(fs->pid_table);
+	free(fs->mnt_id_bits);
 	assert(atomic_load(&fs->stats.dentries) == 0);
 	assert(atomic_load(&fs->stats.names) == 0);
 	dcache_exit(fs);

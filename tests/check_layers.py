@@ -19,12 +19,13 @@ LAYERS = [
     # 0: the bottom: allocation, locks, object caches, deferred frees
     ("bottom", {"alloc", "lock", "slab", "rcu_defer", "simple_offset"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
-    #    tasks, fifo buffers, the personality
-    ("objects", {"abi", "cred", "permission", "dcache", "inode", "super", "namespace", "file", "task", "pipe"}),
+    #    tasks, fifo buffers, the personality, path names (d_path)
+    ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace",
+                 "file", "task", "pipe"}),
     # 2: the filesystems: they use the objects, are used through their tables
-    ("filesystems", {"fs_memfs", "fs_procfs"}),
-    # 3: the path walk and path names
-    ("walk", {"namei", "walk", "d_path"}),
+    ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace"}),
+    # 3: the path walk
+    ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)
     ("syscalls", {"open", "rename", "link", "stat", "attr", "read_write", "readdir",
                   "fcntl", "exec", "mount", "introspect", "sys"}),

@@ -37,10 +37,11 @@
 #include "../inode.h"
 #include "../task.h"
 #include "fs.h"
+#include "proc_namespace.h"
 
 enum proc_type {
 	PROC_ROOT, PROC_SELF, PROC_PID, PROC_FD_DIR, PROC_FDINFO_DIR,
-	PROC_FD, PROC_FDINFO, PROC_CWD, PROC_ROOTLINK, PROC_EXE,
+	PROC_FD, PROC_FDINFO, PROC_CWD, PROC_ROOTLINK, PROC_EXE, PROC_MOUNTS, PROC_MOUNTINFO,
 };
 
 struct proc_inode {
@@ -56,8 +57,8 @@ struct proc_sb {
 
 static const struct inode_operations proc_dir_iops, proc_fd_dir_iops, proc_fdinfo_dir_iops,
 	proc_pid_dir_iops, proc_link_iops,
-	proc_self_iops, proc_file_iops;
-static const struct file_operations proc_dir_fops, proc_fdinfo_fops;
+	proc_self_iops, proc_file_iops, proc_mounts_iops;
+static const struct file_operations proc_dir_fops, proc_fdinfo_fops, proc_mounts_fops;
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
 
 static inline struct proc_inode *PI(const struct inode *inode)
@@ -119,6 +120,10 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 		break;
 	case PROC_FDINFO:
 		inode->i_op = &proc_file_iops;
+		break;
+	case PROC_MOUNTS:
+	case PROC_MOUNTINFO:
+		inode->i_op = &proc_mounts_iops;
 		break;
 	default:
 		inode->i_op = &proc_link_iops;
@@ -225,6 +230,8 @@ static const struct {
 	{ "cwd", PROC_CWD, S_IFLNK | 0777, 24 },
 	{ "root", PROC_ROOTLINK, S_IFLNK | 0777, 25 },
 	{ "exe", PROC_EXE, S_IFLNK | 0777, 26 },
+	{ "mounts", PROC_MOUNTS, S_IFREG | 0444, 27 },
+	{ "mountinfo", PROC_MOUNTINFO, S_IFREG | 0444, 28 },
 };
 #define PID_DIR_END 56
 
@@ -819,6 +826,43 @@ static const struct file_operations proc_dir_fops = {
 /* a seq_file: seq_lseek, no pwrite */
 static const struct file_operations proc_fdinfo_fops = {
 	.read = proc_fdinfo_read, .fop_flags = FOP_SEQ,
+};
+
+/* /proc/PID/mounts and mountinfo: the text as it is at each read (the kernel's seq
+ * file makes it as the reading goes; a reader that reads it whole sees the same) */
+static ssize_t proc_mounts_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	const struct proc_inode *pi = PI(f->f_inode);
+	struct uvfs_task *t = find_task(f->f_inode->i_sb->s_fs, pi->pid);
+	size_t len;
+	char *text;
+
+	if (!t)
+		return 0;
+	text = proc_mounts_text(t, pi->type == PROC_MOUNTINFO, &len);
+	if (!text)
+		return -ENOMEM;
+	if (*pos >= (off_t)len) {
+		count = 0;
+	} else if (!buf) {
+		free(text);
+		return -EFAULT;
+	} else {
+		if (len - (size_t)*pos < count)
+			count = len - (size_t)*pos;
+		memcpy(buf, text + *pos, count);
+		*pos += (off_t)count;
+	}
+	free(text);
+	return (ssize_t)count;
+}
+
+static const struct inode_operations proc_mounts_iops = {
+	.revalidate = proc_revalidate, .fop = &proc_mounts_fops, .setattr = proc_setattr,
+};
+
+static const struct file_operations proc_mounts_fops = {
+	.read = proc_mounts_read, .fop_flags = FOP_SEQ,
 };
 
 /*

@@ -471,7 +471,111 @@ void sysscript_proc_path(const char *which, int fd, char *buf, size_t n)
 
 bool sysscript_wants_proc(const char *script)
 {
-	return strstr(script, "fdpath") || strstr(script, "cwdpath") || strstr(script, "rootpath");
+	if (strstr(script, "fdpath") || strstr(script, "cwdpath") || strstr(script, "rootpath"))
+		return true;
+	/* the commands, not a comment that says "mounts" */
+	for (const char *p = script; p; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "mountinfo", 9) || (!strncmp(p, "mounts", 6) &&
+						     (!p[6] || isspace((unsigned char)p[6]))))
+			return true;
+	}
+	return false;
+}
+
+/* The whole of /proc/self/NAME through the backend's /proc (at 1023): its length,
+ * or -errno. */
+static long read_proc_file(struct sysscript *s, const char *name, char **text)
+{
+	struct sys_backend *b = s->b;
+	char path[64];
+	size_t len = 0, cap = 4096;
+	long fd, n;
+
+	snprintf(path, sizeof(path), "self/%s", name);
+	fd = b->openat(b->ctx, 1023, path, O_RDONLY, 0);
+	if (fd < 0)
+		return fd;
+	*text = malloc(cap + 1);
+	while (*text && (n = b->read(b->ctx, (int)fd, *text + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len == cap) {
+			char *bigger = realloc(*text, cap * 2 + 1);
+
+			if (!bigger) {
+				free(*text);
+				*text = NULL;
+				break;
+			}
+			*text = bigger;
+			cap *= 2;
+		}
+	}
+	b->close(b->ctx, (int)fd);
+	if (!*text)
+		return -ENOMEM;
+	(*text)[len] = 0;
+	return (long)len;
+}
+
+/* A mount id as the script's own number: m1 for the first seen, ... */
+static int mount_id(struct sysscript *s, long id)
+{
+	for (int i = 0; i < s->nmnt; i++)
+		if (s->mnt_ids[i] == id)
+			return i + 1;
+	if (s->nmnt == (int)(sizeof(s->mnt_ids) / sizeof(s->mnt_ids[0])))
+		return 0;
+	s->mnt_ids[s->nmnt] = id;
+	return ++s->nmnt;
+}
+
+/* A device number as its identity among those the script saw (stat's #N
+ * numbering's table) */
+static int dev_id(struct sysscript *s, unsigned int maj, unsigned int min)
+{
+	dev_t dev = makedev(maj, min);
+	int d;
+
+	for (d = 0; d < 64 && s->devs[d] && s->devs[d] != dev; d++)
+		;
+	if (d == 64)
+		return 0;
+	s->devs[d] = dev;
+	return d + 1;
+}
+
+/* /proc/self/mountinfo or mounts, one line each under the call, the numbers that
+ * differ between systems made the script's own: mount ids m1, m2, ... in order of
+ * appearance, devices dev1, dev2, ... */
+static void print_mounts(struct sysscript *s, const char *text, bool info)
+{
+	int lines = 0;
+
+	for (const char *p = text; *p; p++)
+		lines += *p == '\n';
+	fprintf(s->out, " (%d lines)", lines);
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		long id, parent;
+		unsigned int maj, min;
+		int used = 0;
+
+		fputs("\n  ", s->out);
+		if (info && sscanf(line, "%ld %ld %u:%u %n", &id, &parent, &maj, &min, &used) == 4 &&
+		    used > 0 && (size_t)used <= n) {
+			int m = mount_id(s, id), p = mount_id(s, parent);
+
+			fprintf(s->out, "m%d m%d dev%d ", m, p, dev_id(s, maj, min));
+		} else {
+			used = 0;
+		}
+		fwrite(line + used, 1, n - (size_t)used, s->out);
+		line += n + (end ? 1 : 0);
+	}
 }
 
 void sysscript_done(struct sysscript *s)
@@ -709,6 +813,12 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->mount2(c, strcmp(STR(0), "NULL") ? STR(0) : NULL, STR(1),
 			      strcmp(STR(2), "NULL") ? STR(2) : NULL, (unsigned long)a[3],
 			      strcmp(STR(4), "NULL") ? STR(4) : NULL);
+	} else if (!strcmp(cmd, "mountinfo") || !strcmp(cmd, "mounts")) {
+		NEED(0);
+		r = read_proc_file(s, cmd, &buf);
+		if (r > 0)
+			r = 0;  /* its length differs with the ids' digits: the lines count */
+		kind = cmd[5] == 'i' ? 9 : 10;
 	} else if (!strcmp(cmd, "statfs") || !strcmp(cmd, "fstatfs")) {
 		NEED(1);
 		r = cmd[0] == 's' ? b->statfs(c, STR(0), &sfs) : b->fstatfs(c, (int)a[0], &sfs);
@@ -804,7 +914,9 @@ long sysscript_line(struct sysscript *s, const char *line)
 			print_bytes(s->out, buf, r > 0 ? (size_t)r - 1 : 0);
 		else if (kind == 6)
 			print_times(s, w[1], &st);
-		else if (kind == 8)
+		else if (kind == 9 || kind == 10)
+			print_mounts(s, buf, kind == 9);
+		else if (kind == 8 && r >= 0)
 			fprintf(s->out, " {type=%#lx bsize=%ld blocks=%llu bfree=%llu bavail=%llu "
 				"files=%llu ffree=%llu namelen=%ld frsize=%ld flags=%#lx}",
 				(unsigned long)sfs.f_type, (long)sfs.f_bsize,

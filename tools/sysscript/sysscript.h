@@ -42,7 +42,9 @@
  * setresgid(0, 0, 0), no groups) can come back: the differential tester's users.
  * "mount2 SOURCE TARGET TYPE FLAGS DATA" is mount(2) (the word NULL for a NULL
  * string), "umount2 TARGET FLAGS" umount2(2); "statfs PATH" and "fstatfs FD" print
- * every field but f_fsid (random for a tmpfs).
+ * every field but f_fsid (random for a tmpfs); "mountinfo" and "mounts" print
+ * /proc/self/mountinfo and /proc/self/mounts, a line each, with mount ids and
+ * devices numbered in order of appearance (m1, dev1, ...).
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
@@ -138,6 +140,8 @@ struct sysscript {
 	int nino;
 	int failures;      /* calls that returned an error */
 	size_t max_buffer; /* 0, or the largest buffer a call may ask for (else: syntax) */
+	long mnt_ids[64];  /* "mountinfo": the mount ids seen, in order (m1, m2, ...) */
+	int nmnt;
 	/* "times PATH": the last atime/mtime/ctime seen for each path */
 	struct times_seen {
 		char *path;
