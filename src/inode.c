@@ -154,6 +154,7 @@ struct inode *new_inode(struct super_block *sb, mode_t mode)
 	inode->i_ino = (uint32_t)sb->s_next_ino++;
 	inode->i_mode = (uint16_t)mode;
 	inode->i_count = 1;
+	inode->i_nlink = 1;
 	inode->i_sb = sb;
 	/* simple_inode_init_ts() */
 	{
@@ -184,6 +185,8 @@ static void destroy_inode(struct inode *inode)
 {
 	struct super_block *sb = inode->i_sb;
 
+	if (inode->i_nlink == 0)
+		sb->s_remove_count--;  /* __destroy_inode() */
 	if (sb->s_op->evict_inode)
 		sb->s_op->evict_inode(inode);
 	if (S_ISFIFO(inode->i_mode)) {

@@ -282,6 +282,7 @@ struct super_block {
 	long s_nr_inodes;                        /* live inodes (all gone at unmount) */
 	long s_count;                            /* mounts using it */
 	bool s_readonly;                         /* ns_lock: SB_RDONLY (mount -o ro, remount) */
+	long s_remove_count;                     /* ns_lock: live inodes without a link */
 };
 
 /* new_inode - a new inode of sb with one reference, ino from s_next_ino, times now.
@@ -295,11 +296,27 @@ static inline struct inode *igrab(struct inode *inode)
 /* iput - drop a reference; the last one frees an inode that has no links left. */
 void iput(struct inode *inode);
 
-static inline void inc_nlink(struct inode *inode) { inode->i_nlink++; }
+/* The link count, and the superblock's count of inodes that have none left but are
+ * still in use (the kernel's s_remove_count: a remount read-only is EBUSY while it is
+ * not zero).  An inode is made with one link (inode_init_always()). */
+static inline void inc_nlink(struct inode *inode)
+{
+	if (inode->i_nlink == 0)
+		inode->i_sb->s_remove_count--;  /* an O_TMPFILE file's first link */
+	inode->i_nlink++;
+}
 static inline void drop_nlink(struct inode *inode)
 {
 	assert(inode->i_nlink > 0);
-	inode->i_nlink--;
+	if (--inode->i_nlink == 0)
+		inode->i_sb->s_remove_count++;
+}
+static inline void clear_nlink(struct inode *inode)
+{
+	if (inode->i_nlink) {
+		inode->i_nlink = 0;
+		inode->i_sb->s_remove_count++;
+	}
 }
 
 /* The credentials of the task making the current call (the kernel's current_fsuid()). */

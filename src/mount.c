@@ -237,11 +237,15 @@ static int set_mnt_flags(struct mount *m, int mnt_flags)
 	return 0;
 }
 
-/* Files open for writing through any mount of sb (sb_prepare_remount_readonly()). */
+/* sb_prepare_remount_readonly(): busy while a file without a name is in use (an
+ * unlinked open file, an O_TMPFILE, a removed cwd) or a file is open for writing
+ * through any mount of sb. */
 static bool sb_has_writers(struct uvfs *fs, const struct super_block *sb)
 {
 	struct mount *m;
 
+	if (sb->s_remove_count)
+		return true;
 	cds_list_for_each_entry(m, &fs->mounts, mnt_list)
 		if (m->mnt_sb == sb && m->mnt_writers)
 			return true;

@@ -77,7 +77,7 @@ void sb_put(struct super_block *sb)
 		d_release_tree(sb->s_root);
 		sb->s_root = NULL;
 	}
-	assert(sb->s_nr_inodes == 0);
+	assert(sb->s_nr_inodes == 0 && sb->s_remove_count == 0);
 	if (sb->s_op && sb->s_op->put_super)
 		sb->s_op->put_super(sb);
 	/* After its inodes' deferred frees, which still read s_op (rcu_defer.c runs

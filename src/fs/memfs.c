@@ -466,7 +466,7 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 		return (int)PTR_ERR(root);
 	sb->s_root = d_alloc_root(sb, root);
 	if (!sb->s_root) {
-		root->i_nlink = 0;
+		clear_nlink(root);
 		iput(root);
 		return -ENOMEM;
 	}
@@ -746,7 +746,7 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 	if (!inode->i_link) {
 		if (len >= SHORT_SYMLINK_LEN)
 			MSB(dir->i_sb)->used_pages--;
-		inode->i_nlink = 0;
+		clear_nlink(inode);
 		iput(inode);
 		return -ENOMEM;
 	}
@@ -756,7 +756,7 @@ static int memfs_symlink(struct inode *dir, struct dentry *dentry, const char *t
 	inode_set_mctime_current(dir);
 	return 0;
 nospc:
-	inode->i_nlink = 0;
+	clear_nlink(inode);
 	iput(inode);
 	return -ENOSPC;
 }
@@ -930,7 +930,7 @@ static int memfs_tmpfile(struct inode *dir, struct dentry *dentry, mode_t mode, 
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	/* d_tmpfile(): no links, named "#<ino>", never hashed. */
-	inode->i_nlink = 0;
+	clear_nlink(inode);
 	d_instantiate(dentry, inode);
 	d_set_tmpfile_name(dentry, inode->i_ino);
 	return 0;

@@ -672,7 +672,7 @@ static const struct {
 	{ "renameat2", "EINVAL EBUSY EEXIST ENOENT ENOTDIR EISDIR ENOTEMPTY ENAMETOOLONG EXDEV "
 		       "EPERM", "" },
 	{ "unlinkat", "EINVAL EISDIR ENOENT ENOTDIR EBUSY ENOTEMPTY ENAMETOOLONG", "" },
-	{ "mkdirat", "EEXIST ENOENT ENOTDIR ENAMETOOLONG", "" },
+	{ "mkdirat", "EEXIST ENOENT ENOTDIR ENAMETOOLONG EROFS", "" },
 	{ "mknodat", "EINVAL EPERM EEXIST ENOENT ENOTDIR", "" },
 	{ "symlinkat", "EEXIST ENOENT ENOTDIR ENAMETOOLONG", "" },
 	{ "readlinkat", "EINVAL ENOENT ENOTDIR", "" },
@@ -696,6 +696,8 @@ static const struct {
 	{ "fsync", "EBADF EINVAL", "" },
 	{ "truncate", "ENOENT EISDIR EINVAL ENOTDIR ETXTBSY", "" },
 	{ "mount", "ENODEV ENOENT ENOTDIR ELOOP", "" },
+	{ "mount2", "EINVAL ENOENT ENOTDIR EBUSY", "" },
+	{ "umount2", "EINVAL EBUSY ENOENT", "" },
 	{ "exec", "ETXTBSY EACCES ENOENT ENOTDIR ELOOP", "" },
 	{ "writeprog", "EBADF", "" },
 };

@@ -203,6 +203,8 @@ static void open_flags(struct rng *r, char *buf, size_t n)
  * ENOEXEC, uvfs runs no program — so users do not exec (the permission matrix checks
  * exec's permissions against the kernel). */
 static bool gen_as_user;
+/* The sequence mounted something on e (difftest_generate): mount operations too. */
+static bool gen_mounted, gen_mounted_own_sb;
 
 static void task_op(struct rng *r, FILE *f)
 {
@@ -467,6 +469,24 @@ static void emit_op(struct rng *r, FILE *f)
 		fprintf(f, "mkdirat AT_FDCWD d/g 0755\nchdir d/g\nopenat AT_FDCWD . O_RDONLY|O_DIRECTORY\n"
 			   "unlinkat 1022 d/g AT_REMOVEDIR\ngetcwd 512\ngetdents64 %d 4096\n"
 			   "fchdir %d\nchdir BACK\n", fd(r), fd(r));
+	} else if (k < 978 && gen_mounted && !gen_as_user) {
+		/* the second mount's life: read-only and back, alone or with its superblock,
+		 * busy or lazy unmounts, a bind of a file, a move */
+		static const char *const ops[] = {
+			"mount2 NULL e NULL MS_REMOUNT|MS_BIND|MS_RDONLY NULL",
+			"mount2 NULL e NULL MS_REMOUNT|MS_BIND NULL",
+			"mount2 NULL e NULL MS_REMOUNT|MS_RDONLY NULL",
+			"mount2 NULL e NULL MS_REMOUNT NULL",
+			"umount2 e 0", "umount2 e MNT_DETACH", "umount2 d/f 0",
+			"mount2 a e/a NULL MS_BIND NULL", "mount2 e d/f NULL MS_MOVE NULL",
+			"mount2 d/f e NULL MS_BIND NULL",
+		};
+
+		unsigned which = pick(r, 10);
+
+		if ((which == 2 || which == 3) && !gen_mounted_own_sb)
+			which -= 2;  /* the mount's flags alone (see difftest_generate) */
+		fprintf(f, "%s\n", ops[which]);
 	} else if (k < 982 && !gen_no_root) {
 		/* a second tmpfs on the sequence's directories, its cwd, or the root; a
 		 * type nobody registered on places that exist or not */
@@ -503,9 +523,27 @@ char *difftest_generate(uint64_t seed, int steps, bool no_root)
 	FILE *f = open_memstream(&text, &len);
 
 	gen_no_root = no_root;
+	gen_mounted = false;
 	/* a few names to start from, so that early operations collide */
 	fprintf(f, "mkdirat AT_FDCWD d 0755\nmkdirat AT_FDCWD e 0755\nmkdirat AT_FDCWD d/f 0755\n");
 	fprintf(f, "openat AT_FDCWD a O_CREAT|O_RDWR 0644\nwrite 0 \"data\"\n");
+	/* a second mount on e (a quarter of the sequences): a tmpfs of its own, a bind of
+	 * d (one filesystem, two mounts: EXDEV between d and e all the same), or of d/f
+	 * with what is mounted below it; names then cross mounts (EXDEV), stand on
+	 * mount points (EBUSY), and a remount makes them read-only (EROFS) */
+	if (!gen_no_root && chance(&r, 25)) {
+		static const char *const second[] = { "none e tmpfs 0 NULL", "d e NULL MS_BIND NULL",
+						      "d/f e NULL MS_BIND|MS_REC NULL",
+						      "none e tmpfs MS_NOEXEC|MS_NOSYMFOLLOW mode=755" };
+
+		unsigned k = pick(&r, 4);
+
+		fprintf(f, "mount2 %s\n", second[k]);
+		gen_mounted = true;
+		/* a bind shares the batch's filesystem: remounting its superblock
+		 * read-only would leave every later sequence of the batch read-only */
+		gen_mounted_own_sb = k == 0 || k == 3;
+	}
 	/* users (a third of the sequences): the tree made shared — d a sticky
 	 * world-writable directory like /tmp, e a user's own, d/f a group's, a another
 	 * user's group-writable file — and from a random step on, one of four users
