@@ -25,9 +25,14 @@
 #define MOUNT_DATA_MAX 4095
 
 
-/* d_set_mounted(): a removed directory, or one in a removed tree, takes no mount */
-static bool cant_mount(const struct dentry *d)
+/* lock_mount(): nothing is mounted in an unmounted (lazily detached) mount, nor
+ * (d_set_mounted()) on a removed directory or in a removed tree: ENOENT */
+static bool cant_mount(const struct path *path)
 {
+	const struct dentry *d = path->dentry;
+
+	if (path->mnt->mnt_flags & MNT_UMOUNT)
+		return true;
 	if (d_unlinked(d))
 		return true;
 	for (d = d->d_parent; !IS_ROOT(d); d = d->d_parent)
@@ -115,7 +120,7 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	if (err)
 		return err;
 	/* do_new_mount_fc(): lock_mount() (ENOENT), then graft_tree() (ENOTDIR) */
-	if (cant_mount(path->dentry))
+	if (cant_mount(path))
 		return -ENOENT;
 	if (!S_ISDIR(path->dentry->d_inode->i_mode))
 		return -ENOTDIR;
@@ -172,7 +177,7 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 		return err;
 	old = old_path.mnt;
 	err = -ENOENT;  /* lock_mount() */
-	if (cant_mount(path->dentry))
+	if (cant_mount(path))
 		goto out;
 	err = -EINVAL;
 	if (!check_mnt(path->mnt) || (old->mnt_flags & MNT_UNBINDABLE) || !check_mnt(old))
@@ -300,7 +305,7 @@ static int do_change_type(struct uvfs *fs, const struct path *path, unsigned lon
 	unsigned long type = ms_flags & MS_PROPAGATION;
 	struct mount *m = path->mnt, *c;
 
-	if (path->dentry != m->mnt_root)
+	if (path->dentry != m->mnt_root || !check_mnt(m))
 		return -EINVAL;
 	/* flags_to_propagation_type(): nothing else, and exactly one type */
 	if ((ms_flags & ~(MS_PROPAGATION | MS_REC | MS_SILENT)) || (type & (type - 1)))
@@ -342,7 +347,7 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 		return err;
 	old = old_path.mnt;
 	err = -ENOENT;
-	if (cant_mount(path->dentry))
+	if (cant_mount(path))
 		goto out;
 	err = -EINVAL;
 	if (!check_mnt(old) || old->mnt_parent == old || !check_mnt(path->mnt))
