@@ -104,6 +104,13 @@ void __tsan_release(void *addr);
 struct uvfs_abi;
 struct file_system_type;
 struct mount;
+struct mnt_namespace;
+
+/* A set of small ids, the lowest free first (ida.h). */
+struct ida {
+	unsigned long *bits;
+	int words;
+};
 struct dentry;
 struct defer_batch;
 struct kmem_cache;
@@ -177,14 +184,12 @@ struct uvfs {
 	struct uvfs_defer defer;        /* ns_lock */
 	uint64_t next_name_id;          /* ns_lock; identity of external names */
 
-	struct mount *root_mnt;         /* immutable after uvfs_new */
+	struct mount *root_mnt;         /* uvfs_new's root filesystem (setup only) */
 	struct cds_list_head mounts;    /* ns_lock; struct mount.mnt_list */
-	/* ns_lock: mount ids in use, a bit each (the kernel's mnt_id_ida: a new mount
-	 * takes the lowest free id, a freed mount gives its id back) */
-	unsigned long *mnt_id_bits;
-	int mnt_id_words;
-	int rootfs_mnt_id;              /* immutable: the root's parent in mountinfo */
-	unsigned int next_dev;          /* ns_lock; minor numbers of new superblocks */
+	/* ns_lock: mount ids and anonymous device minors in use (ida.h) */
+	struct ida mnt_ids, anon_devs;
+	uint64_t last_mnt_id_unique;    /* ns_lock: the kernel's mnt_id_unique counter */
+	struct mnt_namespace *init_ns;  /* ns_lock: the first namespace (uvfs_task_new's) */
 
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
 	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */

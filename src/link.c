@@ -208,10 +208,11 @@ out:
 	return err;
 }
 
-/* Is d a mountpoint of any mount (is_local_mountpoint)? */
-static bool is_mountpoint(const struct dentry *d)
+/* is_local_mountpoint(): a mount point of the caller's namespace is EBUSY; one of
+ * another namespace only is not (3.18), and its mounts go with the name */
+static bool is_mountpoint(const struct uvfs_task *task, const struct dentry *d)
 {
-	return d_mountpoint(d);
+	return is_local_mountpoint(task->fs, task->mnt_ns, d);
 }
 
 static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
@@ -248,12 +249,14 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 	err = may_delete(&task->cred, nd.path.dentry, d, true);
 	if (!err && !dir->i_op->rmdir)
 		err = -EPERM;
-	if (!err && is_mountpoint(d))
+	if (!err && is_mountpoint(task, d))
 		err = -EBUSY;
 	if (!err)
 		err = dir->i_op->rmdir(dir, d);
-	if (!err)
+	if (!err) {
 		d_mark_dead_dir(d);  /* vfs_rmdir(): S_DEAD */
+		detach_mounts(task->fs, d);
+	}
 	dput(d);
 out:
 	nd_done(&nd);
@@ -290,10 +293,12 @@ static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
 		err = may_delete(&task->cred, nd.path.dentry, d, false);
 	if (!err && !dir->i_op->unlink)
 		err = -EPERM;
-	if (!err && is_mountpoint(d))
+	if (!err && is_mountpoint(task, d))
 		err = -EBUSY;
 	if (!err)
 		err = dir->i_op->unlink(dir, d);
+	if (!err)
+		detach_mounts(task->fs, d);
 	dput(d);
 out:
 	nd_done(&nd);

@@ -10,6 +10,7 @@
  *
  * Locking: each call takes ns_lock through task_enter() for its whole run.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <sys/mount.h>
 
@@ -47,10 +48,10 @@ static int graft_check(const struct dentry *mp, const struct dentry *root)
 	return S_ISDIR(mp->d_inode->i_mode) != S_ISDIR(root->d_inode->i_mode) ? -ENOTDIR : 0;
 }
 
-/* check_mnt(): the mount is in the caller's namespace (not unmounted) */
-static bool check_mnt(const struct mount *m)
+/* check_mnt(): the mount is in the caller's namespace (so not unmounted) */
+static bool check_mnt(const struct uvfs_task *task, const struct mount *m)
 {
-	return !(m->mnt_flags & MNT_UMOUNT);
+	return m->mnt_ns == task->mnt_ns;
 }
 
 /*
@@ -122,6 +123,8 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	/* do_new_mount_fc(): lock_mount() (ENOENT), then graft_tree() (ENOTDIR) */
 	if (cant_mount(path))
 		return -ENOENT;
+	if (!check_mnt(task, path->mnt))
+		return -EINVAL;  /* do_add_mount(): another namespace's mount */
 	if (!S_ISDIR(path->dentry->d_inode->i_mode))
 		return -ENOTDIR;
 	sb = mount_fs(fs, type, &opts);
@@ -180,7 +183,7 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 	if (cant_mount(path))
 		goto out;
 	err = -EINVAL;
-	if (!check_mnt(path->mnt) || (old->mnt_flags & MNT_UNBINDABLE) || !check_mnt(old))
+	if (!check_mnt(task, path->mnt) || (old->mnt_flags & MNT_UNBINDABLE) || !check_mnt(task, old))
 		goto out;
 	if (recurse)
 		cds_list_for_each_entry(c, &fs->mounts, mnt_list)
@@ -269,7 +272,7 @@ static int do_remount(struct uvfs_task *task, const struct path *path, unsigned 
 	int err;
 
 	(void)ms_flags;
-	if (!check_mnt(m) || path->dentry != m->mnt_root)
+	if (!check_mnt(task, m) || path->dentry != m->mnt_root)
 		return -EINVAL;
 	err = parse_mount_data(sb->s_type, data, true, &opts, &sb_flags);
 	if (err)
@@ -290,22 +293,24 @@ static int do_remount(struct uvfs_task *task, const struct path *path, unsigned 
 }
 
 /* do_reconfigure_mnt(): MS_REMOUNT|MS_BIND changes the mount's flags alone. */
-static int do_reconfigure_mnt(const struct path *path, int mnt_flags)
+static int do_reconfigure_mnt(struct uvfs_task *task, const struct path *path, int mnt_flags)
 {
 	struct mount *m = path->mnt;
 
-	if (!check_mnt(m) || path->dentry != m->mnt_root)
+	if (!check_mnt(task, m) || path->dentry != m->mnt_root)
 		return -EINVAL;
 	return set_mnt_flags(m, mnt_flags);
 }
 
 /* do_change_type(): one propagation type (with MS_REC for the whole tree below). */
-static int do_change_type(struct uvfs *fs, const struct path *path, unsigned long ms_flags)
+static int do_change_type(struct uvfs_task *task, const struct path *path,
+			  unsigned long ms_flags)
 {
+	struct uvfs *fs = task->fs;
 	unsigned long type = ms_flags & MS_PROPAGATION;
 	struct mount *m = path->mnt, *c;
 
-	if (path->dentry != m->mnt_root || !check_mnt(m))
+	if (path->dentry != m->mnt_root || !check_mnt(task, m))
 		return -EINVAL;
 	/* flags_to_propagation_type(): nothing else, and exactly one type */
 	if ((ms_flags & ~(MS_PROPAGATION | MS_REC | MS_SILENT)) || (type & (type - 1)))
@@ -350,7 +355,7 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 	if (cant_mount(path))
 		goto out;
 	err = -EINVAL;
-	if (!check_mnt(old) || old->mnt_parent == old || !check_mnt(path->mnt))
+	if (!check_mnt(task, old) || old->mnt_parent == old || !check_mnt(task, path->mnt))
 		goto out;
 	if (old_path.dentry != old->mnt_root)
 		goto out;
@@ -416,13 +421,13 @@ static int path_mount(struct uvfs_task *task, const char *source, const struct p
 	sb_flags = flags & (MS_RDONLY | MS_SYNCHRONOUS | MS_MANDLOCK | MS_DIRSYNC | MS_SILENT |
 			    MS_POSIXACL | MS_LAZYTIME | MS_I_VERSION);
 	if ((flags & (MS_REMOUNT | MS_BIND)) == (MS_REMOUNT | MS_BIND))
-		return do_reconfigure_mnt(path, mnt_flags);
+		return do_reconfigure_mnt(task, path, mnt_flags);
 	if (flags & MS_REMOUNT)
 		return do_remount(task, path, flags, sb_flags, mnt_flags, data);
 	if (flags & MS_BIND)
 		return do_loopback(task, path, source, flags & MS_REC);
 	if (flags & MS_PROPAGATION)
-		return do_change_type(task->fs, path, flags);
+		return do_change_type(task, path, flags);
 	if (flags & MS_MOVE)
 		return do_move_mount(task, path, source);
 	return do_new_mount(task, path, fstype, sb_flags, mnt_flags, source, data);
@@ -500,7 +505,7 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
 		goto put;
 	err = -EINVAL;
-	if (path.dentry != m->mnt_root || !check_mnt(m))
+	if (path.dentry != m->mnt_root || !check_mnt(task, m))
 		goto put;
 	if (flags & MNT_EXPIRE) {
 		/* do_umount(): MNT_EXPIRE alone, and only marks an unused mount the
@@ -532,6 +537,145 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 	err = 0;
 put:
 	path_put(&path);
+out:
+	task_leave(task);
+	return err;
+}
+
+/*
+ * unshare(2) for what uvfs models: CLONE_NEWNS (a copy of the task's mount namespace,
+ * its root and cwd moved to the copies: copy_mnt_ns()), with CLONE_FS and CLONE_FILES
+ * accepted and nothing to do (every uvfs task has its own root, cwd and descriptor
+ * table already).  The other namespaces are not modelled: EINVAL, a deliberate
+ * difference.
+ */
+int uvfs_unshare(struct uvfs_task *task, int flags)
+{
+	struct mnt_namespace *ns;
+	int err = 0;
+
+	if (!task)
+		return -EINVAL;
+	if (flags & ~(CLONE_NEWNS | CLONE_FS | CLONE_FILES))
+		return -EINVAL;
+	if (!(flags & CLONE_NEWNS))
+		return 0;
+	task_enter(task);
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN)) {
+		err = -EPERM;  /* unshare_nsproxy_namespaces() */
+		goto out;
+	}
+	ns = copy_mnt_ns(task->fs, task->mnt_ns, &task->root, &task->pwd);
+	if (!ns) {
+		err = -ENOMEM;
+		goto out;
+	}
+	put_mnt_ns(task->fs, task->mnt_ns);
+	task->mnt_ns = ns;
+out:
+	task_leave(task);
+	return err;
+}
+
+/* is_path_reachable(): (mnt, dentry) is root or below it, through the mounts */
+static bool is_path_reachable(const struct mount *mnt, const struct dentry *dentry,
+			      const struct path *root)
+{
+	while (mnt != root->mnt && mnt->mnt_parent != mnt) {
+		dentry = mnt->mnt_mountpoint;
+		mnt = mnt->mnt_parent;
+	}
+	return mnt == root->mnt && is_subdir(dentry, root->dentry);
+}
+
+/* chroot_fs_refs(): every task whose root or cwd was old has new instead */
+static void chroot_fs_refs(struct uvfs *fs, const struct path *old, const struct path *new)
+{
+	struct uvfs_task *t;
+
+	cds_list_for_each_entry(t, &fs->tasks, t_list) {
+		struct path *p[2] = { &t->root, &t->pwd };
+
+		for (int i = 0; i < 2; i++) {
+			if (!path_equal(p[i], old))
+				continue;
+			path_get(new);
+			path_put(p[i]);
+			*p[i] = *new;
+		}
+	}
+}
+
+/*
+ * pivot_root(2): the mount at new_root becomes the namespace's root (on the rootfs,
+ * where the old root was), the old root goes on put_old, and every task whose root
+ * or cwd was the old root moves to the new one.  Checks in the kernel's order.
+ */
+int uvfs_pivot_root(struct uvfs_task *task, const char *new_root, const char *put_old)
+{
+	struct uvfs *fs;
+	struct path new, old, root;
+	struct mount *new_mnt, *root_mnt, *old_mnt, *root_parent;
+	struct dentry *root_mp;
+	int err;
+
+	if (!task)
+		return -EINVAL;
+	fs = task->fs;
+	task_enter(task);
+	err = -EPERM;
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
+		goto out;
+	err = filename_lookup(task, AT_FDCWD, new_root, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &new);
+	if (err)
+		goto out;
+	err = filename_lookup(task, AT_FDCWD, put_old, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &old);
+	if (err)
+		goto put_new;
+	root = task->root;
+	path_get(&root);
+	new_mnt = new.mnt;
+	root_mnt = root.mnt;
+	old_mnt = old.mnt;
+	err = -ENOENT;  /* lock_mount(&old) */
+	if (cant_mount(&old))
+		goto put_all;
+	err = -EINVAL;
+	if (!check_mnt(task, root_mnt) || !check_mnt(task, new_mnt))
+		goto put_all;
+	err = -ENOENT;
+	if (d_unlinked(new.dentry))
+		goto put_all;
+	err = -EBUSY;
+	if (new_mnt == root_mnt || old_mnt == root_mnt)
+		goto put_all;  /* loop, on the same filesystem */
+	err = -EINVAL;
+	if (root.dentry != root_mnt->mnt_root || root_mnt->mnt_parent == root_mnt)
+		goto put_all;  /* the root is not a mount, or not attached */
+	if (new.dentry != new_mnt->mnt_root || new_mnt->mnt_parent == new_mnt)
+		goto put_all;  /* new_root is not a mount, or not attached */
+	if (!is_path_reachable(old_mnt, old.dentry, &new))
+		goto put_all;  /* put_old is not at or below new_root */
+	if (!is_path_reachable(new_mnt, new.dentry, &root))
+		goto put_all;  /* new_root is not below the root */
+	/* the new root off its mount point, the old root off the rootfs (keeping where
+	 * it was), the old root on put_old, the new root where the old one was */
+	root_parent = root_mnt->mnt_parent;
+	root_mp = dget(root_mnt->mnt_mountpoint);
+	root_parent->mnt_count++;
+	mnt_disconnect(fs, new_mnt);
+	mnt_disconnect(fs, root_mnt);
+	mnt_attach_to(fs, root_mnt, old_mnt, old.dentry);
+	mnt_attach_to(fs, new_mnt, root_parent, root_mp);
+	mntput(root_parent);
+	dput(root_mp);
+	chroot_fs_refs(fs, &root, &new);
+	err = 0;
+put_all:
+	path_put(&root);
+	path_put(&old);
+put_new:
+	path_put(&new);
 out:
 	task_leave(task);
 	return err;

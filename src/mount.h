@@ -31,17 +31,33 @@ struct super_block;
 /* MNT_UNBINDABLE is a propagation type in the kernel, a mount flag here */
 #define MNT_UNBINDABLE    0x100
 
+struct mnt_namespace;
+
 struct mount {
-	struct mount *mnt_parent;        /* self for the namespace root and an unmounted one */
+	struct mount *mnt_parent;        /* self for a namespace's rootfs and an unmounted one */
+	struct mnt_namespace *mnt_ns;    /* the namespace it is mounted in; NULL once unmounted */
 	struct dentry *mnt_mountpoint;   /* in mnt_parent (the root for self); a reference */
 	struct dentry *mnt_root;         /* holds a reference; immutable */
 	struct super_block *mnt_sb;      /* holds a reference; immutable */
-	int mnt_id;                      /* immutable */
+	int mnt_id;                      /* immutable; the lowest free (reused) */
+	uint64_t mnt_id_unique;          /* immutable; never reused: the order mountinfo lists */
 	int mnt_flags;                   /* MNT_*; read lockless by the walk */
 	long mnt_count;                  /* references: paths, child mounts */
 	long mnt_writers;                /* files open for writing (mnt_get_write_access) */
 	char *mnt_devname;               /* mount(2)'s source ("none" for NULL); immutable */
 	struct cds_list_head mnt_list;   /* in uvfs.mounts while mounted */
+};
+
+/*
+ * A mount namespace (struct mnt_namespace): a tree of mounts whose top is a rootfs
+ * that no path reaches (the namespace's root filesystem is mounted on its root, as
+ * Linux's is on its initramfs rootfs: what mountinfo shows as the root's parent and
+ * pivot_root needs).  Every mount of every namespace is on uvfs.mounts; each says
+ * which namespace it is in.
+ */
+struct mnt_namespace {
+	struct mount *root;              /* the rootfs */
+	long count;                      /* its tasks, and the instance's hold on the first */
 };
 
 struct path {
@@ -100,6 +116,27 @@ void mnt_discard(struct mount *mnt);
 void umount_tree(struct uvfs *fs, struct mount *m);
 /* Tear down every mount of the instance (uvfs_free). */
 void mnt_release_all(struct uvfs *fs);
+/* A namespace whose rootfs is root (attached, not yet counted): NULL on ENOMEM. */
+struct mnt_namespace *alloc_mnt_ns(struct mount *root);
+/* get_mnt_ns / put_mnt_ns: the last put unmounts the whole tree (lazily: what is
+ * still open stays until it is closed). */
+static inline void get_mnt_ns(struct mnt_namespace *ns)
+{
+	ns->count++;
+}
+void put_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns);
+/* copy_mnt_ns(): a copy of ns, every mount of it copied (unbindable ones too), and
+ * root and pwd moved to the copies of their mounts.  NULL on ENOMEM, nothing
+ * changed. */
+struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, struct path *root,
+				  struct path *pwd);
+/* is_local_mountpoint(): something of namespace ns is mounted on d */
+bool is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns, const struct dentry *d);
+/* detach_mounts(): d is going (rmdir, unlink, a rename over it): what other
+ * namespaces mounted on it is unmounted, lazily. */
+void detach_mounts(struct uvfs *fs, struct dentry *d);
+/* The root mount of ns: the one on the rootfs's root (the top of its stack). */
+struct mount *ns_root_mount(struct uvfs *fs, const struct mnt_namespace *ns);
 
 /* __mnt_is_readonly(): the mount or its superblock is read-only */
 static inline bool mnt_is_readonly(const struct mount *mnt)

@@ -12,6 +12,7 @@
  * An unmounted mount (MNT_UMOUNT) is its own parent and lives until its last mntput.
  */
 #include "dcache.h"
+#include "ida.h"
 #include "inode.h"
 #include "mount.h"
 #include "rcu_defer.h"
@@ -32,37 +33,6 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	return found;
 }
 
-#define ID_BITS (8 * (int)sizeof(unsigned long))
-
-/* mnt_alloc_id(): the lowest free id above the rootfs's (ida_alloc_min()) */
-static int mnt_alloc_id(struct uvfs *fs)
-{
-	int id;
-
-	for (id = fs->rootfs_mnt_id + 1; id < fs->mnt_id_words * ID_BITS; id++)
-		if (!(fs->mnt_id_bits[id / ID_BITS] & (1ul << (id % ID_BITS))))
-			break;
-	if (id >= fs->mnt_id_words * ID_BITS) {
-		int words = id / ID_BITS + 1 > fs->mnt_id_words * 2 ? id / ID_BITS + 1 :
-								       fs->mnt_id_words * 2;
-		unsigned long *bits = uvfs_realloc(fs->mnt_id_bits, (size_t)words * sizeof(*bits));
-
-		if (!bits)
-			return -ENOMEM;
-		memset(bits + fs->mnt_id_words, 0,
-		       (size_t)(words - fs->mnt_id_words) * sizeof(*bits));
-		fs->mnt_id_bits = bits;
-		fs->mnt_id_words = words;
-	}
-	fs->mnt_id_bits[id / ID_BITS] |= 1ul << (id % ID_BITS);
-	return id;
-}
-
-static void mnt_free_id(struct uvfs *fs, int id)
-{
-	fs->mnt_id_bits[id / ID_BITS] &= ~(1ul << (id % ID_BITS));
-}
-
 struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *root,
 			const char *devname, int flags)
 {
@@ -72,7 +42,7 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	if (!m)
 		return NULL;
 	m->mnt_devname = uvfs_malloc(strlen(devname) + 1);
-	id = m->mnt_devname ? mnt_alloc_id(fs) : -ENOMEM;
+	id = m->mnt_devname ? ida_alloc_min(&fs->mnt_ids, 1) : -ENOMEM;
 	if (id < 0) {
 		free(m->mnt_devname);
 		free(m);
@@ -84,6 +54,7 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	m->mnt_root = dget(root ? root : sb->s_root);
 	m->mnt_flags = flags;
 	m->mnt_id = id;
+	m->mnt_id_unique = ++fs->last_mnt_id_unique;
 	m->mnt_parent = m;
 	m->mnt_mountpoint = dget(m->mnt_root);
 	CDS_INIT_LIST_HEAD(&m->mnt_list);
@@ -97,6 +68,7 @@ void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		dput(m->mnt_mountpoint);
 		m->mnt_mountpoint = dget(mountpoint);
 		m->mnt_parent = parent;
+		m->mnt_ns = parent->mnt_ns;
 		parent->mnt_count++;
 		d_flags_set(mountpoint, DCACHE_MOUNTED);
 	}
@@ -129,7 +101,7 @@ static void mnt_free(struct mount *m)
 {
 	struct super_block *sb = m->mnt_sb;
 
-	mnt_free_id(sb->s_fs, m->mnt_id);
+	ida_free(&sb->s_fs->mnt_ids, m->mnt_id);
 	dput(m->mnt_mountpoint);
 	dput(m->mnt_root);
 	sb_put(sb);
@@ -176,6 +148,7 @@ static void mnt_detach(struct uvfs *fs, struct mount *m)
 {
 	mnt_disconnect(fs, m);
 	m->mnt_flags |= MNT_UMOUNT;
+	m->mnt_ns = NULL;
 }
 
 /* Is m below top (or top itself), following parents? */
@@ -229,10 +202,134 @@ void umount_tree(struct uvfs *fs, struct mount *m)
 	}
 }
 
-/* Every mount, from the namespace root down (uvfs_free: no task, no file is left). */
+/* Every mount (uvfs_free: no task, no file is left, so the instance's hold on its
+ * first namespace is the last hold on any). */
 void mnt_release_all(struct uvfs *fs)
 {
-	if (fs->root_mnt && !cds_list_empty(&fs->mounts))
-		umount_tree(fs, fs->root_mnt);
+	if (fs->init_ns) {
+		put_mnt_ns(fs, fs->init_ns);
+		fs->init_ns = NULL;
+	}
 	assert(cds_list_empty(&fs->mounts));
+}
+
+struct mnt_namespace *alloc_mnt_ns(struct mount *root)
+{
+	struct mnt_namespace *ns = uvfs_zalloc(sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	ns->root = root;
+	ns->count = 1;
+	root->mnt_ns = ns;
+	return ns;
+}
+
+void put_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns)
+{
+	assert(ns->count > 0);
+	if (--ns->count)
+		return;
+	umount_tree(fs, ns->root);
+	free(ns);
+}
+
+struct mount *ns_root_mount(struct uvfs *fs, const struct mnt_namespace *ns)
+{
+	struct mount *top = lookup_mnt(fs, ns->root, ns->root->mnt_root);
+
+	/* a lazy unmount of the root leaves the rootfs alone: its own root then */
+	return top ? top : ns->root;
+}
+
+struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, struct path *root,
+				  struct path *pwd)
+{
+	struct mount **src = NULL, **dst = NULL, *c;
+	struct mnt_namespace *new_ns = NULL;
+	int *up = NULL, n = 0, max = 0;
+
+	cds_list_for_each_entry(c, &fs->mounts, mnt_list)
+		max += c->mnt_ns == ns;
+	src = uvfs_malloc((size_t)max * sizeof(*src));
+	dst = uvfs_malloc((size_t)max * sizeof(*dst));
+	up = uvfs_malloc((size_t)max * sizeof(*up));
+	if (!src || !dst || !up)
+		goto fail;
+	src[0] = ns->root;
+	up[0] = -1;
+	dst[0] = mnt_alloc(fs, ns->root->mnt_sb, ns->root->mnt_root, ns->root->mnt_devname,
+			   ns->root->mnt_flags);
+	if (!dst[0])
+		goto fail;
+	n = 1;
+	/* copy_tree(CL_COPY_ALL): every mount, parents first, in mount order */
+	for (int i = 0; i < n; i++) {
+		cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
+			if (c->mnt_parent != src[i] || c == src[i])
+				continue;
+			dst[n] = mnt_alloc(fs, c->mnt_sb, c->mnt_root, c->mnt_devname,
+					   c->mnt_flags);
+			if (!dst[n])
+				goto fail;
+			src[n] = c;
+			up[n++] = i;
+		}
+	}
+	new_ns = alloc_mnt_ns(dst[0]);
+	if (!new_ns)
+		goto fail;
+	mnt_attach_to(fs, dst[0], NULL, NULL);
+	for (int i = 1; i < n; i++)
+		mnt_attach_to(fs, dst[i], dst[up[i]], src[i]->mnt_mountpoint);
+	/* the caller's root and cwd move to the copies of their mounts */
+	for (int i = 0; i < n; i++) {
+		if (root->mnt == src[i]) {
+			mntput(root->mnt);
+			root->mnt = dst[i];
+			dst[i]->mnt_count++;
+		}
+		if (pwd->mnt == src[i]) {
+			mntput(pwd->mnt);
+			pwd->mnt = dst[i];
+			dst[i]->mnt_count++;
+		}
+	}
+	free(src);
+	free(dst);
+	free(up);
+	return new_ns;
+fail:
+	while (n > 0)
+		mnt_discard(dst[--n]);
+	free(src);
+	free(dst);
+	free(up);
+	return NULL;
+}
+
+bool is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns, const struct dentry *d)
+{
+	struct mount *m;
+
+	if (!d_mountpoint(d))
+		return false;
+	cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+		if (m->mnt_mountpoint == d && m->mnt_parent != m && m->mnt_ns == ns)
+			return true;
+	return false;
+}
+
+void detach_mounts(struct uvfs *fs, struct dentry *d)
+{
+	while (d_mountpoint(d)) {
+		struct mount *m, *found = NULL;
+
+		cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+			if (m->mnt_mountpoint == d && m->mnt_parent != m)
+				found = m;
+		if (!found)
+			break;
+		umount_tree(fs, found);
+	}
 }

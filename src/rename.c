@@ -43,6 +43,8 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 		      struct dentry *new_dir, struct dentry *new, unsigned int flags)
 {
 	struct inode *source = old->d_inode, *target = new->d_inode;
+	const struct uvfs_task *task = cred_task(cred);
+	struct uvfs *fs = task->fs;
 	bool is_dir = S_ISDIR(source->i_mode), new_is_dir = false;
 	int err;
 
@@ -73,11 +75,15 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 		    (err = inode_permission(cred, target, MAY_WRITE)))
 			return err;
 	}
-	if (d_mountpoint(old) || d_mountpoint(new))
+	/* a mount point of the caller's namespace (is_local_mountpoint()); one of
+	 * another namespace only is no obstacle (3.18), and goes with the name */
+	if (is_local_mountpoint(fs, task->mnt_ns, old) || is_local_mountpoint(fs, task->mnt_ns, new))
 		return -EBUSY;
 	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new, flags);
 	if (err)
 		return err;
+	if (!(flags & RENAME_EXCHANGE) && target)
+		detach_mounts(fs, new);
 	/* vfs_rename(): a directory replaced is S_DEAD */
 	if (!(flags & RENAME_EXCHANGE) && target && S_ISDIR(target->i_mode))
 		d_mark_dead_dir(new);

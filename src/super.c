@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 
 #include "dcache.h"
+#include "ida.h"
 #include "inode.h"
 #include "rcu_defer.h"
 
@@ -43,14 +44,20 @@ struct super_block *mount_fs(struct uvfs *fs, const struct file_system_type *typ
 			     const struct fs_mount_opts *opts)
 {
 	struct super_block *sb = uvfs_zalloc(sizeof(*sb));
-	int err;
+	int err, minor;
 
 	if (!sb)
 		return ERR_PTR(-ENOMEM);
+	/* Anonymous block devices are major 0, like tmpfs's, the lowest free minor
+	 * (get_anon_bdev(); uvfs starts at 30, above what a booted host has taken) */
+	minor = ida_alloc_min(&fs->anon_devs, 30);
+	if (minor < 0) {
+		free(sb);
+		return ERR_PTR(-ENOMEM);
+	}
 	sb->s_fs = fs;
 	sb->s_type = type;
-	/* Anonymous block devices are major 0, like tmpfs's (get_anon_bdev). */
-	sb->s_dev = makedev(0, fs->next_dev++);
+	sb->s_dev = makedev(0, (unsigned int)minor);
 	sb->s_next_ino = 1;
 	sb->s_count = 1;
 	err = type->fill_super(sb, opts);
@@ -78,6 +85,7 @@ void sb_put(struct super_block *sb)
 		sb->s_root = NULL;
 	}
 	assert(sb->s_nr_inodes == 0 && sb->s_remove_count == 0);
+	ida_free(&sb->s_fs->anon_devs, (int)minor(sb->s_dev));  /* free_anon_bdev() */
 	if (sb->s_op && sb->s_op->put_super)
 		sb->s_op->put_super(sb);
 	/* After its inodes' deferred frees, which still read s_op (rcu_defer.c runs

@@ -97,8 +97,11 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 		t->cred_id = ++fs->next_cred_id;
 		t->dumpable = SUID_DUMP_USER;
 		t->umask = 022;
-		t->root.mnt = t->pwd.mnt = fs->root_mnt;
-		t->root.dentry = t->pwd.dentry = fs->root_mnt->mnt_root;
+		/* the first namespace, at its root as it is now */
+		t->mnt_ns = fs->init_ns;
+		get_mnt_ns(t->mnt_ns);
+		t->root.mnt = t->pwd.mnt = ns_root_mount(fs, fs->init_ns);
+		t->root.dentry = t->pwd.dentry = t->root.mnt->mnt_root;
 		path_get(&t->root);
 		path_get(&t->pwd);
 		fdtable_init(&t->files, fs->max_files);
@@ -131,6 +134,8 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 		t->dumpable = parent->dumpable;  /* the mm is copied */
 		t->cred_id = ++fs->next_cred_id;  /* copy_creds(): a new cred */
 		t->umask = parent->umask;
+		t->mnt_ns = parent->mnt_ns;
+		get_mnt_ns(t->mnt_ns);
 		t->root = parent->root;
 		t->pwd = parent->pwd;
 		path_get(&t->root);
@@ -186,6 +191,7 @@ void task_release(struct uvfs_task *t)
 	fs_types_task_gone(fs, t->pid);
 	path_put(&t->pwd);
 	path_put(&t->root);
+	put_mnt_ns(fs, t->mnt_ns);  /* exit_task_namespaces(): after the fs_struct */
 	cred_release(fs, &t->cred);
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */
 	cds_list_del_rcu(&t->t_list);

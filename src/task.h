@@ -22,6 +22,7 @@ struct uvfs_task {
 	 * (f_cred_id), for linkat(AT_EMPTY_PATH)'s "f_cred == current_cred()" */
 	unsigned long cred_id;
 	mode_t umask;
+	struct mnt_namespace *mnt_ns; /* holds a reference (nsproxy->mnt_ns) */
 	struct path root;             /* holds references */
 	struct path pwd;              /* holds references */
 	struct path exe;              /* the executable (mm->exe_file); NULL dentry if none */

@@ -13,6 +13,7 @@
 
 #include "abi.h"
 #include "dcache.h"
+#include "ida.h"
 #include "fs/fs.h"
 #include "file.h"
 #include "inode.h"
@@ -94,7 +95,8 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 {
 	static const struct uvfs_config defaults;
 	const struct uvfs_abi *abi;
-	struct fs_mount_opts root_opts = { 0 };
+	struct fs_mount_opts root_opts = { 0 }, rootfs_opts = { 0 };
+	struct mount *rootfs;
 	struct super_block *sb;
 	struct uvfs *fs;
 
@@ -144,10 +146,6 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->protected_symlinks = host_sysctl("/proc/sys/fs/protected_symlinks");
 	fs->protected_hardlinks = host_sysctl("/proc/sys/fs/protected_hardlinks");
 	fs->suid_dumpable = host_sysctl("/proc/sys/fs/suid_dumpable");
-	/* id 1 is the rootfs below the namespace's root, which mountinfo names as the
-	 * root's parent and never lists (as Linux's is: not reachable from any root) */
-	fs->rootfs_mnt_id = 1;
-	fs->next_dev = 30;
 	CDS_INIT_LIST_HEAD(&fs->mounts);
 	CDS_INIT_LIST_HEAD(&fs->tasks);
 	if (dcache_init(fs))
@@ -163,12 +161,27 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	(void)register_filesystem(fs, &memfs_alias_fs_type);
 	(void)register_filesystem(fs, &procfs_fs_type);
 	uvfs_lock(fs);
-	sb = mount_fs(fs, &memfs_fs_type, &root_opts);
+	/* the namespace's rootfs (mount 1: what mountinfo names as the root's parent and
+	 * never lists, being reachable from no root), then the root on it */
+	sb = mount_fs(fs, &memfs_fs_type, &rootfs_opts);
 	if (IS_ERR(sb))
 		goto unlock;
-	fs->root_mnt = mnt_attach(fs, sb, NULL, NULL, "none");
-	if (!fs->root_mnt)
+	rootfs = mnt_attach(fs, sb, NULL, NULL, "rootfs");
+	if (!rootfs)
 		goto put_sb;
+	fs->init_ns = alloc_mnt_ns(rootfs);
+	if (!fs->init_ns) {
+		umount_tree(fs, rootfs);
+		goto unlock;
+	}
+	sb = mount_fs(fs, &memfs_fs_type, &root_opts);
+	if (IS_ERR(sb))
+		goto unwind;
+	fs->root_mnt = mnt_attach(fs, sb, rootfs, rootfs->mnt_root, "none");
+	if (!fs->root_mnt) {
+		sb_put(sb);
+		goto unwind;
+	}
 	if (!(cfg->flags & UVFS_NO_PROC) && mount_proc(fs))
 		goto unwind;
 	uvfs_unlock(fs);
@@ -186,7 +199,8 @@ unlock:
 free_caches:
 	kmem_caches_destroy(fs);
 	dcache_exit(fs);
-	free(fs->mnt_id_bits);
+	ida_destroy(&fs->mnt_ids);
+	ida_destroy(&fs->anon_devs);
 free_fs:
 	free(fs);
 enomem:
@@ -217,7 +231,8 @@ void uvfs_free(struct uvfs *fs)
 	atomic_fetch_add(&uvfs_live.files, fs->live_files);
 	kmem_caches_destroy(fs);
 	free(fs->pid_table);
-	free(fs->mnt_id_bits);
+	ida_destroy(&fs->mnt_ids);
+	ida_destroy(&fs->anon_devs);
 	assert(atomic_load(&fs->stats.dentries) == 0);
 	assert(atomic_load(&fs->stats.names) == 0);
 	dcache_exit(fs);

@@ -610,6 +610,28 @@ int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
 int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
 
 /*
+ * uvfs_unshare - unshare(2) of CLONE_NEWNS: the task gets a private copy of its mount
+ *   namespace (every mount copied, with new ids; its root and cwd move to the copies;
+ *   its open files stay where they are).  Mounts and unmounts in one namespace are
+ *   not seen in the other (propagation is private); a mount point of another
+ *   namespace only does not make rmdir, unlink or rename EBUSY, and goes with the
+ *   name (Linux 3.18+).  CLONE_FS and CLONE_FILES are accepted (a uvfs task has its
+ *   own root, cwd and descriptors already); any other flag is EINVAL (not modelled).
+ *   Errors: EINVAL NULL task or other flags; EPERM without CAP_SYS_ADMIN; ENOMEM.
+ *
+ * uvfs_pivot_root - pivot_root(2): the mount at new_root becomes the root of the
+ *   task's namespace, the old root is mounted on put_old, and every task whose root
+ *   or cwd was the old root moves to the new one.
+ *   Errors, in order: EPERM without CAP_SYS_ADMIN; new_root's walk (ENOTDIR...);
+ *   put_old's walk; ENOENT put_old removed; EINVAL the root or new_root of another
+ *   namespace; ENOENT new_root removed; EBUSY new_root or put_old on the root's own
+ *   mount; EINVAL the root not a mount's root, new_root not a mount's root, put_old
+ *   not at or below new_root, new_root not below the root.
+ */
+int uvfs_unshare(struct uvfs_task *task, int flags);
+int uvfs_pivot_root(struct uvfs_task *task, const char *new_root, const char *put_old);
+
+/*
  * uvfs_statfs / uvfs_fstatfs - statfs(2), fstatfs(2) (fstatfs takes O_PATH descriptors
  *   too): f_type (TMPFS_MAGIC, PROC_SUPER_MAGIC), f_bsize and f_frsize 4096, f_blocks,
  *   f_bfree, f_bavail, f_files, f_ffree as a tmpfs counts them (zero where there is

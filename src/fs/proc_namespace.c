@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * proc_namespace.c - /proc/PID/mounts and /proc/PID/mountinfo (fs/proc_namespace.c:
- * show_vfsmnt, show_mountinfo): one line per mount of the namespace, in the order
- * of mount ids (the kernel's mount tree is ordered by them), mount points seen from
+ * show_vfsmnt, show_mountinfo): one line per mount of the task's namespace, in the
+ * order they were made (the kernel's tree of them is ordered by mnt_id_unique, never
+ * reused, unlike the mount id it shows), mount points seen from
  * the task's root — a mount outside it (a chroot) is left out, as seq_path_root()
  * leaves it.
  *
@@ -88,7 +89,7 @@ static int by_id(const void *a, const void *b)
 {
 	const struct mount *x = *(const struct mount *const *)a, *y = *(const struct mount *const *)b;
 
-	return (x->mnt_id > y->mnt_id) - (x->mnt_id < y->mnt_id);
+	return (x->mnt_id_unique > y->mnt_id_unique) - (x->mnt_id_unique < y->mnt_id_unique);
 }
 
 static void show_one(FILE *m, const struct mount *mnt, const struct path *root, bool info)
@@ -127,8 +128,7 @@ static void show_one(FILE *m, const struct mount *mnt, const struct path *root, 
 
 		if (!t)
 			return;
-		fprintf(t, "%d %d %u:%u ", mnt->mnt_id, mnt->mnt_parent == mnt ?
-			sb->s_fs->rootfs_mnt_id : mnt->mnt_parent->mnt_id, major(sb->s_dev),
+		fprintf(t, "%d %d %u:%u ", mnt->mnt_id, mnt->mnt_parent->mnt_id, major(sb->s_dev),
 			minor(sb->s_dev));
 		show_root(t, mnt->mnt_root);
 		fputc(' ', t);
@@ -159,13 +159,16 @@ char *proc_mounts_text(struct uvfs_task *t, bool info, size_t *len)
 	size_t n = 0, i = 0;
 	FILE *m;
 
+	/* the task's namespace: its rootfs is listed by nobody, its mount point being
+	 * reachable from no root */
 	cds_list_for_each_entry(mnt, &fs->mounts, mnt_list)
-		n++;
+		n += mnt->mnt_ns == t->mnt_ns;
 	v = uvfs_malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	cds_list_for_each_entry(mnt, &fs->mounts, mnt_list)
-		v[i++] = mnt;
+		if (mnt->mnt_ns == t->mnt_ns)
+			v[i++] = mnt;
 	qsort(v, n, sizeof(*v), by_id);
 	m = open_memstream(&text, len);
 	if (m) {

@@ -75,6 +75,8 @@ static int u_mount2(void *c, const char *src, const char *target, const char *ty
 { return uvfs_mount2(T(c), src, target, type, flags, data); }
 static int u_umount2(void *c, const char *target, int flags) { return uvfs_umount2(T(c), target, flags); }
 static int u_statfs(void *c, const char *p, struct statfs *b) { return uvfs_statfs(T(c), p, b); }
+static int u_unshare(void *c, int flags) { return uvfs_unshare(T(c), flags); }
+static int u_pivot_root(void *c, const char *n, const char *o) { return uvfs_pivot_root(T(c), n, o); }
 static int u_fstatfs(void *c, int fd, struct statfs *b) { return uvfs_fstatfs(T(c), fd, b); }
 
 static int u_chroot(void *c, const char *p) { return uvfs_chroot(T(c), p); }
@@ -205,7 +207,7 @@ static const struct sys_backend uvfs_backend = {
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
 	.fcntl = u_fcntl, .mount = u_mount, .mount2 = u_mount2, .umount2 = u_umount2,
-	.statfs = u_statfs, .fstatfs = u_fstatfs, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
+	.statfs = u_statfs, .fstatfs = u_fstatfs, .unshare = u_unshare, .pivot_root = u_pivot_root, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
 	.fork = u_fork, .exec = u_exec, .exit = u_exit, .su = u_su, .id = u_id, .umask = u_umask,
 };
 

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ static const struct sym syms[] = {
 	S(MS_PRIVATE), S(MS_SLAVE), S(MS_SHARED), S(MS_RELATIME), S(MS_STRICTATIME),
 	S(MS_LAZYTIME), S(MS_NOUSER),
 	S(MNT_FORCE), S(MNT_DETACH), S(MNT_EXPIRE), S(UMOUNT_NOFOLLOW),
+	S(CLONE_NEWNS), S(CLONE_FS), S(CLONE_FILES), S(CLONE_NEWUTS), S(CLONE_NEWPID),
 #undef S
 	{ "NULL", 0 },
 };
@@ -814,11 +816,24 @@ long sysscript_line(struct sysscript *s, const char *line)
 			      strcmp(STR(2), "NULL") ? STR(2) : NULL, (unsigned long)a[3],
 			      strcmp(STR(4), "NULL") ? STR(4) : NULL);
 	} else if (!strcmp(cmd, "mountinfo") || !strcmp(cmd, "mounts")) {
-		NEED(0);
-		r = read_proc_file(s, cmd, &buf);
+		char name[64];
+
+		if (n > 2)
+			goto syntax;
+		/* self, or a pid: /proc/PID/... (read_proc_file's "self/" prefix undone) */
+		snprintf(name, sizeof(name), "%s%s%s", n == 2 ? "../" : "", n == 2 ? STR(0) : "",
+			 n == 2 ? "/" : "");
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s", cmd);
+		r = read_proc_file(s, name, &buf);
 		if (r > 0)
 			r = 0;  /* its length differs with the ids' digits: the lines count */
 		kind = cmd[5] == 'i' ? 9 : 10;
+	} else if (!strcmp(cmd, "unshare")) {
+		NEED(1);
+		r = b->unshare(c, (int)a[0]);
+	} else if (!strcmp(cmd, "pivot_root")) {
+		NEED(2);
+		r = b->pivot_root(c, STR(0), STR(1));
 	} else if (!strcmp(cmd, "statfs") || !strcmp(cmd, "fstatfs")) {
 		NEED(1);
 		r = cmd[0] == 's' ? b->statfs(c, STR(0), &sfs) : b->fstatfs(c, (int)a[0], &sfs);

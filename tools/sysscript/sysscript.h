@@ -42,9 +42,10 @@
  * setresgid(0, 0, 0), no groups) can come back: the differential tester's users.
  * "mount2 SOURCE TARGET TYPE FLAGS DATA" is mount(2) (the word NULL for a NULL
  * string), "umount2 TARGET FLAGS" umount2(2); "statfs PATH" and "fstatfs FD" print
- * every field but f_fsid (random for a tmpfs); "mountinfo" and "mounts" print
- * /proc/self/mountinfo and /proc/self/mounts, a line each, with mount ids and
- * devices numbered in order of appearance (m1, dev1, ...).
+ * every field but f_fsid (random for a tmpfs); "mountinfo [PID]" and "mounts [PID]"
+ * print /proc/self (or PID)/mountinfo and mounts, a line each, with mount ids and
+ * devices numbered in order of appearance (m1, dev1, ...); "unshare FLAGS" and
+ * "pivot_root NEW OLD" are the calls.
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
@@ -107,6 +108,8 @@ struct sys_backend {
 		      unsigned long flags, const char *data);
 	int (*umount2)(void *ctx, const char *target, int flags);
 	int (*statfs)(void *ctx, const char *path, struct statfs *buf);
+	int (*unshare)(void *ctx, int flags);
+	int (*pivot_root)(void *ctx, const char *new_root, const char *put_old);
 	int (*fstatfs)(void *ctx, int fd, struct statfs *buf);
 	/* tasks: a child of the script's task (its pid), exec in it, its end */
 	int (*fork)(void *ctx);
