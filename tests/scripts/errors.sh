@@ -32,3 +32,12 @@ chown 7:8 d/e/f/file
 stat -c '%u %g %U' d/e/f/file
 rm -r d
 ls
+# rm -r never removes "." or "..", and visits each entry once (it listed a directory
+# twice, and went through what it could not remove again: 2^depth, found by
+# fuzz_shell)
+mkdir -p /tmp/rr/b/.c/d
+touch /tmp/rr/.x /tmp/rr/b/y
+rm -r /tmp/rr/..
+rm -r /tmp/rr/.
+rm -r /tmp/rr
+ls -a /tmp/rr
