@@ -10,9 +10,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -1245,6 +1247,179 @@ static int cmd_chroot(struct shell *sh, int argc, char **argv)
 	return 0;
 }
 
+/* mount alone: util-linux's listing, "SOURCE on TARGET type TYPE (OPTIONS)", from
+ * /proc/self/mounts (whose fourth field is the options util-linux shows) */
+static int mount_list(struct shell *sh)
+{
+	char buf[65536], *line, *save = NULL;
+	long fd = B(sh)->openat(C(sh), AT_FDCWD, "/proc/self/mounts", O_RDONLY, 0), n, len = 0;
+
+	if (fd < 0)
+		return fail(sh, "mount: /proc/self/mounts: %s", err_str(fd));
+	while (len < (long)sizeof(buf) - 1 &&
+	       (n = B(sh)->read(C(sh), (int)fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	B(sh)->close(C(sh), (int)fd);
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char src[4096], target[4096], type[256], opts[4096];
+
+		if (sscanf(line, "%4095s %4095s %255s %4095s", src, target, type, opts) == 4)
+			say(sh, "%s on %s type %s (%s)\n", src, target, type, opts);
+	}
+	return 0;
+}
+
+/* The mount options util-linux turns into flags (mount(8), FILESYSTEM-INDEPENDENT
+ * MOUNT OPTIONS); the rest go to the filesystem as data. */
+static const struct mount_opt {
+	const char *name;
+	unsigned long set, clear;
+} mount_opts[] = {
+	{ "ro", MS_RDONLY, 0 }, { "rw", 0, MS_RDONLY }, { "nosuid", MS_NOSUID, 0 },
+	{ "suid", 0, MS_NOSUID }, { "nodev", MS_NODEV, 0 }, { "dev", 0, MS_NODEV },
+	{ "noexec", MS_NOEXEC, 0 }, { "exec", 0, MS_NOEXEC }, { "sync", MS_SYNCHRONOUS, 0 },
+	{ "async", 0, MS_SYNCHRONOUS }, { "dirsync", MS_DIRSYNC, 0 },
+	{ "noatime", MS_NOATIME, 0 }, { "atime", 0, MS_NOATIME },
+	{ "nodiratime", MS_NODIRATIME, 0 }, { "diratime", 0, MS_NODIRATIME },
+	{ "relatime", MS_RELATIME, 0 }, { "norelatime", 0, MS_RELATIME },
+	{ "strictatime", MS_STRICTATIME, 0 }, { "nosymfollow", MS_NOSYMFOLLOW, 0 },
+	{ "remount", MS_REMOUNT, 0 }, { "bind", MS_BIND, 0 }, { "rbind", MS_BIND | MS_REC, 0 },
+	{ "private", MS_PRIVATE, 0 }, { "rprivate", MS_PRIVATE | MS_REC, 0 },
+	{ "unbindable", MS_UNBINDABLE, 0 }, { "runbindable", MS_UNBINDABLE | MS_REC, 0 },
+	{ "shared", MS_SHARED, 0 }, { "slave", MS_SLAVE, 0 }, { "defaults", 0, 0 },
+};
+
+/* -o a,b,c: flags into *flags, the rest appended to data */
+static void mount_parse_opts(const char *opts, unsigned long *flags, char *data, size_t n)
+{
+	char copy[4096], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", opts);
+	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(mount_opts) / sizeof(mount_opts[0]); i++)
+			if (!strcmp(o, mount_opts[i].name))
+				break;
+		if (i < sizeof(mount_opts) / sizeof(mount_opts[0])) {
+			*flags = (*flags & ~mount_opts[i].clear) | mount_opts[i].set;
+		} else {
+			size_t len = strlen(data);
+
+			snprintf(data + len, n - len, "%s%s", len ? "," : "", o);
+		}
+	}
+}
+
+/*
+ * mount [-t TYPE] [-o OPTS] SOURCE TARGET, mount --bind|--rbind|--move A B,
+ * mount -o remount[,...] TARGET, mount --make-private|--make-rprivate|
+ * --make-unbindable TARGET, and mount alone (the list).  A read-only bind is the
+ * bind and then a remount of it, as util-linux does it.
+ */
+static int cmd_mount(struct shell *sh, int argc, char **argv)
+{
+	unsigned long flags = 0;
+	const char *type = NULL, *args[2];
+	char data[4096] = "";
+	int nargs = 0;
+	long r;
+
+	if (argc == 1)
+		return mount_list(sh);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-t") && i + 1 < argc)
+			type = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			mount_parse_opts(argv[++i], &flags, data, sizeof(data));
+		else if (!strcmp(argv[i], "--bind") || !strcmp(argv[i], "-B"))
+			flags |= MS_BIND;
+		else if (!strcmp(argv[i], "--rbind") || !strcmp(argv[i], "-R"))
+			flags |= MS_BIND | MS_REC;
+		else if (!strcmp(argv[i], "--move") || !strcmp(argv[i], "-M"))
+			flags |= MS_MOVE;
+		else if (!strcmp(argv[i], "--make-private"))
+			flags |= MS_PRIVATE;
+		else if (!strcmp(argv[i], "--make-rprivate"))
+			flags |= MS_PRIVATE | MS_REC;
+		else if (!strcmp(argv[i], "--make-unbindable"))
+			flags |= MS_UNBINDABLE;
+		else if (argv[i][0] == '-' || nargs == 2)
+			return fail(sh, "mount: usage: mount [-t TYPE] [-o OPTIONS] SOURCE TARGET | "
+				    "--bind|--rbind|--move A B | -o remount TARGET");
+		else
+			args[nargs++] = argv[i];
+	}
+	/* one argument: the target of a remount or a propagation change */
+	if (nargs == 1 && (flags & (MS_REMOUNT | MS_PRIVATE | MS_UNBINDABLE | MS_SHARED | MS_SLAVE))) {
+		args[1] = args[0];
+		args[0] = "none";
+	} else if (nargs != 2) {
+		return fail(sh, "mount: usage: mount [-t TYPE] [-o OPTIONS] SOURCE TARGET");
+	}
+	r = B(sh)->mount2(C(sh), args[0], args[1], type, flags & ~(flags & MS_BIND &&
+		!(flags & MS_REMOUNT) ? MS_RDONLY : 0), data[0] ? data : NULL);
+	if (r >= 0 && (flags & MS_BIND) && !(flags & MS_REMOUNT) && (flags & MS_RDONLY))
+		r = B(sh)->mount2(C(sh), "none", args[1], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+				  (flags & (MS_NOSUID | MS_NODEV | MS_NOEXEC)), NULL);
+	if (r < 0)
+		return fail(sh, "mount: %s: %s", args[1], err_str(r));
+	return 0;
+}
+
+/* umount [-l] [-f] TARGET... */
+static int cmd_umount(struct shell *sh, int argc, char **argv)
+{
+	int flags = 0, status = 0, i;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		for (const char *p = argv[i] + 1; *p; p++) {
+			if (*p == 'l')
+				flags |= MNT_DETACH;
+			else if (*p == 'f')
+				flags |= MNT_FORCE;
+			else
+				return fail(sh, "umount: usage: umount [-lf] TARGET...");
+		}
+	}
+	if (i == argc)
+		return fail(sh, "umount: usage: umount [-lf] TARGET...");
+	for (; i < argc; i++) {
+		long r = B(sh)->umount2(C(sh), argv[i], flags);
+
+		if (r < 0)
+			status = fail(sh, "umount: %s: %s", argv[i], err_str(r));
+	}
+	return status;
+}
+
+/* unshare -m: the current task's own copy of its mount namespace */
+static int cmd_unshare(struct shell *sh, int argc, char **argv)
+{
+	long r;
+
+	if (argc != 2 || strcmp(argv[1], "-m"))
+		return fail(sh, "unshare: usage: unshare -m");
+	r = B(sh)->unshare(C(sh), CLONE_NEWNS);
+	if (r < 0)
+		return fail(sh, "unshare: %s", err_str(r));
+	return 0;
+}
+
+static int cmd_pivot_root(struct shell *sh, int argc, char **argv)
+{
+	long r;
+
+	if (argc != 3)
+		return fail(sh, "pivot_root: usage: pivot_root NEW_ROOT PUT_OLD");
+	r = B(sh)->pivot_root(C(sh), argv[1], argv[2]);
+	if (r < 0)
+		return fail(sh, "pivot_root: failed to change root from '%s' to '%s': %s", argv[2],
+			    argv[1], err_str(r));
+	return 0;
+}
+
 /* A user or group id: "root", or decimal digits up to 4294967294 ((uid_t)-1 means
  * "unchanged" to the calls, so it is no id). */
 static bool parse_id(const char *s, uint32_t *out)
@@ -1559,6 +1734,10 @@ static const struct command {
 	{ "chown", cmd_chown, "chown UID[:GID] PATH...", "change the owner" },
 	{ "truncate", cmd_truncate, "truncate -s SIZE FILE...", "set a file's size" },
 	{ "chroot", cmd_chroot, "chroot DIR", "change the task's root directory" },
+	{ "mount", cmd_mount, "mount [-t T] [-o OPTS] SRC DIR", "mount (--bind, --rbind, --move, -o remount; alone: list)" },
+	{ "umount", cmd_umount, "umount [-lf] DIR...", "unmount (-l: lazily)" },
+	{ "unshare", cmd_unshare, "unshare -m", "the task's own copy of its mount namespace" },
+	{ "pivot_root", cmd_pivot_root, "pivot_root NEW OLD", "NEW becomes the root, the old one goes on OLD" },
 	{ "su", cmd_su, "su USER[:GROUP]", "become that user and group for good (numeric, or root)" },
 	{ "id", cmd_id, "id", "the task's uids, gids, groups and effective capabilities" },
 	{ "exec-program", cmd_exec_program, "exec-program PATH", "the task executes PATH (/proc/self/exe)" },
