@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -187,6 +188,35 @@ static void test_unlinked_file_freed_at_last_close(void **state)
  * block device gives ENXIO, which Linux gives only for numbers no driver claims
  * (Linux opens 1:3 as /dev/null).  docs/SEMANTICS.md lists this.
  */
+/* Deliberate differences of the mount calls (docs/SEMANTICS.md §8): propagation is
+ * private only, and the only namespace is the mount namespace; the root of uvfs_new
+ * has no limits unless the config gives some, where a default tmpfs has half of
+ * memory; statfs's f_fsid is 0. */
+static void test_mount_differences(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct statfs sf;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/m", 0755), 0);
+	assert_int_equal(uvfs_mount2(t, "none", "/m", "tmpfs", 0, NULL), 0);
+	assert_int_equal(uvfs_mount2(t, NULL, "/m", NULL, MS_SHARED, NULL), -EOPNOTSUPP);
+	assert_int_equal(uvfs_mount2(t, NULL, "/m", NULL, MS_SLAVE | MS_REC, NULL), -EOPNOTSUPP);
+	assert_int_equal(uvfs_mount2(t, NULL, "/m", NULL, MS_PRIVATE, NULL), 0);
+	assert_int_equal(uvfs_unshare(t, CLONE_NEWUTS), -EINVAL);
+	assert_int_equal(uvfs_unshare(t, CLONE_NEWNS | CLONE_NEWPID), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "none", "/m", "tmpfs", 0, "mpol=bind:0"), -EINVAL);
+	assert_int_equal(uvfs_statfs(t, "/", &sf), 0);
+	assert_int_equal(sf.f_blocks, 0);
+	assert_int_equal(sf.f_files, 0);
+	assert_int_equal(uvfs_statfs(t, "/m", &sf), 0);
+	assert_true(sf.f_blocks > 0);
+	assert_int_equal(sf.f_fsid.__val[0], 0);
+	assert_int_equal(sf.f_fsid.__val[1], 0);
+	uvfs_free(fs);
+}
+
 static void test_devices_have_no_drivers(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -836,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_rcu_readlink_under_changes),
 		cmocka_unit_test(test_multigrain),
 		cmocka_unit_test(test_null_buffers),
+		cmocka_unit_test(test_mount_differences),
 		cmocka_unit_test(test_no_leaks),
 	};
 
