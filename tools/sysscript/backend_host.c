@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -83,20 +84,24 @@ static ssize_t h_readlink_proc(void *c, const char *which, int fd, char *b, size
 }
 
 /*
- * Tasks.  A child is a fork of the script's process that only waits: for SIGUSR1
- * (blocked, taken with sigwait) it execve()s the path in memory shared with the
- * parent.  No descriptor of its own — /proc/PID/fd shows what it inherited, as a
- * uvfs_task_fork child's does.  The parent learns the outcome from a stop: a failed
- * execve writes -errno into the shared page and stops the child (the parent then
- * lets it wait again); a successful one runs writeprog's program, which stops itself
- * and stays stopped until "exit" kills it.  Shared memory and signals, so that the
- * parent waits for an exact event, never for a time.
+ * Tasks.  A child is a fork of the script's process that only waits: for the
+ * request word of a page shared with the parent to become 1 (a futex on it), then
+ * it execve()s the path in that page.  No descriptor of its own — /proc/PID/fd shows
+ * what it inherited, as a uvfs_task_fork child's does.  The parent learns the
+ * outcome from a stop: a failed execve writes -errno into the shared page and stops
+ * the child (the parent then lets it wait again); a successful one runs writeprog's
+ * program, which stops itself and stays stopped until "exit" kills it.  Shared memory,
+ * a futex and a stop, so that the parent waits for an exact event, never for a time.
+ * (The request was a SIGUSR1 the child took with sigwait: once in the first hour of a
+ * 10^6-sequence run the parent waited for a stop while the child still waited for
+ * the signal, and the run hung; a word in memory cannot get lost.)
  */
 #define EXEC_PENDING 1L
 
 struct host_child {
 	pid_t pid;
 	struct exec_request {
+		int go;                 /* 1: a request (futex word; the child sets 0) */
 		long result;            /* EXEC_PENDING, then -errno if execve failed */
 		char path[PATH_MAX];
 	} *req;                         /* MAP_SHARED */
@@ -114,16 +119,12 @@ static struct host_child *host_child(pid_t pid)
 
 static _Noreturn void child_wait_loop(struct exec_request *req)
 {
-	sigset_t usr1;
-	int sig;
-
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
 	for (;;) {
 		char *const argv[] = { req->path, NULL }, *const envp[] = { NULL };
 
-		if (sigwait(&usr1, &sig))
-			_exit(5);
+		while (!__atomic_load_n(&req->go, __ATOMIC_ACQUIRE))
+			syscall(SYS_futex, &req->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+		__atomic_store_n(&req->go, 0, __ATOMIC_RELAXED);
 		execve(req->path, argv, envp);
 		req->result = -errno;
 		raise(SIGSTOP);
@@ -133,7 +134,6 @@ static _Noreturn void child_wait_loop(struct exec_request *req)
 static int h_fork(void *c)
 {
 	struct host_child *hc = NULL;
-	sigset_t usr1, old;
 	pid_t pid;
 
 	for (int i = 0; !hc && i < SYSSCRIPT_MAX_CHILDREN; i++)
@@ -145,14 +145,10 @@ static int h_fork(void *c)
 		       -1, 0);
 	if (hc->req == MAP_FAILED)
 		return -errno;
-	/* blocked before the fork: a request sent early stays pending for sigwait */
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, &old);
+	hc->req->go = 0;
 	pid = fork();
 	if (pid == 0)
 		child_wait_loop(hc->req);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		munmap(hc->req, sizeof(*hc->req));
 		return -errno;
@@ -172,7 +168,9 @@ static int h_exec(void *c, int pid, const char *path)
 		return -ENAMETOOLONG;
 	strcpy(hc->req->path, path);
 	__atomic_store_n(&hc->req->result, EXEC_PENDING, __ATOMIC_SEQ_CST);
-	if (kill(pid, SIGUSR1) || waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+	__atomic_store_n(&hc->req->go, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &hc->req->go, FUTEX_WAKE, 1, NULL, NULL, 0);
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
 		return -ECHILD;
 	if (__atomic_load_n(&hc->req->result, __ATOMIC_SEQ_CST) == EXEC_PENDING)
 		return 0;  /* the program runs (and stopped itself) */
