@@ -170,9 +170,34 @@ static int handle_mounts(struct walk *nd)
 	return 0;
 }
 
+/* path_connected(): only a bind mount (its root below the filesystem's) can have a
+ * directory moved out from under its root, which has no way up through it: 1, 0,
+ * or -ECHILD for a lockless walk that climbed too long (a rename mid-walk) */
+lockless_read
+static int path_connected(const struct walk *nd, const struct mount *m, const struct dentry *d)
+{
+	const struct dentry *root = READ_ONCE(m->mnt_root);
+
+	if (root == READ_ONCE(m->mnt_sb)->s_root)
+		return 1;
+	for (int steps = 0; steps < UVFS_PATH_MAX; steps++) {
+		const struct dentry *up;
+
+		if (d == root)
+			return 1;
+		up = READ_ONCE(d->d_parent);
+		if (up == d)
+			return 0;
+		d = up;
+	}
+	return nd->locked ? 0 : -ECHILD;
+}
+
 lockless_read
 static int follow_dotdot(struct walk *nd)
 {
+	int connected;
+
 	for (;;) {
 		struct mount *m = nd->mnt;
 
@@ -189,6 +214,10 @@ static int follow_dotdot(struct walk *nd)
 			return -ECHILD;
 	}
 	nd->dentry = READ_ONCE(nd->dentry->d_parent);
+	/* follow_dotdot(): a parent outside a bind mount's root is ENOENT */
+	connected = path_connected(nd, nd->mnt, nd->dentry);
+	if (connected <= 0)
+		return connected < 0 ? connected : -ENOENT;
 	return handle_mounts(nd);
 }
 
@@ -851,9 +880,13 @@ int path_walk_locked(struct nameidata *nd, const char *name)
 int nd_follow_dotdot(struct nameidata *nd)
 {
 	struct walk r;
+	int err;
 
 	walk_from(&r, nd, 0, false);
-	follow_dotdot(&r);
+	err = follow_dotdot(&r);  /* locked: never -ECHILD; ENOENT out of a bind */
+	assert(err != -ECHILD);
+	if (err)
+		return err;
 	nd_from_walk(nd, &r);
 	return 0;
 }
