@@ -130,11 +130,23 @@ void put_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns);
  * changed. */
 struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, struct path *root,
 				  struct path *pwd);
-/* is_local_mountpoint(): something of namespace ns is mounted on d */
-bool is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns, const struct dentry *d);
+/* is_local_mountpoint(): something of namespace ns is mounted on d (the flag first,
+ * inline, as the kernel's: most names are no mount point) */
+bool __is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns,
+			   const struct dentry *d);
+static inline bool is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns,
+				       const struct dentry *d)
+{
+	return d_mountpoint(d) && __is_local_mountpoint(fs, ns, d);
+}
 /* detach_mounts(): d is going (rmdir, unlink, a rename over it): what other
  * namespaces mounted on it is unmounted, lazily. */
-void detach_mounts(struct uvfs *fs, struct dentry *d);
+void __detach_mounts(struct uvfs *fs, struct dentry *d);
+static inline void detach_mounts(struct uvfs *fs, struct dentry *d)
+{
+	if (d_mountpoint(d))
+		__detach_mounts(fs, d);
+}
 /* The root mount of ns: the one on the rootfs's root (the top of its stack). */
 struct mount *ns_root_mount(struct uvfs *fs, const struct mnt_namespace *ns);
 

@@ -308,19 +308,18 @@ fail:
 	return NULL;
 }
 
-bool is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns, const struct dentry *d)
+bool __is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns,
+			   const struct dentry *d)
 {
 	struct mount *m;
 
-	if (!d_mountpoint(d))
-		return false;
 	cds_list_for_each_entry(m, &fs->mounts, mnt_list)
 		if (m->mnt_mountpoint == d && m->mnt_parent != m && m->mnt_ns == ns)
 			return true;
 	return false;
 }
 
-void detach_mounts(struct uvfs *fs, struct dentry *d)
+void __detach_mounts(struct uvfs *fs, struct dentry *d)
 {
 	while (d_mountpoint(d)) {
 		struct mount *m, *found = NULL;
