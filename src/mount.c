@@ -139,98 +139,53 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	return 0;
 }
 
-/* A copy of one mount for a bind: the same superblock, root the bound dentry, the
- * source's flags and name (clone_mnt()). */
-static struct mount *clone_mnt(struct uvfs *fs, const struct mount *old, struct dentry *root)
+/* The source of a bind or a move (EINVAL for none, its walk's errors), then the
+ * target's lock_mount() (ENOENT): 0 with *old_path held, or -errno. */
+static int lookup_source(struct uvfs_task *task, const char *old_name, const struct path *path,
+			 struct path *old_path)
 {
-	return mnt_alloc(fs, old->mnt_sb, root, old->mnt_devname,
-			 old->mnt_flags & (MNT_USER_SETTABLE_MASK | MNT_UNBINDABLE));
-}
+	int err;
 
-/* Is dentry d at or below top (both of one superblock)? */
-static bool is_subdir(const struct dentry *d, const struct dentry *top)
-{
-	for (;;) {
-		if (d == top)
-			return true;
-		if (IS_ROOT(d))
-			return false;
-		d = d->d_parent;
+	if (!old_name || !*old_name)
+		return -EINVAL;
+	err = filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, old_path);
+	if (err)
+		return err;
+	if (cant_mount(path)) {
+		path_put(old_path);
+		return -ENOENT;
 	}
+	return 0;
 }
 
 /*
  * do_loopback(): a bind of old_name on path — one mount (clone_mnt()), or with
- * MS_REC the source's mounts below it too, but not unbindable ones and what is
- * below them (copy_tree()).  Every copy is made before any is attached, so a
- * failure (ENOMEM) changes nothing.
+ * MS_REC the source's mounts below it too, but not unbindable ones (copy_tree()).
+ * Every copy is made before any is attached, so a failure (ENOMEM) changes nothing.
  */
 static int do_loopback(struct uvfs_task *task, const struct path *path, const char *old_name,
 		       bool recurse)
 {
-	struct uvfs *fs = task->fs;
-	struct mount *old, **src = NULL, **dst = NULL, *c;
 	struct path old_path;
-	int *up = NULL, n = 0, max = 1, err;
+	struct mnt_copies c;
+	struct mount *old;
+	int err = lookup_source(task, old_name, path, &old_path);
 
-	if (!old_name || !*old_name)
-		return -EINVAL;
-	err = filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, &old_path);
 	if (err)
 		return err;
 	old = old_path.mnt;
-	err = -ENOENT;  /* lock_mount() */
-	if (cant_mount(path))
-		goto out;
 	err = -EINVAL;
 	if (!check_mnt(task, path->mnt) || (old->mnt_flags & MNT_UNBINDABLE) || !check_mnt(task, old))
 		goto out;
-	if (recurse)
-		cds_list_for_each_entry(c, &fs->mounts, mnt_list)
-			max++;
-	err = -ENOMEM;
-	src = uvfs_malloc((size_t)max * sizeof(*src));
-	dst = uvfs_malloc((size_t)max * sizeof(*dst));
-	up = uvfs_malloc((size_t)max * sizeof(*up));
-	if (!src || !dst || !up)
-		goto out;
-	src[0] = old;
-	up[0] = -1;
-	dst[n] = clone_mnt(fs, old, old_path.dentry);
-	if (!dst[n])
-		goto out;
-	n++;
-	/* breadth first: the children of each copied mount, in mount order (which
-	 * keeps mounts stacked on one place in their order) */
-	for (int i = 0; recurse && i < n; i++) {
-		cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
-			if (c->mnt_parent != src[i] || c == src[i])
-				continue;
-			if (i == 0 && !is_subdir(c->mnt_mountpoint, old_path.dentry))
-				continue;
-			if (c->mnt_flags & MNT_UNBINDABLE)
-				continue;
-			dst[n] = clone_mnt(fs, c, c->mnt_root);
-			if (!dst[n])
-				goto out;
-			src[n] = c;
-			up[n++] = i;
-		}
-	}
-	/* graft_tree() */
-	err = graft_check(path->dentry, old_path.dentry);
+	err = copy_tree(task->fs, old, old_path.dentry, recurse ? CL_RECURSE : 0, &c);
 	if (err)
 		goto out;
-	mnt_attach_to(fs, dst[0], path->mnt, path->dentry);
-	for (int i = 1; i < n; i++)
-		mnt_attach_to(fs, dst[i], dst[up[i]], src[i]->mnt_mountpoint);
-	n = 0;
+	err = graft_check(path->dentry, old_path.dentry);  /* graft_tree() */
+	if (err)
+		drop_copies(&c);
+	else
+		attach_copies(task->fs, &c, path->mnt, path->dentry);
 out:
-	while (n > 0)
-		mnt_discard(dst[--n]);
-	free(src);
-	free(dst);
-	free(up);
 	path_put(&old_path);
 	return err;
 }
@@ -343,17 +298,11 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 	struct uvfs *fs = task->fs;
 	struct path old_path;
 	struct mount *old, *p;
-	int err;
+	int err = lookup_source(task, old_name, path, &old_path);
 
-	if (!old_name || !*old_name)
-		return -EINVAL;
-	err = filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, &old_path);
 	if (err)
 		return err;
 	old = old_path.mnt;
-	err = -ENOENT;
-	if (cant_mount(path))
-		goto out;
 	err = -EINVAL;
 	if (!check_mnt(task, old) || old->mnt_parent == old || !check_mnt(task, path->mnt))
 		goto out;

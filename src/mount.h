@@ -130,6 +130,25 @@ void put_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns);
  * changed. */
 struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, struct path *root,
 				  struct path *pwd);
+/* copy_tree(): copies of mnt seen from dentry (clone_mnt()) and, with CL_RECURSE,
+ * of the mounts below that dentry, parents first (not the unbindable ones unless
+ * CL_COPY_UNBINDABLE); made, not attached: 0 or -ENOMEM with nothing made.  Then
+ * attach_copies() puts them on mountpoint in parent (NULL: the copy is its own
+ * parent, a namespace's rootfs), or drop_copies() discards them. */
+#define CL_RECURSE         0x1
+#define CL_COPY_UNBINDABLE 0x2
+struct mnt_copies {
+	struct mount **src, **dst;   /* dst[i] copies src[i] */
+	int *up;                     /* the index of dst[i]'s parent copy (-1 for the first) */
+	int n;
+};
+int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigned int how,
+	      struct mnt_copies *c);
+void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
+		   struct dentry *mountpoint);
+void drop_copies(struct mnt_copies *c);
+/* is_subdir(): d is top or below it (one superblock) */
+bool is_subdir(const struct dentry *d, const struct dentry *top);
 /* is_local_mountpoint(): something of namespace ns is mounted on d (the flag first,
  * inline, as the kernel's: most names are no mount point) */
 bool __is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns,

@@ -242,70 +242,118 @@ struct mount *ns_root_mount(struct uvfs *fs, const struct mnt_namespace *ns)
 	return top ? top : ns->root;
 }
 
+/* clone_mnt(): the same superblock, root the given dentry, the source's flags and
+ * name, a new id; not attached */
+static struct mount *clone_mnt(struct uvfs *fs, const struct mount *old, struct dentry *root)
+{
+	return mnt_alloc(fs, old->mnt_sb, root, old->mnt_devname,
+			 old->mnt_flags & (MNT_USER_SETTABLE_MASK | MNT_UNBINDABLE));
+}
+
+int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigned int how,
+	      struct mnt_copies *c)
+{
+	struct mount *m;
+	int max = 1;
+
+	memset(c, 0, sizeof(*c));
+	if (how & CL_RECURSE)
+		cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+			max++;
+	c->src = uvfs_malloc((size_t)max * sizeof(*c->src));
+	c->dst = uvfs_malloc((size_t)max * sizeof(*c->dst));
+	c->up = uvfs_malloc((size_t)max * sizeof(*c->up));
+	if (!c->src || !c->dst || !c->up)
+		goto enomem;
+	c->src[0] = mnt;
+	c->up[0] = -1;
+	c->dst[0] = clone_mnt(fs, mnt, dentry);
+	if (!c->dst[0])
+		goto enomem;
+	c->n = 1;
+	/* breadth first: the children of each copied mount in mount order, which
+	 * keeps mounts stacked on one place in their order */
+	for (int i = 0; (how & CL_RECURSE) && i < c->n; i++) {
+		cds_list_for_each_entry(m, &fs->mounts, mnt_list) {
+			if (m->mnt_parent != c->src[i] || m == c->src[i])
+				continue;
+			if (i == 0 && !is_subdir(m->mnt_mountpoint, dentry))
+				continue;
+			if ((m->mnt_flags & MNT_UNBINDABLE) && !(how & CL_COPY_UNBINDABLE))
+				continue;
+			c->dst[c->n] = clone_mnt(fs, m, m->mnt_root);
+			if (!c->dst[c->n])
+				goto enomem;
+			c->src[c->n] = m;
+			c->up[c->n++] = i;
+		}
+	}
+	return 0;
+enomem:
+	drop_copies(c);
+	return -ENOMEM;
+}
+
+void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
+		   struct dentry *mountpoint)
+{
+	mnt_attach_to(fs, c->dst[0], parent, mountpoint);
+	for (int i = 1; i < c->n; i++)
+		mnt_attach_to(fs, c->dst[i], c->dst[c->up[i]], c->src[i]->mnt_mountpoint);
+	c->n = 0;  /* the namespace's now */
+	drop_copies(c);
+}
+
+void drop_copies(struct mnt_copies *c)
+{
+	while (c->n > 0)
+		mnt_discard(c->dst[--c->n]);
+	free(c->src);
+	free(c->dst);
+	free(c->up);
+	memset(c, 0, sizeof(*c));
+}
+
 struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, struct path *root,
 				  struct path *pwd)
 {
-	struct mount **src = NULL, **dst = NULL, *c;
-	struct mnt_namespace *new_ns = NULL;
-	int *up = NULL, n = 0, max = 0;
+	struct mnt_namespace *new_ns;
+	struct mnt_copies c;
 
-	cds_list_for_each_entry(c, &fs->mounts, mnt_list)
-		max += c->mnt_ns == ns;
-	src = uvfs_malloc((size_t)max * sizeof(*src));
-	dst = uvfs_malloc((size_t)max * sizeof(*dst));
-	up = uvfs_malloc((size_t)max * sizeof(*up));
-	if (!src || !dst || !up)
-		goto fail;
-	src[0] = ns->root;
-	up[0] = -1;
-	dst[0] = mnt_alloc(fs, ns->root->mnt_sb, ns->root->mnt_root, ns->root->mnt_devname,
-			   ns->root->mnt_flags);
-	if (!dst[0])
-		goto fail;
-	n = 1;
-	/* copy_tree(CL_COPY_ALL): every mount, parents first, in mount order */
-	for (int i = 0; i < n; i++) {
-		cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
-			if (c->mnt_parent != src[i] || c == src[i])
-				continue;
-			dst[n] = mnt_alloc(fs, c->mnt_sb, c->mnt_root, c->mnt_devname,
-					   c->mnt_flags);
-			if (!dst[n])
-				goto fail;
-			src[n] = c;
-			up[n++] = i;
-		}
+	/* copy_tree(CL_COPY_ALL): every mount, the unbindable ones too */
+	if (copy_tree(fs, ns->root, ns->root->mnt_root, CL_RECURSE | CL_COPY_UNBINDABLE, &c))
+		return NULL;
+	new_ns = alloc_mnt_ns(c.dst[0]);
+	if (!new_ns) {
+		drop_copies(&c);
+		return NULL;
 	}
-	new_ns = alloc_mnt_ns(dst[0]);
-	if (!new_ns)
-		goto fail;
-	mnt_attach_to(fs, dst[0], NULL, NULL);
-	for (int i = 1; i < n; i++)
-		mnt_attach_to(fs, dst[i], dst[up[i]], src[i]->mnt_mountpoint);
 	/* the caller's root and cwd move to the copies of their mounts */
-	for (int i = 0; i < n; i++) {
-		if (root->mnt == src[i]) {
-			mntput(root->mnt);
-			root->mnt = dst[i];
-			dst[i]->mnt_count++;
-		}
-		if (pwd->mnt == src[i]) {
-			mntput(pwd->mnt);
-			pwd->mnt = dst[i];
-			dst[i]->mnt_count++;
+	for (int i = 0; i < c.n; i++) {
+		struct path *p[2] = { root, pwd };
+
+		for (int k = 0; k < 2; k++) {
+			if (p[k]->mnt != c.src[i])
+				continue;
+			mntput(p[k]->mnt);
+			p[k]->mnt = c.dst[i];
+			c.dst[i]->mnt_count++;
 		}
 	}
-	free(src);
-	free(dst);
-	free(up);
+	attach_copies(fs, &c, NULL, NULL);
 	return new_ns;
-fail:
-	while (n > 0)
-		mnt_discard(dst[--n]);
-	free(src);
-	free(dst);
-	free(up);
-	return NULL;
+}
+
+/* Is dentry d at or below top (both of one superblock)? */
+bool is_subdir(const struct dentry *d, const struct dentry *top)
+{
+	for (;;) {
+		if (d == top)
+			return true;
+		if (IS_ROOT(d))
+			return false;
+		d = d->d_parent;
+	}
 }
 
 bool __is_local_mountpoint(struct uvfs *fs, const struct mnt_namespace *ns,
