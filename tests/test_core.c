@@ -321,9 +321,18 @@ static const struct {
 	{ "fstatat AT_FDCWD /proc/self/cwd/d/s 0", true },
 	{ "getcwd 100", true },
 	{ "mount tmpfs /d/e", true },
+	{ "mount2 none /d/e tmpfs MS_NOEXEC size=1m,mode=700", true },
+	{ "mount2 /d /d/e NULL MS_BIND|MS_REC NULL", true },
+	{ "mount2 /d/f /d/s NULL MS_BIND NULL", true },
+	{ "unshare CLONE_NEWNS", true },
+	{ "mount2 NULL /proc NULL MS_REMOUNT|MS_BIND|MS_RDONLY NULL", false },
+	{ "umount2 /proc MNT_DETACH", false },
 	{ "dup3 1 700 0", true },
 	{ "truncate /d/f 100000", false },
 };
+
+static const char enomem_show[] =
+	"openat AT_FDCWD /proc/self/mountinfo O_RDONLY\nread OPENED 8192\nclose OPENED\n";
 
 static char *run_on(struct sys_backend *b, const char *script, bool dump)
 {
@@ -359,11 +368,12 @@ static void test_enomem_leaves_tree_unchanged(void **state)
 			assert_int_equal(keep, 0);
 			assert_int_equal(uvfs_dup(t, 0), 1);
 			free(run_on(b, enomem_setup, false));
-			before = run_on(b, "", true);
+			/* the tree, and the namespace's mounts */
+			before = run_on(b, enomem_show, true);
 			uvfs_fail_countdown = k;
 			res = run_on(b, enomem_ops[i].op, false);
 			uvfs_fail_countdown = -1;
-			after = run_on(b, "", true);
+			after = run_on(b, enomem_show, true);
 			if (strstr(res, "ENOMEM")) {
 				failures++;
 				if (strcmp(before, after))
