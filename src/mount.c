@@ -130,7 +130,7 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	sb = mount_fs(fs, type, &opts);
 	if (IS_ERR(sb))
 		return (int)PTR_ERR(sb);
-	sb->s_readonly = sb_flags & MS_RDONLY;
+	sb->s_readonly = sb_flags & MS_RDONLY;  /* not yet seen by anyone */
 	m = mnt_alloc(fs, sb, NULL, source ? source : "none", mnt_flags);
 	sb_put(sb);  /* the mount's reference is the one left */
 	if (!m)
@@ -196,7 +196,8 @@ static int set_mnt_flags(struct mount *m, int mnt_flags)
 {
 	if ((mnt_flags & MNT_READONLY) && !(m->mnt_flags & MNT_READONLY) && m->mnt_writers)
 		return -EBUSY;  /* mnt_make_readonly() */
-	m->mnt_flags = (m->mnt_flags & ~MNT_USER_SETTABLE_MASK) | mnt_flags;
+	/* WRITE_ONCE: a lockless walk reads them (nosymfollow, atime) */
+	WRITE_ONCE(m->mnt_flags, (m->mnt_flags & ~MNT_USER_SETTABLE_MASK) | mnt_flags);
 	return 0;
 }
 
@@ -241,9 +242,10 @@ static int do_remount(struct uvfs_task *task, const struct path *path, unsigned 
 		if (err)
 			return err;
 	}
-	sb->s_readonly = ro;
+	WRITE_ONCE(sb->s_readonly, ro);
 	/* set_mount_attributes(): the mount's flags follow, read-only included */
-	m->mnt_flags = (m->mnt_flags & ~MNT_USER_SETTABLE_MASK) | mnt_flags;
+	/* WRITE_ONCE: a lockless walk reads them (nosymfollow, atime) */
+	WRITE_ONCE(m->mnt_flags, (m->mnt_flags & ~MNT_USER_SETTABLE_MASK) | mnt_flags);
 	return 0;
 }
 
@@ -284,9 +286,9 @@ static int do_change_type(struct uvfs_task *task, const struct path *path,
 				continue;
 		}
 		if (type == MS_UNBINDABLE)
-			c->mnt_flags |= MNT_UNBINDABLE;
+			WRITE_ONCE(c->mnt_flags, c->mnt_flags | MNT_UNBINDABLE);
 		else
-			c->mnt_flags &= ~MNT_UNBINDABLE;
+			WRITE_ONCE(c->mnt_flags, c->mnt_flags & ~MNT_UNBINDABLE);
 	}
 	return 0;
 }
@@ -470,7 +472,7 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 			err = -EBUSY;
 			goto put;
 		}
-		m->mnt_sb->s_readonly = true;
+		WRITE_ONCE(m->mnt_sb->s_readonly, true);
 		err = 0;
 		goto put;
 	}

@@ -147,7 +147,7 @@ void mnt_disconnect(struct uvfs *fs, struct mount *m)
 static void mnt_detach(struct uvfs *fs, struct mount *m)
 {
 	mnt_disconnect(fs, m);
-	m->mnt_flags |= MNT_UMOUNT;
+	WRITE_ONCE(m->mnt_flags, m->mnt_flags | MNT_UMOUNT);
 	m->mnt_ns = NULL;
 }
 
