@@ -27,9 +27,12 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	/* The last one mounted wins: mounts stack, the newest on top.  Safe without
 	 * ns_lock inside an RCU read section too (walk.c): the list is changed with
 	 * the _rcu primitives and mounts are freed after a grace period. */
-	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list)
-		if (m->mnt_parent == parent && m->mnt_mountpoint == dentry && m != parent)
+	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list) {
+		tsan_acquire(m);  /* published by mnt_attach_to(): rcu_dereference */
+		if (__atomic_load_n(&m->mnt_parent, __ATOMIC_RELAXED) == parent &&
+		    __atomic_load_n(&m->mnt_mountpoint, __ATOMIC_RELAXED) == dentry && m != parent)
 			found = m;
+	}
 	return found;
 }
 
@@ -65,14 +68,19 @@ void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		   struct dentry *mountpoint)
 {
 	if (parent) {
-		dput(m->mnt_mountpoint);
-		m->mnt_mountpoint = dget(mountpoint);
-		m->mnt_parent = parent;
+		struct dentry *old = m->mnt_mountpoint;
+
+		/* a lockless lookup_mnt() may still stand on a mount being moved */
+		WRITE_ONCE(m->mnt_mountpoint, dget(mountpoint));
+		WRITE_ONCE(m->mnt_parent, parent);
+		dput(old);
 		m->mnt_ns = parent->mnt_ns;
 		parent->mnt_count++;
 		d_flags_set(mountpoint, DCACHE_MOUNTED);
 	}
-	/* walk.c walks this list without ns_lock */
+	/* walk.c walks this list without ns_lock: rcu_assign_pointer(), which
+	 * ThreadSanitizer sees as a release through this annotation */
+	tsan_release(m);
 	cds_list_add_tail_rcu(&m->mnt_list, &fs->mounts);
 }
 
@@ -100,13 +108,15 @@ static void mnt_free_deferred(struct uvfs *fs, void *obj)
 static void mnt_free(struct mount *m)
 {
 	struct super_block *sb = m->mnt_sb;
+	struct uvfs *fs = sb->s_fs;  /* sb may be gone after sb_put(): a full batch of
+				      * deferred frees runs at once (test_rcu_walk_under_mounts) */
 
-	ida_free(&sb->s_fs->mnt_ids, m->mnt_id);
+	ida_free(&fs->mnt_ids, m->mnt_id);
 	dput(m->mnt_mountpoint);
 	dput(m->mnt_root);
 	sb_put(sb);
 	/* a lockless walk may still stand on it */
-	defer_free(sb->s_fs, m, mnt_free_deferred);
+	defer_free(fs, m, mnt_free_deferred);
 }
 
 void mnt_discard(struct mount *m)
@@ -126,8 +136,9 @@ void mnt_disconnect(struct uvfs *fs, struct mount *m)
 	struct dentry *mp = m->mnt_mountpoint;
 	bool still_mounted = false;
 
+	/* its next link stays as it was: a lockless lookup_mnt() standing on it goes on
+	 * from there (reinitialised, it pointed to itself and that walk never ended) */
 	cds_list_del_rcu(&m->mnt_list);
-	CDS_INIT_LIST_HEAD(&m->mnt_list);
 	if (parent == m)
 		return;
 	/* DCACHE_MOUNTED stays while another mount (of another parent: a bind of the

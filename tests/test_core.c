@@ -633,6 +633,80 @@ static void test_rcu_walk_under_renames(void **state)
 }
 
 /*
+ * The lockless walk across a mount point that is bound, remounted read-only and
+ * nosymfollow, unmounted (lazily too) and mounted over with a fresh tmpfs, over and
+ * over: every answer is one of the states the mount point goes through, and what a
+ * walk stands on is never freed under it (ASan, TSan in CI).
+ */
+static void *mounter(void *p)
+{
+	struct rcu_arg *a = p;
+
+	wait_for_readers(2);
+	for (int i = 0; i < 4000; i++) {
+		uvfs_mount2(a->t, "/a", "/m", NULL, MS_BIND, NULL);
+		uvfs_mount2(a->t, NULL, "/m", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSYMFOLLOW,
+			    NULL);
+		uvfs_mount2(a->t, NULL, "/m", NULL, MS_REMOUNT | MS_BIND, NULL);
+		uvfs_umount2(a->t, "/m", i % 2 ? MNT_DETACH : 0);
+		if (i % 8 == 0) {
+			uvfs_mount2(a->t, "none", "/m", "tmpfs", 0, "size=64k");
+			uvfs_umount2(a->t, "/m", 0);
+		}
+	}
+	atomic_store(a->stop, 1);
+	return NULL;
+}
+
+static void *mount_reader(void *p)
+{
+	struct rcu_arg *a = p;
+	struct stat st;
+	int r;
+
+	while (!atomic_load(a->stop)) {
+		r = uvfs_fstatat(a->t, AT_FDCWD, "/m/in_a", &st, 0);
+		if (r != -ENOENT && (r != 0 || !S_ISREG(st.st_mode)))
+			a->wrong++;
+		r = uvfs_fstatat(a->t, AT_FDCWD, "/m/under", &st, 0);
+		if (r != -ENOENT && r != 0)
+			a->wrong++;
+		r = uvfs_fstatat(a->t, AT_FDCWD, "/m/l", &st, 0);  /* ELOOP: nosymfollow */
+		if (r != -ENOENT && r != -ELOOP && r != 0)
+			a->wrong++;
+		if (uvfs_fstatat(a->t, AT_FDCWD, "/m", &st, 0) != 0 || !S_ISDIR(st.st_mode))
+			a->wrong++;
+		reader_round_done(&a->done);
+	}
+	return NULL;
+}
+
+static void test_rcu_walk_under_mounts(void **state)
+{
+	struct uvfs_config cfg = { .flags = UVFS_NO_PROC };
+	struct uvfs *fs = uvfs_new(&cfg);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	atomic_int stop = 0;
+	struct rcu_arg w = { uvfs_task_fork(t), &stop, 0, 0 };
+	struct rcu_arg r[2] = { { uvfs_task_fork(t), &stop, 0, 0 }, { uvfs_task_fork(t), &stop, 0, 0 } };
+	pthread_t tw, tr[2];
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/a", 0755), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/m", 0755), 0);
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/a/in_a", S_IFREG | 0644, 0), 0);
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/m/under", S_IFREG | 0644, 0), 0);
+	assert_int_equal(uvfs_symlinkat(t, "in_a", AT_FDCWD, "/a/l"), 0);
+	atomic_store(&readers_ready, 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&tr[i], NULL, mount_reader, &r[i]), 0);
+	assert_int_equal(pthread_create(&tw, NULL, mounter, &w), 0);
+	join_readers(tw, tr, (long *const[]){ &r[0].wrong, &r[1].wrong },
+		     (long *const[]){ &r[0].done, &r[1].done }, 2);
+	uvfs_free(fs);
+}
+
+/*
  * The lockless readlink of /proc/PID/fd/N (walk.c, procfs's LOOKUP_RCU ops) while
  * the owner renames its file, swaps descriptors with dup3 and tasks come and go: every
  * answer is one the locked call could give at some instant.
@@ -874,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),
 		cmocka_unit_test(test_rcu_readlink_under_changes),
+		cmocka_unit_test(test_rcu_walk_under_mounts),
 		cmocka_unit_test(test_multigrain),
 		cmocka_unit_test(test_null_buffers),
 		cmocka_unit_test(test_mount_differences),
