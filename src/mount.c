@@ -204,7 +204,7 @@ static int set_mnt_flags(struct mount *m, int mnt_flags)
 /* sb_prepare_remount_readonly(): busy while a file without a name is in use (an
  * unlinked open file, an O_TMPFILE, a removed cwd) or a file is open for writing
  * through any mount of sb. */
-static bool sb_has_writers(struct uvfs *fs, const struct super_block *sb)
+static bool sb_prepare_remount_readonly_busy(struct uvfs *fs, const struct super_block *sb)
 {
 	struct mount *m;
 
@@ -235,7 +235,7 @@ static int do_remount(struct uvfs_task *task, const struct path *path, unsigned 
 		return err;
 	ro = sb_flags & MS_RDONLY;
 	/* reconfigure_super(): a superblock going read-only may have no writer */
-	if (ro && !sb->s_readonly && sb_has_writers(task->fs, sb))
+	if (ro && !sb->s_readonly && sb_prepare_remount_readonly_busy(task->fs, sb))
 		return -EBUSY;
 	if (sb->s_type->reconfigure) {
 		err = sb->s_type->reconfigure(sb, &opts);
@@ -468,7 +468,7 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 	}
 	if (m == task->root.mnt && !(flags & MNT_DETACH)) {
 		/* do_umount_root(): "unmounting" one's root remounts it read-only */
-		if (!m->mnt_sb->s_readonly && sb_has_writers(fs, m->mnt_sb)) {
+		if (!m->mnt_sb->s_readonly && sb_prepare_remount_readonly_busy(fs, m->mnt_sb)) {
 			err = -EBUSY;
 			goto put;
 		}
