@@ -218,22 +218,21 @@ static bool sb_prepare_remount_readonly_busy(struct uvfs *fs, const struct super
 
 /* do_remount(): the superblock's options and read-only state, then the mount's
  * flags.  The path must be a mount's root. */
-static int do_remount(struct uvfs_task *task, const struct path *path, unsigned long ms_flags,
-		      unsigned long sb_flags, int mnt_flags, const char *data)
+static int do_remount(struct uvfs_task *task, const struct path *path, unsigned long sb_flags,
+		      int mnt_flags, const char *data)
 {
 	struct mount *m = path->mnt;
 	struct super_block *sb = m->mnt_sb;
 	struct fs_mount_opts opts = { 0 };
-	bool ro = sb_flags & MS_RDONLY;
+	bool ro;
 	int err;
 
-	(void)ms_flags;
 	if (!check_mnt(task, m) || path->dentry != m->mnt_root)
 		return -EINVAL;
 	err = parse_mount_data(sb->s_type, data, true, &opts, &sb_flags);
 	if (err)
 		return err;
-	ro = sb_flags & MS_RDONLY;
+	ro = sb_flags & MS_RDONLY;  /* the flag, or "ro"/"rw" in the data */
 	/* reconfigure_super(): a superblock going read-only may have no writer */
 	if (ro && !sb->s_readonly && sb_prepare_remount_readonly_busy(task->fs, sb))
 		return -EBUSY;
@@ -374,7 +373,7 @@ static int path_mount(struct uvfs_task *task, const char *source, const struct p
 	if ((flags & (MS_REMOUNT | MS_BIND)) == (MS_REMOUNT | MS_BIND))
 		return do_reconfigure_mnt(task, path, mnt_flags);
 	if (flags & MS_REMOUNT)
-		return do_remount(task, path, flags, sb_flags, mnt_flags, data);
+		return do_remount(task, path, sb_flags, mnt_flags, data);
 	if (flags & MS_BIND)
 		return do_loopback(task, path, source, flags & MS_REC);
 	if (flags & MS_PROPAGATION)
