@@ -19,6 +19,10 @@
 
 #include <urcu/rculist.h>
 
+/* lockless_read: the walk calls it without ns_lock (walk.c's handle_mounts()), and
+ * liburcu's list links are published by a plain store after a fence that
+ * ThreadSanitizer does not model, as the hash chains are (internal.h) */
+lockless_read
 struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 			 const struct dentry *dentry)
 {
@@ -28,9 +32,9 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	 * ns_lock inside an RCU read section too (walk.c): the list is changed with
 	 * the _rcu primitives and mounts are freed after a grace period. */
 	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list) {
-		tsan_acquire(m);  /* published by mnt_attach_to(): rcu_dereference */
-		if (__atomic_load_n(&m->mnt_parent, __ATOMIC_RELAXED) == parent &&
-		    __atomic_load_n(&m->mnt_mountpoint, __ATOMIC_RELAXED) == dentry && m != parent)
+		tsan_acquire(m);  /* mnt_list_publish()'s release: rcu_dereference() */
+		if (READ_ONCE(m->mnt_parent) == parent && READ_ONCE(m->mnt_mountpoint) == dentry &&
+		    m != parent)
 			found = m;
 	}
 	return found;
@@ -64,6 +68,20 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	return m;
 }
 
+/* cds_list_add_tail_rcu(), with the mount's own links written before the release
+ * that ThreadSanitizer is told of (it does not model rcu_dereference() as the
+ * acquire it is): walk.c walks this list without ns_lock (lookup_mnt()) */
+static void mnt_list_publish(struct uvfs *fs, struct mount *m)
+{
+	struct cds_list_head *head = &fs->mounts;
+
+	m->mnt_list.next = head;
+	m->mnt_list.prev = head->prev;
+	tsan_release(m);
+	rcu_assign_pointer(head->prev->next, &m->mnt_list);
+	head->prev = &m->mnt_list;
+}
+
 void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		   struct dentry *mountpoint)
 {
@@ -78,10 +96,7 @@ void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		parent->mnt_count++;
 		d_flags_set(mountpoint, DCACHE_MOUNTED);
 	}
-	/* walk.c walks this list without ns_lock: rcu_assign_pointer(), which
-	 * ThreadSanitizer sees as a release through this annotation */
-	tsan_release(m);
-	cds_list_add_tail_rcu(&m->mnt_list, &fs->mounts);
+	mnt_list_publish(fs, m);
 }
 
 struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
