@@ -43,8 +43,8 @@
  * "mount2 SOURCE TARGET TYPE FLAGS DATA" is mount(2) (the word NULL for a NULL
  * string), "umount2 TARGET FLAGS" umount2(2); "statfs PATH" and "fstatfs FD" print
  * every field but f_fsid (random for a tmpfs); "mountinfo [PID]" and "mounts [PID]"
- * print /proc/self (or PID)/mountinfo and mounts, a line each, with mount ids and
- * devices numbered in order of appearance (m1, dev1, ...); "unshare FLAGS" and
+ * print /proc/self (or PID)/mountinfo and mounts, a line each, with mount ids numbered
+ * in order of appearance in the listing (m1, ...) and devices in the script (dev1...); "unshare FLAGS" and
  * "pivot_root NEW OLD" are the calls.
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
