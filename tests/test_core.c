@@ -605,15 +605,30 @@ static void *stat_reader(void *p)
 	return NULL;
 }
 
+/* Two lockless readers against one writer, each its own task forked from t, until
+ * the writer is done; then every reader must have read and never been wrong. */
+static void run_readers_against(struct uvfs *fs, struct uvfs_task *t, void *(*reader)(void *),
+				void *(*writer)(void *))
+{
+	atomic_int stop = 0;
+	struct rcu_arg w = { uvfs_task_fork(t), &stop, 0, 0 };
+	struct rcu_arg r[2] = { { uvfs_task_fork(t), &stop, 0, 0 }, { uvfs_task_fork(t), &stop, 0, 0 } };
+	pthread_t tw, tr[2];
+
+	atomic_store(&readers_ready, 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&tr[i], NULL, reader, &r[i]), 0);
+	assert_int_equal(pthread_create(&tw, NULL, writer, &w), 0);
+	join_readers(tw, tr, (long *const[]){ &r[0].wrong, &r[1].wrong },
+		     (long *const[]){ &r[0].done, &r[1].done }, 2);
+	uvfs_free(fs);
+}
+
 static void test_rcu_walk_under_renames(void **state)
 {
 	struct uvfs_config cfg = { .flags = UVFS_NO_PROC };
 	struct uvfs *fs = uvfs_new(&cfg);
 	struct uvfs_task *t = uvfs_task_new(fs);
-	atomic_int stop = 0;
-	struct rcu_arg w = { uvfs_task_fork(t), &stop, 0, 0 };
-	struct rcu_arg r[2] = { { uvfs_task_fork(t), &stop, 0, 0 }, { uvfs_task_fork(t), &stop, 0, 0 } };
-	pthread_t tw, tr[2];
 
 	(void)state;
 	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/x", 0755), 0);
@@ -623,13 +638,7 @@ static void test_rcu_walk_under_renames(void **state)
 		assert_int_equal(uvfs_mknodat(t, AT_FDCWD, i ? "/y/g" : "/x/g", S_IFREG | 0644, 0), 0);
 	}
 	assert_int_equal(uvfs_symlinkat(t, "x", AT_FDCWD, "/l"), 0);
-	atomic_store(&readers_ready, 0);
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&tr[i], NULL, stat_reader, &r[i]), 0);
-	assert_int_equal(pthread_create(&tw, NULL, exchanger, &w), 0);
-	join_readers(tw, tr, (long *const[]){ &r[0].wrong, &r[1].wrong },
-		     (long *const[]){ &r[0].done, &r[1].done }, 2);
-	uvfs_free(fs);
+	run_readers_against(fs, t, stat_reader, exchanger);
 }
 
 /*
@@ -686,10 +695,6 @@ static void test_rcu_walk_under_mounts(void **state)
 	struct uvfs_config cfg = { .flags = UVFS_NO_PROC };
 	struct uvfs *fs = uvfs_new(&cfg);
 	struct uvfs_task *t = uvfs_task_new(fs);
-	atomic_int stop = 0;
-	struct rcu_arg w = { uvfs_task_fork(t), &stop, 0, 0 };
-	struct rcu_arg r[2] = { { uvfs_task_fork(t), &stop, 0, 0 }, { uvfs_task_fork(t), &stop, 0, 0 } };
-	pthread_t tw, tr[2];
 
 	(void)state;
 	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/a", 0755), 0);
@@ -697,13 +702,7 @@ static void test_rcu_walk_under_mounts(void **state)
 	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/a/in_a", S_IFREG | 0644, 0), 0);
 	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/m/under", S_IFREG | 0644, 0), 0);
 	assert_int_equal(uvfs_symlinkat(t, "in_a", AT_FDCWD, "/a/l"), 0);
-	atomic_store(&readers_ready, 0);
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(pthread_create(&tr[i], NULL, mount_reader, &r[i]), 0);
-	assert_int_equal(pthread_create(&tw, NULL, mounter, &w), 0);
-	join_readers(tw, tr, (long *const[]){ &r[0].wrong, &r[1].wrong },
-		     (long *const[]){ &r[0].done, &r[1].done }, 2);
-	uvfs_free(fs);
+	run_readers_against(fs, t, mount_reader, mounter);
 }
 
 /*

@@ -692,6 +692,22 @@ static const char *proc_self_get_link_rcu(struct inode *inode, const struct uvfs
 	return pid_name(reader->pid, buf);
 }
 
+/* simple_read_from_buffer(): the part of text from *pos on that fits count; EFAULT
+ * for a NULL buffer only when something would be copied */
+static ssize_t simple_read_from_buffer(void *buf, size_t count, off_t *pos, const char *text,
+				       size_t len)
+{
+	if (*pos < 0 || (size_t)*pos >= len)
+		return 0;
+	if (!buf)
+		return -EFAULT;
+	if (len - (size_t)*pos < count)
+		count = len - (size_t)*pos;
+	memcpy(buf, text + *pos, count);
+	*pos += (off_t)count;
+	return (ssize_t)count;
+}
+
 /* seq_show() of fs/proc/fd.c */
 static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *pos)
 {
@@ -707,15 +723,7 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 		       (long long)target->f_pos,
 		       target->f_flags | (t->files.cloexec[pi->fd] ? O_CLOEXEC : 0),
 		       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
-	if (*pos >= len)
-		return 0;
-	if (!buf)
-		return -EFAULT;
-	if ((size_t)(len - *pos) < count)
-		count = (size_t)(len - *pos);
-	memcpy(buf, text + *pos, count);
-	*pos += (off_t)count;
-	return (ssize_t)count;
+	return simple_read_from_buffer(buf, count, pos, text, (size_t)len);
 }
 
 /* proc_setattr(): no mode changes below /proc (its root takes them: simple_setattr) */
@@ -835,6 +843,7 @@ static ssize_t proc_mounts_read(struct file *f, void *buf, size_t count, off_t *
 	const struct proc_inode *pi = PI(f->f_inode);
 	struct uvfs_task *t = find_task(f->f_inode->i_sb->s_fs, pi->pid);
 	size_t len;
+	ssize_t ret;
 	char *text;
 
 	if (!t)
@@ -842,19 +851,9 @@ static ssize_t proc_mounts_read(struct file *f, void *buf, size_t count, off_t *
 	text = proc_mounts_text(t, pi->type == PROC_MOUNTINFO, &len);
 	if (!text)
 		return -ENOMEM;
-	if (*pos >= (off_t)len) {
-		count = 0;
-	} else if (!buf) {
-		free(text);
-		return -EFAULT;
-	} else {
-		if (len - (size_t)*pos < count)
-			count = len - (size_t)*pos;
-		memcpy(buf, text + *pos, count);
-		*pos += (off_t)count;
-	}
+	ret = simple_read_from_buffer(buf, count, pos, text, len);
 	free(text);
-	return (ssize_t)count;
+	return ret;
 }
 
 static const struct inode_operations proc_mounts_iops = {
