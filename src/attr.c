@@ -11,14 +11,6 @@
 #include "namei.h"
 #include "task.h"
 
-/* What notify_change() is asked to set (the kernel's struct iattr). */
-struct iattr {
-	unsigned int ia_valid;
-	uint16_t ia_mode;
-	uid_t ia_uid;
-	gid_t ia_gid;
-};
-
 /* setattr_should_drop_sgid(): set-group-ID means execution, or the caller is
  * neither in the group nor CAP_FSETID */
 static unsigned int should_drop_sgid(const struct cred *cred, const struct inode *inode)
@@ -109,18 +101,24 @@ static int notify_change(const struct cred *cred, struct inode *inode, struct ia
 	/* the filesystem's say (procfs refuses modes) */
 	if (inode->i_op->setattr && (err = inode->i_op->setattr(inode, valid)))
 		return err;
+	/* setattr_copy()'s mode: set-group-ID goes unless the caller is in the file's
+	 * group (the new one) -- decided here so that a filesystem that commits the
+	 * change elsewhere (hostfs) writes what the inode will hold */
+	if (valid & ATTR_MODE) {
+		attr->ia_mode &= 07777;
+		if (!in_group_or_capable(cred, (valid & ATTR_GID) ? attr->ia_gid : inode->i_gid))
+			attr->ia_mode &= ~S_ISGID;
+	}
+	attr->ia_valid = valid;
+	if (inode->i_op->setattr_commit && (err = inode->i_op->setattr_commit(inode, attr)))
+		return err;
 	/* setattr_copy() */
 	if (valid & ATTR_UID)
 		inode->i_uid = attr->ia_uid;
 	if (valid & ATTR_GID)
 		inode->i_gid = attr->ia_gid;
-	if (valid & ATTR_MODE) {
-		uint16_t mode = attr->ia_mode;
-
-		if (!in_group_or_capable(cred, inode->i_gid))
-			mode &= ~S_ISGID;
-		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
-	}
+	if (valid & ATTR_MODE)
+		inode->i_mode = (inode->i_mode & S_IFMT) | attr->ia_mode;
 	return 0;
 }
 
@@ -319,9 +317,15 @@ static unsigned int utimes_valid(const struct timespec times[2])
 /* utimes_common(), setattr_copy_mgtime(): "now" is the new ctime */
 static int set_times(const struct cred *cred, struct inode *inode, const struct timespec times[2])
 {
-	struct iattr attr = { .ia_valid = utimes_valid(times) };
+	struct iattr attr = { .ia_valid = utimes_valid(times),
+			      .ia_times = { { .tv_nsec = UTIME_NOW }, { .tv_nsec = UTIME_NOW } } };
 	struct timespec now;
 	int err;
+
+	if (times) {
+		attr.ia_times[0] = times[0];
+		attr.ia_times[1] = times[1];
+	}
 
 	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
 		return 0;

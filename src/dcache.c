@@ -519,7 +519,10 @@ void dput_last(struct dentry *d)
 	for (;;) {
 		assert(ns_locked(d_sb(d)->s_fs) && d->d_count == 0);
 		/* retain_dentry(): keep hashed dentries cached unless the fs says no. */
-		if (!d_unhashed(d) && !(d_sb(d)->s_flags & SB_ALWAYS_DELETE))
+		unsigned int sf = d_sb(d)->s_flags;
+
+		if (!d_unhashed(d) && !(sf & SB_ALWAYS_DELETE) &&
+		    !((sf & SB_NO_NEGATIVE) && d_is_negative(d)))
 			return;
 		d = dentry_kill(d_sb(d)->s_fs, d);
 		if (!d || --d->d_count > 0)

@@ -26,6 +26,8 @@ struct file {
 	off_t f_pos;
 	const struct file_operations *f_op; /* immutable */
 	unsigned long f_cred_id;            /* the opener's cred_id (task.h); immutable */
+	void *private_data;                 /* the filesystem's: set by ->open, freed by
+					     * ->release (hostfs: the host descriptor) */
 };
 
 /* alloc_empty_file - the memory of a file, allocated before an open changes anything

@@ -17,6 +17,7 @@
 
 struct dentry;
 struct cred;
+struct iattr;
 struct file;
 struct inode;
 struct qstr;
@@ -56,6 +57,16 @@ struct uvfs_task;
 #define ATTR_KILL_SGID (1u << 12)
 #define ATTR_TIMES_SET (1u << 16)  /* times given, not "now" for both: owner only */
 #define ATTR_TOUCH (1u << 17)      /* both times "now": owner or write permission */
+
+/* What notify_change() changes (the kernel's struct iattr): the values of the
+ * ATTR_* bits in ia_valid.  The times are utimensat's (UTIME_NOW, UTIME_OMIT). */
+struct iattr {
+	unsigned int ia_valid;
+	uint16_t ia_mode;
+	uid_t ia_uid;
+	gid_t ia_gid;
+	struct timespec ia_times[2];   /* ATTR_TIMES_SET or ATTR_TOUCH: atime, mtime */
+};
 
 /* Directory operations.  Called with ns_lock held; return 0 or -errno.  The
  * dentries passed in are referenced by the caller. */
@@ -112,6 +123,11 @@ struct inode_operations {
 			     struct path *out);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
+	/* Optional: make the change attr describes in the filesystem's own store, after
+	 * every check and before the VFS copies it into the inode (the part of the
+	 * kernel's ->setattr that writes: hostfs passes it to the host).  0, or -errno
+	 * with nothing changed. */
+	int (*setattr_commit)(struct inode *inode, const struct iattr *attr);
 	/* Optional: whether cred may do mask (MAY_READ, MAY_WRITE, MAY_EXEC: search for
 	 * a directory) to the inode, instead of generic_permission() (permission.c): 0
 	 * or -errno (procfs: ESRCH once the task is gone, proc_pid_permission).  With
@@ -143,6 +159,12 @@ struct file_operations {
 	void (*release)(struct inode *inode, struct file *f);
 	/* SEEK_DATA / SEEK_HOLE; the rest is generic. */
 	off_t (*seek_data)(struct file *f, off_t offset, int whence);
+	/* Optional: every lseek (the kernel's ->llseek), instead of the generic one:
+	 * the new position, set in f->f_pos, or -errno (hostfs asks the host). */
+	off_t (*llseek)(struct file *f, off_t offset, int whence);
+	/* Optional: fsync and fdatasync (the kernel's ->fsync); without it FOP_FSYNC
+	 * says whether they succeed doing nothing (noop_fsync) or fail with EINVAL. */
+	int (*fsync)(struct file *f, bool datasync);
 	unsigned int fop_flags;   /* FOP_*, below */
 };
 
@@ -262,6 +284,9 @@ struct timespec inode_set_ctime_at(struct inode *inode, struct timespec *now);
 void inode_set_mctime_at(struct inode *inode, struct timespec *now);
 
 #define SB_ALWAYS_DELETE 0x1u  /* negative and unused dentries are not kept */
+/* negative dentries are not kept (the kernel's ->d_delete saying so for them): a name
+ * the filesystem's own store may gain behind uvfs's back (hostfs) is asked again */
+#define SB_NO_NEGATIVE   0x20u
 #define SB_DYING         0x4u  /* unmounting: an inode goes at its last iput, links or not */
 #define SB_I_NOEXEC      0x8u  /* nothing runs from it, whatever the mount says (procfs) */
 #define SB_I_NODEV       0x10u /* no device opens from it, whatever the mount says (procfs) */
@@ -399,7 +424,13 @@ struct fs_mount_opts {
 	gid_t root_gid;
 	char huge[12];         /* FS_OPT_HUGE: always, within_size, advise ("never": none) */
 	unsigned int seen;     /* FS_OPT_* */
+	/* hostfs: when a cached name or attribute is checked against the host */
+	unsigned int reval;    /* HOST_REVAL_* (FS_OPT_REVAL) */
+	unsigned int reval_timeout;  /* seconds, for HOST_REVAL_TIMEOUT */
+	/* mount(2)'s source, for fill_super only (hostfs: the host directory) */
+	const char *source;
 };
+enum { HOST_REVAL_ALWAYS, HOST_REVAL_TIMEOUT, HOST_REVAL_NEVER };
 #define FS_OPT_SIZE   0x01
 #define FS_OPT_INODES 0x02
 #define FS_OPT_MODE   0x04
@@ -411,6 +442,7 @@ struct fs_mount_opts {
 #define FS_OPT_INODE64 0x100   /* inode64 (else inode32) */
 #define FS_OPT_INUMS  0x400    /* inode32 or inode64 given */
 #define FS_OPT_MPOL_SET 0x800  /* mpol= given (FS_OPT_MPOL: local) */
+#define FS_OPT_REVAL  0x1000   /* hostfs: always, never or timeout= given */
 /* set by mount(2) for a new tmpfs: where size= or nr_inodes= are not given, Linux's
  * defaults (half of the machine's memory; as many inodes as half its pages), not
  * uvfs_new's unlimited root */

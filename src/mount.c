@@ -117,6 +117,7 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	opts.root_uid = task->cred.fsuid;
 	opts.root_gid = task->cred.fsgid;
 	opts.seen = FS_OPT_LINUX_DEFAULTS;
+	opts.source = source;
 	err = parse_mount_data(type, data, source != NULL, &opts, &sb_flags);
 	if (err)
 		return err;

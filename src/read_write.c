@@ -222,6 +222,8 @@ static off_t vfs_llseek(struct file *f, off_t offset, int whence)
 
 	if (S_ISFIFO(inode->i_mode))
 		return -ESPIPE;
+	if (f->f_op && f->f_op->llseek)
+		return f->f_op->llseek(f, offset, whence);
 	if (fop_flags & FOP_OFFSET_DIR)
 		return offset_dir_llseek(f, offset, whence);
 	if (fop_flags & FOP_SEQ)
@@ -289,6 +291,8 @@ int uvfs_fsync(struct uvfs_task *task, int fd)
 	f = fdget_io(task, fd);
 	if (!f)
 		ret = -EBADF;
+	else if (f->f_op && f->f_op->fsync)
+		ret = f->f_op->fsync(f, false);
 	else if (!f->f_op || !(f->f_op->fop_flags & FOP_FSYNC))
 		ret = -EINVAL; /* vfs_fsync_range(): no ->fsync (fifos, procfs) */
 	task_leave(task);

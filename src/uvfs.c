@@ -156,10 +156,11 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 		goto free_caches;
 
 	/* the filesystems uvfs has (src/fs/fs.h); the table has room for them */
-	_Static_assert(UVFS_MAX_FS_TYPES >= 3, "register_filesystem cannot fail here");
+	_Static_assert(UVFS_MAX_FS_TYPES >= 4, "register_filesystem cannot fail here");
 	(void)register_filesystem(fs, &memfs_fs_type);
 	(void)register_filesystem(fs, &memfs_alias_fs_type);
 	(void)register_filesystem(fs, &procfs_fs_type);
+	(void)register_filesystem(fs, &hostfs_fs_type);
 	uvfs_lock(fs);
 	/* the namespace's rootfs (mount 1: what mountinfo names as the root's parent and
 	 * never lists, being reachable from no root), then the root on it */

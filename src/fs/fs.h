@@ -12,5 +12,6 @@
 extern const struct file_system_type memfs_fs_type;        /* "tmpfs" */
 extern const struct file_system_type memfs_alias_fs_type;  /* "memfs" */
 extern const struct file_system_type procfs_fs_type;       /* "proc" */
+extern const struct file_system_type hostfs_fs_type;       /* "host" */
 
 #endif /* UVFS_FS_H */

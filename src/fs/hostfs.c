@@ -1,0 +1,950 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * hostfs.c - "host": a directory of the host mounted into uvfs (mount -t host SRC DST).
+ *
+ * What the files are comes from the host; what may be done with them, the names and
+ * everything /proc says come from uvfs.  The kernel's nearest thing is a bind mount of
+ * the source: stat shows the host's mode, owner, size, times, link count and inode
+ * number (st_dev is uvfs's own numbering of the superblock), getdents64 the host's
+ * entries, order and d_off, and every change is made by the host's system call.
+ *
+ * Confinement.  Every inode holds an O_PATH descriptor of its host object, and the
+ * host is only ever asked for one component relative to the descriptor of the
+ * directory it is in, with O_NOFOLLOW (lookup: openat(dirfd, name, O_PATH|O_NOFOLLOW)),
+ * never for a path it would resolve itself.  ".." never reaches the host (the walk
+ * answers it from uvfs's dentries), a host symbolic link is a uvfs symbolic link that
+ * uvfs's walk follows inside uvfs's namespace, and a host process that swaps a
+ * directory for a symlink changes what the next lookup finds, not where the held
+ * descriptors point.  What is done to an object already found (open, chmod, utimes,
+ * truncate, link) goes through its own descriptor: /proc/self/fd/N of the host's
+ * procfs reopens exactly that object, so the host's procfs must be mounted.
+ *
+ * The cache.  This first version keeps a dentry only while something references it
+ * (SB_ALWAYS_DELETE, as procfs does): a walk asks the host at each component, which is
+ * what the default coherence, "always", would cost anyway, and memory is bounded by
+ * what is in use.  Inodes are shared by every dentry of one host object through a hash
+ * on (st_dev, st_ino), so hard links are one inode as on the kernel.  A referenced
+ * dentry (a cwd, an open file's) is revalidated when a walk finds it in the dcache:
+ * the host's answer for (parent, name) must still be the same object (the kernel's
+ * d_revalidate, as NFS does it).  The revalidation policy, chosen at mount: "always"
+ * (the default), "timeout=SECONDS" (trust what was checked that recently), "never".
+ *
+ * Permissions are uvfs's: its tasks' credentials against the mode and owner the host
+ * reports; the host call is made with the embedding process's own rights, so a
+ * non-root embedder gets the host's EACCES/EPERM for what it may not do itself, and
+ * files it creates belong to it on the host (docs/SEMANTICS.md, "Host mounts").
+ *
+ * Locking: every operation runs under uvfs.ns_lock (hostfs has no SB_RCU_WALK: the
+ * lockless walk stops at a host mount and takes the lock).  The inode hash and every
+ * hostfs_inode field are ns_lock's, or immutable where said.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../dcache.h"
+#include "../file.h"
+#include "../inode.h"
+#include "../namei.h"
+#include "../permission.h"
+#include "../pipe.h"
+#include "fs.h"
+
+struct hostfs_inode {
+	struct inode vfs_inode;
+	int fd;                          /* immutable: O_PATH|O_NOFOLLOW of the object
+					  * (O_TMPFILE: the read-write descriptor) */
+	dev_t h_dev;                     /* immutable: the object's identity on the host */
+	ino_t h_ino;
+	blkcnt_t h_blocks;               /* st_blocks and st_blksize at the last check */
+	blksize_t h_blksize;
+	int64_t checked;                 /* coarse seconds of the last check */
+	struct hostfs_inode *hash_next;  /* in hostfs_sb.hash */
+};
+
+_Static_assert(offsetof(struct hostfs_inode, vfs_inode) == 0, "new_inode gives the struct");
+
+struct hostfs_sb {
+	int root_fd;                     /* immutable: O_PATH of the source directory */
+	int proc_fd;                     /* immutable: O_PATH of the host's /proc/self/fd */
+	unsigned int reval;              /* immutable: HOST_REVAL_* */
+	unsigned int timeout;            /* immutable: seconds, HOST_REVAL_TIMEOUT */
+	struct hostfs_inode **hash;      /* (h_dev, h_ino) -> inode; hash_mask + 1 chains */
+	size_t hash_mask;
+	size_t nr_hashed;
+};
+
+/* The descriptor of an open file: the host's, opened through the inode's O_PATH one. */
+struct hostfs_file {
+	int fd;
+};
+
+static const struct inode_operations hostfs_dir_iops, hostfs_file_iops, hostfs_link_iops,
+	hostfs_special_iops, hostfs_fifo_iops;
+static const struct super_operations hostfs_sops;
+
+static inline struct hostfs_inode *HI(const struct inode *inode)
+{
+	return container_of(inode, struct hostfs_inode, vfs_inode);
+}
+static inline struct hostfs_sb *HSB(const struct super_block *sb) { return sb->s_fs_info; }
+static inline int hfd(const struct file *f) { return ((struct hostfs_file *)f->private_data)->fd; }
+static inline const char *dname(const struct dentry *d) { return (const char *)d->d_name.name; }
+
+/* -errno of the host call that just failed */
+static inline int host_err(void) { return -errno; }
+
+/* ---------------------------------------------------------------------------------
+ * Inodes: the host object's attributes, and the hash that makes one inode of each
+ */
+
+static size_t hash_index(const struct hostfs_sb *s, dev_t dev, ino_t ino)
+{
+	uint64_t h = (uint64_t)ino * 0x9E3779B97F4A7C15ull ^ (uint64_t)dev;
+
+	return (size_t)(h ^ (h >> 29)) & s->hash_mask;
+}
+
+static struct hostfs_inode *hash_find(const struct hostfs_sb *s, dev_t dev, ino_t ino)
+{
+	for (struct hostfs_inode *hi = s->hash[hash_index(s, dev, ino)]; hi; hi = hi->hash_next)
+		if (hi->h_ino == ino && hi->h_dev == dev)
+			return hi;
+	return NULL;
+}
+
+/* Double the table when it holds more inodes than chains; a failed allocation keeps
+ * the old one (longer chains, nothing lost). */
+static void hash_grow(struct hostfs_sb *s)
+{
+	size_t n = (s->hash_mask + 1) * 2;
+	struct hostfs_inode **t = uvfs_zalloc(n * sizeof(*t)), **old = s->hash;
+	size_t old_n = s->hash_mask + 1;
+
+	if (!t)
+		return;
+	s->hash = t;
+	s->hash_mask = n - 1;
+	for (size_t i = 0; i < old_n; i++) {
+		for (struct hostfs_inode *hi = old[i], *next; hi; hi = next) {
+			size_t b = hash_index(s, hi->h_dev, hi->h_ino);
+
+			next = hi->hash_next;
+			hi->hash_next = t[b];
+			t[b] = hi;
+		}
+	}
+	free(old);
+}
+
+static void hash_remove(struct hostfs_sb *s, struct hostfs_inode *hi)
+{
+	struct hostfs_inode **p = &s->hash[hash_index(s, hi->h_dev, hi->h_ino)];
+
+	while (*p && *p != hi)
+		p = &(*p)->hash_next;
+	if (*p) {
+		*p = hi->hash_next;
+		s->nr_hashed--;
+	}
+}
+
+/* set_nlink(), with the superblock's count of inodes that have none */
+static void set_nlink(struct inode *inode, unsigned int n)
+{
+	if (!n)
+		clear_nlink(inode);
+	else if (!inode->i_nlink)
+		inc_nlink(inode), inode->i_nlink = n;
+	else
+		inode->i_nlink = n;
+}
+
+/* The inode takes what the host says of its object (the type never changes: the same
+ * (st_dev, st_ino) held open is the same object). */
+static void copy_attr(struct inode *inode, const struct stat *st)
+{
+	struct hostfs_inode *hi = HI(inode);
+
+	inode->i_mode = (uint16_t)((inode->i_mode & S_IFMT) | (st->st_mode & 07777));
+	inode->i_uid = st->st_uid;
+	inode->i_gid = st->st_gid;
+	set_nlink(inode, (unsigned int)st->st_nlink);
+	inode->i_size = st->st_size;
+	inode_set_time(inode, I_ATIME, st->st_atim);
+	inode_set_time(inode, I_MTIME, st->st_mtim);
+	inode_set_time(inode, I_CTIME, st->st_ctim);
+	hi->h_blocks = st->st_blocks;
+	hi->h_blksize = st->st_blksize;
+	hi->checked = coarse_time(inode->i_sb->s_fs).tv_sec;
+}
+
+/* Is what the inode holds recent enough for the mount's policy? */
+static bool fresh(const struct inode *inode)
+{
+	const struct hostfs_sb *s = HSB(inode->i_sb);
+
+	if (s->reval == HOST_REVAL_NEVER)
+		return true;
+	if (s->reval == HOST_REVAL_ALWAYS)
+		return false;
+	return coarse_time(inode->i_sb->s_fs).tv_sec - HI(inode)->checked < (int64_t)s->timeout;
+}
+
+/* Ask the host again about an inode (policy permitting): 0 or -errno. */
+static int refresh(struct inode *inode)
+{
+	struct stat st;
+
+	if (fresh(inode))
+		return 0;
+	if (fstat(HI(inode)->fd, &st))
+		return host_err();
+	copy_attr(inode, &st);
+	return 0;
+}
+
+static const struct inode_operations *iops_of(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return &hostfs_dir_iops;
+	case S_IFREG: return &hostfs_file_iops;
+	case S_IFLNK: return &hostfs_link_iops;
+	case S_IFIFO: return &hostfs_fifo_iops;
+	default: return &hostfs_special_iops;
+	}
+}
+
+/*
+ * iget: the inode of the host object fd refers to (st its attributes), with a
+ * reference.  fd is the inode's from now on -- or closed, when an inode of that
+ * object exists already.  ERR_PTR(-errno) (fd closed) on failure.
+ */
+static struct inode *hostfs_iget(struct super_block *sb, int fd, const struct stat *st)
+{
+	struct hostfs_sb *s = HSB(sb);
+	struct hostfs_inode *hi = hash_find(s, st->st_dev, st->st_ino);
+	struct inode *inode;
+	char *body = NULL;
+
+	if (hi) {
+		close(fd);
+		copy_attr(&hi->vfs_inode, st);
+		return igrab(&hi->vfs_inode);
+	}
+	if (S_ISLNK(st->st_mode)) {
+		/* the body, read once: a symlink's never changes */
+		ssize_t n;
+
+		body = uvfs_malloc((size_t)UVFS_PAGE_SIZE);
+		if (!body)
+			goto enomem;
+		n = readlinkat(fd, "", body, UVFS_PAGE_SIZE - 1);
+		if (n < 0) {
+			int err = host_err();
+
+			free(body);
+			close(fd);
+			return ERR_PTR(err);
+		}
+		body[n] = 0;
+	}
+	inode = new_inode(sb, st->st_mode & S_IFMT);
+	if (!inode)
+		goto enomem;
+	hi = HI(inode);
+	hi->fd = fd;
+	hi->h_dev = st->st_dev;
+	hi->h_ino = st->st_ino;
+	/* st_ino is shown whole (getattr); i_ino, 32 bits, is what /proc's fdinfo and the
+	 * kernel's own 32-bit users would see */
+	inode->i_ino = (uint32_t)st->st_ino;
+	inode->i_op = iops_of(st->st_mode);
+	inode->i_rdev = (uint32_t)st->st_rdev;
+	if (body)
+		inode->i_link = body;
+	copy_attr(inode, st);
+	if (s->nr_hashed >= s->hash_mask + 1)
+		hash_grow(s);
+	{
+		size_t b = hash_index(s, hi->h_dev, hi->h_ino);
+
+		hi->hash_next = s->hash[b];
+		s->hash[b] = hi;
+		s->nr_hashed++;
+	}
+	return inode;
+enomem:
+	free(body);
+	close(fd);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Look a name up in the host directory dirfd: its inode, NULL if it does not exist,
+ * or ERR_PTR(-errno). */
+static struct inode *host_lookup(struct super_block *sb, int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return errno == ENOENT ? NULL : ERR_PTR(host_err());
+	if (fstat(fd, &st)) {
+		int err = host_err();
+
+		close(fd);
+		return ERR_PTR(err);
+	}
+	return hostfs_iget(sb, fd, &st);
+}
+
+static void hostfs_evict_inode(struct inode *inode)
+{
+	struct hostfs_inode *hi = HI(inode);
+
+	if (hi->fd >= 0) {
+		hash_remove(HSB(inode->i_sb), hi);
+		close(hi->fd);
+		hi->fd = -1;
+	}
+}
+
+static void hostfs_free_inode(struct inode *inode)
+{
+	if (S_ISLNK(inode->i_mode))
+		free(inode->i_link);
+}
+
+/* An inode is only a copy of the host's: it goes with its last reference. */
+static bool hostfs_drop_inode(const struct inode *inode)
+{
+	(void)inode;
+	return true;
+}
+
+/* ->getattr: the host's answer now, or what the last check saw, as the policy says;
+ * st_dev stays uvfs's. */
+static void hostfs_getattr(const struct inode *inode, struct stat *st)
+{
+	const struct hostfs_inode *hi = HI(inode);
+	dev_t dev = st->st_dev;
+	struct stat hst;
+
+	if (!fresh(inode) && !fstat(hi->fd, &hst)) {
+		*st = hst;
+		st->st_dev = dev;
+		return;
+	}
+	st->st_ino = hi->h_ino;
+	st->st_blocks = hi->h_blocks;
+	st->st_blksize = hi->h_blksize;
+	st->st_rdev = (dev_t)inode->i_rdev;
+}
+
+/* ->permission: uvfs's rules, on the mode and owner the host has now. */
+static int hostfs_permission(const struct cred *cred, struct inode *inode, int mask)
+{
+	int err;
+
+	if (mask & MAY_NOT_BLOCK)
+		return -ECHILD;
+	err = refresh(inode);
+	return err ? err : generic_permission(cred, inode, mask);
+}
+
+/* ->revalidate: does (parent, name) on the host still name the object this dentry
+ * has?  (A root is its mount's source, held open: always valid.) */
+static int hostfs_revalidate(struct dentry *dentry, unsigned int flags)
+{
+	struct inode *inode = dentry->d_inode;
+	struct stat st;
+
+	if (flags & LOOKUP_RCU)
+		return -ECHILD;
+	if (IS_ROOT(dentry))
+		return refresh(inode) ? 0 : 1;
+	if (fresh(inode))
+		return 1;
+	if (fstatat(HI(dentry->d_parent->d_inode)->fd, dname(dentry), &st, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (st.st_ino != HI(inode)->h_ino || st.st_dev != HI(inode)->h_dev)
+		return 0;
+	copy_attr(inode, &st);
+	return 1;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Directory operations
+ */
+
+static int hostfs_lookup(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode;
+
+	if (dentry->d_name.len > NAME_MAX)
+		return -ENAMETOOLONG;
+	inode = host_lookup(dir->i_sb, HI(dir)->fd, dname(dentry));
+	if (IS_ERR(inode))
+		return (int)PTR_ERR(inode);
+	d_add(dentry, inode);
+	return 0;
+}
+
+/* The host's /proc/self/fd/N of the inode's descriptor, for the calls that have no
+ * descriptor form: name gets "N". */
+static void proc_name(const struct inode *inode, char name[16])
+{
+	snprintf(name, 16, "%d", HI(inode)->fd);
+}
+
+/*
+ * A new object fd (O_PATH, not yet an inode) gets uvfs's owner and mode: the host made
+ * it with the embedder's owner and umask.  inode_init_owner(): a set-group-ID
+ * directory passes its group on, and its set-group-ID bit to a new directory.  A host
+ * that refuses the owner (an embedder without CAP_CHOWN) keeps its own, which stat
+ * then shows.
+ */
+static int set_owner_mode(struct inode *dir, int fd, mode_t mode, uid_t uid, gid_t gid)
+{
+	char name[16];
+
+	if (dir->i_mode & S_ISGID) {
+		gid = dir->i_gid;
+		if (S_ISDIR(mode))
+			mode |= S_ISGID;
+	}
+	if (fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) && errno != EPERM)
+		return host_err();
+	if (S_ISLNK(mode))
+		return 0;
+	snprintf(name, sizeof(name), "%d", fd);
+	if (fchmodat(HSB(dir->i_sb)->proc_fd, name, mode & 07777, 0))
+		return host_err();
+	return 0;
+}
+
+/*
+ * The common end of a create: name (just made by the host in dir) becomes dentry's
+ * inode.  Allocation failed or the host took the new object away: it is removed
+ * again, so that a failed call leaves the host directory as it was.
+ */
+static int instantiate_new(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			   gid_t gid, bool is_dir)
+{
+	int dirfd = HI(dir)->fd, fd, err;
+	struct inode *inode;
+	struct stat st;
+
+	fd = openat(dirfd, dname(dentry), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return host_err();
+	err = set_owner_mode(dir, fd, mode, uid, gid);
+	if (!err && fstat(fd, &st))
+		err = host_err();
+	if (!err && (st.st_mode & S_IFMT) != (mode & S_IFMT))
+		err = -ESTALE;  /* swapped by a host process meanwhile: leave it be */
+	if (err) {
+		close(fd);
+		if (err != -ESTALE)
+			unlinkat(dirfd, dname(dentry), is_dir ? AT_REMOVEDIR : 0);
+		return err;
+	}
+	inode = hostfs_iget(dir->i_sb, fd, &st);
+	if (IS_ERR(inode)) {
+		unlinkat(dirfd, dname(dentry), is_dir ? AT_REMOVEDIR : 0);
+		return (int)PTR_ERR(inode);
+	}
+	d_instantiate(dentry, inode);
+	HI(dir)->checked = 0;
+	return refresh(dir);
+}
+
+static int hostfs_create(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev,
+			 uid_t uid, gid_t gid)
+{
+	int dirfd = HI(dir)->fd;
+
+	if (S_ISREG(mode)) {
+		int fd = openat(dirfd, dname(dentry), O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW |
+				O_CLOEXEC, 0);
+
+		if (fd < 0)
+			return host_err();
+		close(fd);
+	} else if (mknodat(dirfd, dname(dentry), (mode & S_IFMT), rdev)) {
+		return host_err();
+	}
+	return instantiate_new(dir, dentry, mode, uid, gid, false);
+}
+
+static int hostfs_mkdir(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			gid_t gid)
+{
+	if (mkdirat(HI(dir)->fd, dname(dentry), 0))
+		return host_err();
+	return instantiate_new(dir, dentry, S_IFDIR | mode, uid, gid, true);
+}
+
+static int hostfs_symlink(struct inode *dir, struct dentry *dentry, const char *target,
+			  uid_t uid, gid_t gid)
+{
+	if (symlinkat(target, HI(dir)->fd, dname(dentry)))
+		return host_err();
+	return instantiate_new(dir, dentry, S_IFLNK | 0777, uid, gid, false);
+}
+
+static int hostfs_link(struct dentry *old, struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = old->d_inode;
+	char name[16];
+
+	/* through the object's own descriptor: AT_EMPTY_PATH wants CAP_DAC_READ_SEARCH,
+	 * /proc/self/fd/N with AT_SYMLINK_FOLLOW does not */
+	if (linkat(HI(inode)->fd, "", HI(dir)->fd, dname(dentry), AT_EMPTY_PATH)) {
+		if (errno != ENOENT && errno != EPERM)
+			return host_err();
+		proc_name(inode, name);
+		if (linkat(HSB(dir->i_sb)->proc_fd, name, HI(dir)->fd, dname(dentry),
+			   AT_SYMLINK_FOLLOW))
+			return host_err();
+	}
+	HI(inode)->checked = HI(dir)->checked = 0;
+	refresh(inode);
+	refresh(dir);
+	d_instantiate(dentry, igrab(inode));
+	return 0;
+}
+
+/* After a name went: the inode's link count and the directory's times are the
+ * host's; the dentry is unhashed (d_delete) for whoever still holds it. */
+static void gone(struct inode *dir, struct dentry *dentry)
+{
+	struct inode *inode = dentry->d_inode;
+
+	HI(inode)->checked = HI(dir)->checked = 0;
+	refresh(inode);
+	refresh(dir);
+	d_delete(dentry);
+}
+
+static int hostfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	if (unlinkat(HI(dir)->fd, dname(dentry), 0))
+		return host_err();
+	gone(dir, dentry);
+	return 0;
+}
+
+static int hostfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	if (unlinkat(HI(dir)->fd, dname(dentry), AT_REMOVEDIR))
+		return host_err();
+	gone(dir, dentry);
+	return 0;
+}
+
+/* renameat2() as the host's filesystem takes it (its errno where it refuses a flag);
+ * the VFS moves the dentries after. */
+static int hostfs_rename(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
+			 struct dentry *new, unsigned int flags)
+{
+	struct inode *victim = new->d_inode;
+
+	if (syscall(SYS_renameat2, HI(old_dir)->fd, dname(old), HI(new_dir)->fd, dname(new),
+		    flags))
+		return host_err();
+	HI(old_dir)->checked = HI(new_dir)->checked = HI(old->d_inode)->checked = 0;
+	refresh(old_dir);
+	refresh(new_dir);
+	refresh(old->d_inode);
+	if (victim) {
+		HI(victim)->checked = 0;
+		refresh(victim);
+	}
+	return 0;
+}
+
+static int hostfs_tmpfile(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			  gid_t gid)
+{
+	int fd = openat(HI(dir)->fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0);
+	struct inode *inode;
+	struct stat st;
+	int err;
+
+	if (fd < 0)
+		return host_err();
+	err = set_owner_mode(dir, fd, S_IFREG | mode, uid, gid);
+	if (!err && fstat(fd, &st))
+		err = host_err();
+	if (err) {
+		close(fd);
+		return err;
+	}
+	inode = hostfs_iget(dir->i_sb, fd, &st);
+	if (IS_ERR(inode))
+		return (int)PTR_ERR(inode);
+	/* d_tmpfile(): no links, named "#<ino>", never hashed */
+	d_instantiate(dentry, inode);
+	d_set_tmpfile_name(dentry, inode->i_ino);
+	return 0;
+}
+
+static const char *hostfs_get_link(struct inode *inode)
+{
+	return inode->i_link;
+}
+
+/* truncate and ftruncate: through a descriptor for writing, opened for the call */
+static int hostfs_setsize(struct inode *inode, off_t size)
+{
+	char name[16];
+	int fd, err = 0;
+
+	proc_name(inode, name);
+	fd = openat(HSB(inode->i_sb)->proc_fd, name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return host_err();
+	if (ftruncate(fd, size))
+		err = host_err();
+	close(fd);
+	HI(inode)->checked = 0;
+	refresh(inode);
+	return err;
+}
+
+/* chown, chmod, utimensat on the host, after uvfs's checks (notify_change) */
+static int hostfs_setattr_commit(struct inode *inode, const struct iattr *attr)
+{
+	unsigned int valid = attr->ia_valid;
+	int fd = HI(inode)->fd, proc_fd = HSB(inode->i_sb)->proc_fd;
+	char name[16];
+	int err = 0;
+
+	proc_name(inode, name);
+	if ((valid & (ATTR_UID | ATTR_GID)) &&
+	    fchownat(fd, "", valid & ATTR_UID ? attr->ia_uid : (uid_t)-1,
+		     valid & ATTR_GID ? attr->ia_gid : (gid_t)-1, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		err = host_err();
+	/* a symlink's mode never changes (the VFS refuses before) */
+	if (!err && (valid & ATTR_MODE) && !S_ISLNK(inode->i_mode) &&
+	    fchmodat(proc_fd, name, attr->ia_mode, 0))
+		err = host_err();
+	/* /proc/self/fd/N is followed to the object itself, a symlink included */
+	if (!err && (valid & (ATTR_TIMES_SET | ATTR_TOUCH)) &&
+	    utimensat(proc_fd, name, attr->ia_times, 0))
+		err = host_err();
+	HI(inode)->checked = 0;
+	refresh(inode);
+	return err;
+}
+
+static const struct file_operations hostfs_dir_fops, hostfs_file_fops;
+
+#define HOSTFS_COMMON_IOPS \
+	.getattr = hostfs_getattr, .permission = hostfs_permission, \
+	.revalidate = hostfs_revalidate, .setattr_commit = hostfs_setattr_commit
+
+static const struct inode_operations hostfs_dir_iops = {
+	.lookup = hostfs_lookup,
+	.create = hostfs_create,
+	.mkdir = hostfs_mkdir,
+	.symlink = hostfs_symlink,
+	.link = hostfs_link,
+	.unlink = hostfs_unlink,
+	.rmdir = hostfs_rmdir,
+	.rename = hostfs_rename,
+	.tmpfile = hostfs_tmpfile,
+	.fop = &hostfs_dir_fops,
+	HOSTFS_COMMON_IOPS,
+};
+
+static const struct inode_operations hostfs_file_iops = {
+	.setsize = hostfs_setsize,
+	.fop = &hostfs_file_fops,
+	HOSTFS_COMMON_IOPS,
+};
+
+static const struct inode_operations hostfs_link_iops = {
+	.get_link = hostfs_get_link,
+	HOSTFS_COMMON_IOPS,
+};
+
+/* Devices and sockets open as on memfs (ENXIO); a fifo is a uvfs pipe between uvfs's
+ * tasks, not the host's (docs/SEMANTICS.md). */
+static const struct inode_operations hostfs_special_iops = { HOSTFS_COMMON_IOPS };
+static const struct inode_operations hostfs_fifo_iops = { .fop = &pipe_fops, HOSTFS_COMMON_IOPS };
+
+/* ---------------------------------------------------------------------------------
+ * File operations: a host descriptor per open file, reopened from the inode's
+ */
+
+static int hostfs_open(struct inode *inode, struct file *f)
+{
+	struct hostfs_file *hf = uvfs_malloc(sizeof(*hf));
+	char name[16];
+	int flags = O_CLOEXEC | O_NOCTTY;
+
+	if (!hf)
+		return -ENOMEM;
+	/* the access mode and how data is written; O_APPEND, O_TRUNC and the position
+	 * are uvfs's */
+	if (S_ISDIR(inode->i_mode))
+		flags |= O_RDONLY | O_DIRECTORY;
+	else
+		flags |= (int)(f->f_flags & (O_ACCMODE | O_DIRECT | O_SYNC | O_DSYNC));
+	proc_name(inode, name);
+	hf->fd = openat(HSB(inode->i_sb)->proc_fd, name, flags);
+	if (hf->fd < 0) {
+		int err = host_err();
+
+		free(hf);
+		return err;
+	}
+	f->private_data = hf;
+	return 0;
+}
+
+static void hostfs_release(struct inode *inode, struct file *f)
+{
+	struct hostfs_file *hf = f->private_data;
+
+	(void)inode;
+	if (hf) {
+		close(hf->fd);
+		free(hf);
+		f->private_data = NULL;
+	}
+}
+
+static ssize_t hostfs_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	ssize_t n = pread(hfd(f), buf, count, *pos);
+
+	if (n < 0)
+		return host_err();
+	*pos += n;
+	return n;
+}
+
+static ssize_t hostfs_write(struct file *f, const void *buf, size_t count, off_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	ssize_t n;
+
+	/* O_APPEND: the host's end of file, not the copy's */
+	if ((f->f_flags & O_APPEND) && count) {
+		struct stat st;
+
+		if (fstat(hfd(f), &st))
+			return host_err();
+		*pos = st.st_size;
+	}
+	n = pwrite(hfd(f), buf, count, *pos);
+	if (n < 0)
+		return host_err();
+	*pos += n;
+	if (*pos > inode->i_size)
+		inode->i_size = *pos;
+	HI(inode)->checked = 0;
+	return n;
+}
+
+/* the host's llseek on the host's descriptor, from uvfs's position */
+static off_t hostfs_llseek(struct file *f, off_t offset, int whence)
+{
+	int fd = hfd(f);
+	off_t pos;
+
+	if (lseek(fd, f->f_pos, SEEK_SET) < 0)
+		return host_err();
+	pos = lseek(fd, offset, whence);
+	if (pos < 0)
+		return host_err();
+	f->f_pos = pos;
+	return pos;
+}
+
+static int hostfs_fsync(struct file *f, bool datasync)
+{
+	if ((datasync ? fdatasync(hfd(f)) : fsync(hfd(f))))
+		return host_err();
+	return 0;
+}
+
+/* getdents64 of the host directory from uvfs's position: the records are already in
+ * the format uvfs gives (linux_dirent64), d_off is the host's */
+static ssize_t hostfs_iterate(struct file *f, void *buf, size_t count)
+{
+	int fd = hfd(f);
+	ssize_t n;
+
+	if (lseek(fd, f->f_pos, SEEK_SET) < 0)
+		return host_err();
+	n = syscall(SYS_getdents64, fd, buf, count);
+	if (n < 0)
+		return host_err();
+	f->f_pos = lseek(fd, 0, SEEK_CUR);
+	return n;
+}
+
+static const struct file_operations hostfs_dir_fops = {
+	.open = hostfs_open,
+	.release = hostfs_release,
+	.iterate = hostfs_iterate,
+	.llseek = hostfs_llseek,
+	.fsync = hostfs_fsync,
+};
+
+static const struct file_operations hostfs_file_fops = {
+	.open = hostfs_open,
+	.release = hostfs_release,
+	.read = hostfs_read,
+	.write = hostfs_write,
+	.llseek = hostfs_llseek,
+	.fsync = hostfs_fsync,
+	.fop_flags = FOP_ODIRECT,
+};
+
+/* ---------------------------------------------------------------------------------
+ * The superblock
+ */
+
+static void hostfs_put_super(struct super_block *sb)
+{
+	struct hostfs_sb *s = HSB(sb);
+
+	if (!s)
+		return;
+	if (s->root_fd >= 0)
+		close(s->root_fd);
+	if (s->proc_fd >= 0)
+		close(s->proc_fd);
+	free(s->hash);
+	free(s);
+}
+
+/* the host filesystem's numbers; the flags are the mount's (vfs_statfs) */
+static void hostfs_statfs(const struct super_block *sb, struct statfs *buf)
+{
+	struct statfs h;
+
+	if (fstatfs(HSB(sb)->root_fd, &h))
+		return;
+	buf->f_type = h.f_type;
+	buf->f_bsize = h.f_bsize;
+	buf->f_blocks = h.f_blocks;
+	buf->f_bfree = h.f_bfree;
+	buf->f_bavail = h.f_bavail;
+	buf->f_files = h.f_files;
+	buf->f_ffree = h.f_ffree;
+	buf->f_fsid = h.f_fsid;
+	buf->f_namelen = h.f_namelen;
+	buf->f_frsize = h.f_frsize;
+}
+
+static void hostfs_show_options(FILE *m, const struct super_block *sb)
+{
+	const struct hostfs_sb *s = HSB(sb);
+
+	if (s->reval == HOST_REVAL_NEVER)
+		fputs(",never", m);
+	else if (s->reval == HOST_REVAL_TIMEOUT)
+		fprintf(m, ",timeout=%u", s->timeout);
+}
+
+static const struct super_operations hostfs_sops = {
+	.inode_size = sizeof(struct hostfs_inode),
+	.evict_inode = hostfs_evict_inode,
+	.free_inode = hostfs_free_inode,
+	.put_super = hostfs_put_super,
+	.drop_inode = hostfs_drop_inode,
+	.statfs = hostfs_statfs,
+	.show_options = hostfs_show_options,
+};
+
+static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
+{
+	struct hostfs_sb *s;
+	struct inode *root;
+	struct stat st;
+	int fd;
+
+	/* get_tree_bdev()'s "No source specified" */
+	if (!opts->source || !opts->source[0])
+		return -EINVAL;
+	s = uvfs_zalloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->root_fd = s->proc_fd = -1;
+	sb->s_fs_info = s;
+	sb->s_op = &hostfs_sops;
+	sb->s_flags = SB_NO_NEGATIVE;
+	s->reval = opts->reval;
+	s->timeout = opts->reval_timeout;
+	s->hash_mask = 63;
+	s->hash = uvfs_zalloc((s->hash_mask + 1) * sizeof(*s->hash));
+	if (!s->hash)
+		return -ENOMEM;
+	/* without the host's procfs nothing found could be opened: say so at mount */
+	s->proc_fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s->proc_fd < 0)
+		return host_err();
+	/* the source is the embedder's path, resolved by the host once, here */
+	s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s->root_fd < 0)
+		return host_err();
+	fd = fcntl(s->root_fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return host_err();
+	if (fstat(fd, &st)) {
+		int err = host_err();
+
+		close(fd);
+		return err;
+	}
+	root = hostfs_iget(sb, fd, &st);
+	if (IS_ERR(root))
+		return (int)PTR_ERR(root);
+	sb->s_root = d_alloc_root(sb, root);
+	if (!sb->s_root) {
+		iput(root);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* always | never | timeout=SECONDS */
+static int hostfs_parse_param(struct fs_mount_opts *opts, const char *key, const char *value)
+{
+	if (!strcmp(key, "always") || !strcmp(key, "never")) {
+		if (value)
+			return -EINVAL;
+		opts->reval = key[0] == 'a' ? HOST_REVAL_ALWAYS : HOST_REVAL_NEVER;
+	} else if (!strcmp(key, "timeout")) {
+		char *end;
+		unsigned long t;
+
+		if (!value || !*value || *value == '-')
+			return -EINVAL;
+		errno = 0;
+		t = strtoul(value, &end, 10);
+		if (*end || errno || t > UINT32_MAX)
+			return -EINVAL;
+		opts->reval = HOST_REVAL_TIMEOUT;
+		opts->reval_timeout = (unsigned int)t;
+	} else {
+		return -ENOPARAM;
+	}
+	opts->seen |= FS_OPT_REVAL;
+	return 0;
+}
+
+const struct file_system_type hostfs_fs_type = {
+	.name = "host", .fill_super = hostfs_fill_super, .parse_param = hostfs_parse_param,
+};
