@@ -23,7 +23,7 @@ LAYERS = [
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace",
                  "file", "task", "pipe"}),
     # 2: the filesystems: they use the objects, are used through their tables
-    ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace"}),
+    ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace", "fs_hostfs"}),
     # 3: the path walk
     ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)

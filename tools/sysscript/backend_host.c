@@ -67,6 +67,8 @@ static int h_mount2(void *c, const char *src, const char *target, const char *ty
 		    unsigned long flags, const char *data)
 { return (int)R(mount(src, target, type, flags, data)); }
 static int h_umount2(void *c, const char *target, int flags) { return (int)R(umount2(target, flags)); }
+static int h_hostmount(void *c, const char *target, unsigned long flags, const char *data)
+{ return (int)R(mount("none", target, "tmpfs", flags, NULL)); }
 static int h_statfs(void *c, const char *p, struct statfs *b) { return (int)R(statfs(p, b)); }
 static int h_unshare(void *c, int flags) { return (int)R(unshare(flags)); }
 static int h_pivot_root(void *c, const char *n, const char *o)
@@ -243,7 +245,7 @@ static struct sys_backend host_backend = {
 	.fstatat = h_fstatat, .fstat = h_fstat, .getdents64 = h_getdents64,
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
-	.fcntl = h_fcntl, .mount = h_mount, .mount2 = h_mount2, .umount2 = h_umount2,
+	.fcntl = h_fcntl, .mount = h_mount, .mount2 = h_mount2, .umount2 = h_umount2, .hostmount = h_hostmount,
 	.statfs = h_statfs, .fstatfs = h_fstatfs, .unshare = h_unshare, .pivot_root = h_pivot_root, .chroot = h_chroot, .readlink_proc = h_readlink_proc,
 	.fork = h_fork, .exec = h_exec, .exit = h_exit, .su = h_su, .id = h_id, .umask = h_umask,
 };

@@ -3,7 +3,9 @@
  * backend_uvfs.c - the sysscript backend that calls libuvfs.
  */
 
+#include <ftw.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -19,6 +21,7 @@ struct uvfs_ctx {
 	struct uvfs *fs;
 	struct uvfs_task *task;
 	struct uvfs_task *children[SYSSCRIPT_MAX_CHILDREN];  /* "fork"'s, by pid */
+	char *hostdirs[8];   /* "hostmount"'s directories in /dev/shm, removed at the end */
 };
 
 #define T(c) (((struct uvfs_ctx *)(c))->task)
@@ -74,6 +77,32 @@ static int u_mount2(void *c, const char *src, const char *target, const char *ty
 		    unsigned long flags, const char *data)
 { return uvfs_mount2(T(c), src, target, type, flags, data); }
 static int u_umount2(void *c, const char *target, int flags) { return uvfs_umount2(T(c), target, flags); }
+
+/* a new directory of the host's tmpfs, mode 1777 like a new tmpfs's root */
+static int u_hostmount(void *c, const char *target, unsigned long flags, const char *data)
+{
+	struct uvfs_ctx *u = c;
+	char dir[] = "/dev/shm/uvfs-hostmount-XXXXXX";
+	int i;
+
+	for (i = 0; i < (int)(sizeof(u->hostdirs) / sizeof(u->hostdirs[0])) && u->hostdirs[i]; i++)
+		;
+	if (i == (int)(sizeof(u->hostdirs) / sizeof(u->hostdirs[0])))
+		return -EMFILE;
+	if (!mkdtemp(dir) || chmod(dir, 01777))
+		return -errno;
+	u->hostdirs[i] = strdup(dir);
+	if (!u->hostdirs[i])
+		return -ENOMEM;
+	return uvfs_mount2(T(c), dir, target, "host", flags, data);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
 static int u_statfs(void *c, const char *p, struct statfs *b) { return uvfs_statfs(T(c), p, b); }
 static int u_unshare(void *c, int flags) { return uvfs_unshare(T(c), flags); }
 static int u_pivot_root(void *c, const char *n, const char *o) { return uvfs_pivot_root(T(c), n, o); }
@@ -206,7 +235,7 @@ static const struct sys_backend uvfs_backend = {
 	.fstatat = u_fstatat, .fstat = u_fstat, .getdents64 = u_getdents64,
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
-	.fcntl = u_fcntl, .mount = u_mount, .mount2 = u_mount2, .umount2 = u_umount2,
+	.fcntl = u_fcntl, .mount = u_mount, .mount2 = u_mount2, .umount2 = u_umount2, .hostmount = u_hostmount,
 	.statfs = u_statfs, .fstatfs = u_fstatfs, .unshare = u_unshare, .pivot_root = u_pivot_root, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
 	.fork = u_fork, .exec = u_exec, .exit = u_exit, .su = u_su, .id = u_id, .umask = u_umask,
 };
@@ -262,6 +291,10 @@ void sys_backend_uvfs_free(struct sys_backend *b)
 		if (c->children[i])
 			uvfs_task_exit(c->children[i]);
 	uvfs_free(c->fs);
+	for (int i = 0; i < (int)(sizeof(c->hostdirs) / sizeof(c->hostdirs[0])) && c->hostdirs[i]; i++) {
+		nftw(c->hostdirs[i], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		free(c->hostdirs[i]);
+	}
 	free(c);
 	free(b);
 }

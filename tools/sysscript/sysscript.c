@@ -821,6 +821,9 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->mount2(c, strcmp(STR(0), "NULL") ? STR(0) : NULL, STR(1),
 			      strcmp(STR(2), "NULL") ? STR(2) : NULL, (unsigned long)a[3],
 			      strcmp(STR(4), "NULL") ? STR(4) : NULL);
+	} else if (!strcmp(cmd, "hostmount")) {
+		NEED(3);
+		r = b->hostmount(c, STR(0), (unsigned long)a[1], strcmp(STR(2), "NULL") ? STR(2) : NULL);
 	} else if (!strcmp(cmd, "mountinfo") || !strcmp(cmd, "mounts")) {
 		char name[64];
 

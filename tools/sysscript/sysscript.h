@@ -45,7 +45,8 @@
  * every field but f_fsid (random for a tmpfs); "mountinfo [PID]" and "mounts [PID]"
  * print /proc/self (or PID)/mountinfo and mounts, a line each, with mount ids numbered
  * in order of appearance in the listing (m1, ...) and devices in the script (dev1...); "unshare FLAGS" and
- * "pivot_root NEW OLD" are the calls.
+ * "pivot_root NEW OLD" are the calls; "hostmount TARGET FLAGS DATA" mounts a new host
+ * directory (struct sys_backend's hostmount).
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
  * OPENED, as a number, is what the last successful openat returned; "{child}" in a
  * line is the pid of the newest "fork" (0 before the first).
@@ -107,6 +108,12 @@ struct sys_backend {
 	int (*mount2)(void *ctx, const char *source, const char *target, const char *type,
 		      unsigned long flags, const char *data);
 	int (*umount2)(void *ctx, const char *target, int flags);
+	/* "hostmount TARGET FLAGS DATA": a fresh, empty directory of the host's tmpfs
+	 * mounted on TARGET -- uvfs's host filesystem over a new directory in /dev/shm
+	 * (mode 1777, as a new tmpfs's root), the kernel's own tmpfs mounted there
+	 * (what a bind mount of such a directory would show); DATA is hostfs's (always,
+	 * never, timeout=N; NULL for none), which the kernel side has no use for */
+	int (*hostmount)(void *ctx, const char *target, unsigned long flags, const char *data);
 	int (*statfs)(void *ctx, const char *path, struct statfs *buf);
 	int (*unshare)(void *ctx, int flags);
 	int (*pivot_root)(void *ctx, const char *new_root, const char *put_old);
