@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_hostfs.c - the host filesystem from outside uvfs: what a host process does
+ * behind uvfs's back, and the ways out of the source directory.
+ *
+ * tests/diff/host-ops.sys compares the calls made through a host mount with the
+ * kernel's answers.  What it cannot do is act on the host directory directly while
+ * uvfs uses it; that is here:
+ *  - escapes: host symlinks (absolute, ../ chains, to a host directory outside) are
+ *    followed in uvfs's namespace, and a host thread that swaps a directory for a
+ *    symlink to the host's root as fast as it can never leads a uvfs open outside;
+ *  - coherence: under "always" a name made, renamed, removed, rewritten or chmod-ed on
+ *    the host is seen by the next uvfs call; "never" and "timeout=" trust what was
+ *    seen; a file removed on the host while open in uvfs keeps its data;
+ *  - errors the host gives: ENOSPC from a full tmpfs, EROFS from a read-only one
+ *    (root only: a private mount namespace for the small tmpfs);
+ *  - the mount's own errors: no source, a missing one, a file, bad options.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "uvfs/uvfs.h"
+
+struct env {
+	char dir[64];              /* the host directory: /dev/shm/uvfs-test-hostfs-XXXXXX */
+	struct uvfs *fs;
+	struct uvfs_task *t;
+};
+
+static void host_path(const struct env *e, const char *name, char *out, size_t n)
+{
+	snprintf(out, n, "%s/%s", e->dir, name);
+}
+
+static void host_write(const struct env *e, const char *name, const char *text)
+{
+	char p[128];
+	FILE *f;
+
+	host_path(e, name, p, sizeof(p));
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A uvfs instance with the host directory mounted on /m with options data. */
+static struct env *env_new(const char *data)
+{
+	struct env *e = calloc(1, sizeof(*e));
+
+	assert_non_null(e);
+	snprintf(e->dir, sizeof(e->dir), "/dev/shm/uvfs-test-hostfs-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	assert_int_equal(chmod(e->dir, 0755), 0);
+	e->fs = uvfs_new(NULL);
+	assert_non_null(e->fs);
+	e->t = uvfs_task_new(e->fs);
+	assert_non_null(e->t);
+	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/m", 0755), 0);
+	assert_int_equal(uvfs_mount2(e->t, e->dir, "/m", "host", 0, data), 0);
+	return e;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void env_free(struct env *e)
+{
+	uvfs_free(e->fs);
+	nftw(e->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(e);
+}
+
+/* The whole content of a uvfs file, or the errno's name. */
+static void uvfs_slurp(struct uvfs_task *t, const char *path, char *out, size_t n)
+{
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY, 0);
+	ssize_t r;
+
+	if (fd < 0) {
+		snprintf(out, n, "%s", strerrorname_np(-fd));
+		return;
+	}
+	r = uvfs_read(t, fd, out, n - 1);
+	out[r < 0 ? 0 : r] = 0;
+	uvfs_close(t, fd);
+}
+
+static void test_mount_errors(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/m", 0755), 0);
+	assert_int_equal(uvfs_mount2(t, NULL, "/m", "host", 0, NULL), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "", "/m", "host", 0, NULL), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "/nonexistent/dir", "/m", "host", 0, NULL), -ENOENT);
+	assert_int_equal(uvfs_mount2(t, "/etc/passwd", "/m", "host", 0, NULL), -ENOTDIR);
+	assert_int_equal(uvfs_mount2(t, "/tmp", "/m", "host", 0, "bogus"), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "/tmp", "/m", "host", 0, "timeout=abc"), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "/tmp", "/m", "host", 0, "timeout=-1"), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "/tmp", "/m", "host", 0, "always=1"), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "/tmp", "/m", "host", 0, "timeout=5"), 0);
+	assert_int_equal(uvfs_umount2(t, "/m", 0), 0);
+	uvfs_free(fs);
+}
+
+/* Absolute and relative host symlinks lead into uvfs's namespace, never the host's:
+ * uvfs has /etc/marker and no /etc/passwd, the host the other way round. */
+static void test_escape_symlinks(void **state)
+{
+	struct env *e = env_new(NULL);
+	char p[128], buf[256];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	host_path(e, "abs", p, sizeof(p));
+	assert_int_equal(symlink("/etc", p), 0);
+	host_path(e, "rel", p, sizeof(p));
+	assert_int_equal(symlink("../../../../../../../../etc", p), 0);
+	host_path(e, "shm", p, sizeof(p));
+	assert_int_equal(symlink("/dev/shm", p), 0);
+	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/etc", 0755), 0);
+	fd = uvfs_openat(e->t, AT_FDCWD, "/etc/marker", O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_write(e->t, fd, "uvfs", 4), 4);
+	uvfs_close(e->t, fd);
+	for (int i = 0; i < 2; i++) {
+		const char *link = i ? "/m/rel" : "/m/abs";
+
+		snprintf(p, sizeof(p), "%s/passwd", link);
+		assert_int_equal(uvfs_openat(e->t, AT_FDCWD, p, O_RDONLY, 0), -ENOENT);
+		snprintf(p, sizeof(p), "%s/marker", link);
+		uvfs_slurp(e->t, p, buf, sizeof(buf));
+		assert_string_equal(buf, "uvfs");
+	}
+	/* /dev/shm does not exist in uvfs, so neither does the source seen through it */
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/shm", &st, 0), -ENOENT);
+	/* ".." of the mount's root is uvfs's /, whatever the source's parent is */
+	assert_int_equal(uvfs_chdir(e->t, "/m"), 0);
+	assert_int_equal(uvfs_chdir(e->t, ".."), 0);
+	assert_int_equal(uvfs_getcwd(e->t, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "/");
+	uvfs_slurp(e->t, "m/../../../etc/marker", buf, sizeof(buf));
+	assert_string_equal(buf, "uvfs");
+	env_free(e);
+}
+
+struct swapper {
+	const struct env *e;
+	atomic_bool stop;
+	atomic_long swaps;
+};
+
+/* Swap "d" (a directory holding etc/passwd with "inside") and "x" (a symlink to the
+ * host's /) again and again, atomically: renameat2(RENAME_EXCHANGE). */
+static void *swap_loop(void *arg)
+{
+	struct swapper *s = arg;
+	int dirfd = open(s->e->dir, O_PATH | O_DIRECTORY);
+
+	while (!atomic_load(&s->stop)) {
+		if (renameat2(dirfd, "d", dirfd, "x", RENAME_EXCHANGE) == 0)
+			atomic_fetch_add(&s->swaps, 1);
+	}
+	close(dirfd);
+	return NULL;
+}
+
+static void test_escape_race(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct swapper s = { .e = e };
+	long inside = 0, missing = 0;
+	pthread_t thr;
+	char p[128];
+
+	(void)state;
+	host_path(e, "d", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0755), 0);
+	host_path(e, "d/etc", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0755), 0);
+	host_write(e, "d/etc/passwd", "inside");
+	host_path(e, "x", p, sizeof(p));
+	assert_int_equal(symlink("/", p), 0);
+	assert_int_equal(pthread_create(&thr, NULL, swap_loop, &s), 0);
+	/* whichever the walk meets -- the directory, or the symlink (to uvfs's /, which
+	 * has no /etc/passwd) -- the host's /etc/passwd is never what is read */
+	for (int i = 0; i < 20000; i++) {
+		char buf[64];
+
+		uvfs_slurp(e->t, i & 1 ? "/m/d/etc/passwd" : "/m/x/etc/passwd", buf, sizeof(buf));
+		if (!strcmp(buf, "inside"))
+			inside++;
+		else if (!strcmp(buf, "ENOENT"))
+			missing++;
+		else
+			fail_msg("read \"%.20s\" through the swapped names", buf);
+	}
+	atomic_store(&s.stop, true);
+	pthread_join(thr, NULL);
+	assert_int_equal(inside + missing, 20000);
+	print_message("swaps %ld, inside %ld, ENOENT %ld\n", atomic_load(&s.swaps), inside,
+		      missing);
+	env_free(e);
+}
+
+/* "always": every change a host process makes is seen by the next uvfs call. */
+static void test_host_changes_always(void **state)
+{
+	struct env *e = env_new(NULL);
+	char p[128], q[128], buf[64];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	/* a miss is not remembered */
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/f", &st, 0), -ENOENT);
+	host_write(e, "f", "one");
+	uvfs_slurp(e->t, "/m/f", buf, sizeof(buf));
+	assert_string_equal(buf, "one");
+	/* data and attributes are the host's now */
+	host_write(e, "f", "two!");
+	uvfs_slurp(e->t, "/m/f", buf, sizeof(buf));
+	assert_string_equal(buf, "two!");
+	host_path(e, "f", p, sizeof(p));
+	assert_int_equal(chmod(p, 0600), 0);
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/f", &st, 0), 0);
+	assert_int_equal(st.st_mode, S_IFREG | 0600);
+	assert_int_equal(st.st_size, 4);
+	/* and uvfs's permission checks use them: a user other than the owner is refused */
+	assert_int_equal(chmod(p, 0600), 0);
+	{
+		struct uvfs_task *u = uvfs_task_fork(e->t);
+
+		assert_non_null(u);
+		assert_int_equal(uvfs_setresuid(u, 1000, 1000, 1000), 0);
+		assert_int_equal(uvfs_openat(u, AT_FDCWD, "/m/f", O_RDONLY, 0), -EACCES);
+		assert_int_equal(chmod(p, 0644), 0);
+		fd = uvfs_openat(u, AT_FDCWD, "/m/f", O_RDONLY, 0);
+		assert_true(fd >= 0);
+		uvfs_close(u, fd);
+		uvfs_task_exit(u);
+	}
+	/* renamed on the host: the old name is gone, the new one found */
+	host_path(e, "g", q, sizeof(q));
+	assert_int_equal(rename(p, q), 0);
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/f", &st, 0), -ENOENT);
+	uvfs_slurp(e->t, "/m/g", buf, sizeof(buf));
+	assert_string_equal(buf, "two!");
+	/* a name replaced by another object is the new object */
+	host_write(e, "f", "three");
+	assert_int_equal(rename(p, q), 0);
+	uvfs_slurp(e->t, "/m/g", buf, sizeof(buf));
+	assert_string_equal(buf, "three");
+	/* removed on the host while open in uvfs: the data stays readable */
+	fd = uvfs_openat(e->t, AT_FDCWD, "/m/g", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(unlink(q), 0);
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/g", &st, 0), -ENOENT);
+	assert_int_equal(uvfs_read(e->t, fd, buf, sizeof(buf)), 5);
+	assert_int_equal(uvfs_fstat(e->t, fd, &st), 0);
+	assert_int_equal(st.st_nlink, 0);
+	uvfs_close(e->t, fd);
+	/* a directory made and removed on the host */
+	host_path(e, "dir", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0700), 0);
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/dir", &st, 0), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(rmdir(p), 0);
+	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/dir", &st, 0), -ENOENT);
+	env_free(e);
+}
+
+/* "never" and "timeout=": what was seen is trusted.  A name the host takes away is
+ * still found (the object itself is held open), a new mode is not seen; names never
+ * seen are asked for (nothing negative is kept). */
+static void test_policies(void **state)
+{
+	for (int i = 0; i < 2; i++) {
+		struct env *e = env_new(i ? "timeout=3600" : "never");
+		char p[128], buf[64];
+		struct stat st;
+
+		(void)state;
+		host_write(e, "f", "data");
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/f", &st, 0), 0);
+		assert_int_equal(st.st_mode, S_IFREG | 0644);
+		host_path(e, "f", p, sizeof(p));
+		assert_int_equal(chmod(p, 0600), 0);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/f", &st, 0), 0);
+		assert_int_equal(st.st_mode, S_IFREG | 0644);
+		assert_int_equal(unlink(p), 0);
+		uvfs_slurp(e->t, "/m/f", buf, sizeof(buf));
+		assert_string_equal(buf, "data");
+		host_write(e, "new", "x");
+		uvfs_slurp(e->t, "/m/new", buf, sizeof(buf));
+		assert_string_equal(buf, "x");
+		env_free(e);
+	}
+}
+
+/* ENOSPC and EROFS come from the host as the host gives them.  Root only: a small
+ * tmpfs of our own in a private mount namespace. */
+static void test_host_errors(void **state)
+{
+	struct env *e;
+	char p[128], block[4096];
+	int fd, err = 0;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(unshare(CLONE_NEWNS), 0);
+	assert_int_equal(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	e = env_new(NULL);
+	/* mount over the source after uvfs mounted it: the uvfs mount holds the directory
+	 * beneath, so mount again on a fresh uvfs mount point */
+	host_path(e, "small", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(mount("none", p, "tmpfs", 0, "size=16k"), 0);
+	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/s", 0755), 0);
+	assert_int_equal(uvfs_mount2(e->t, p, "/s", "host", 0, NULL), 0);
+	fd = uvfs_openat(e->t, AT_FDCWD, "/s/big", O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	memset(block, 'x', sizeof(block));
+	for (int i = 0; i < 16 && !err; i++) {
+		ssize_t r = uvfs_write(e->t, fd, block, sizeof(block));
+
+		if (r < 0)
+			err = (int)-r;
+	}
+	assert_int_equal(err, ENOSPC);
+	uvfs_close(e->t, fd);
+	assert_int_equal(mount(NULL, p, NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/s/d", 0755), -EROFS);
+	assert_int_equal(uvfs_openat(e->t, AT_FDCWD, "/s/big", O_WRONLY, 0), -EROFS);
+	assert_int_equal(uvfs_unlinkat(e->t, AT_FDCWD, "/s/big", 0), -EROFS);
+	assert_int_equal(uvfs_umount2(e->t, "/s", 0), 0);
+	assert_int_equal(umount(p), 0);
+	/* uvfs's own read-only mount: EROFS before the host is asked */
+	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/r", 0755), 0);
+	assert_int_equal(uvfs_mount2(e->t, e->dir, "/r", "host", MS_RDONLY, NULL), 0);
+	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/r/new", 0755), -EROFS);
+	assert_int_equal(access(e->dir, F_OK), 0);
+	host_path(e, "new", p, sizeof(p));
+	assert_int_equal(access(p, F_OK), -1);
+	env_free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mount_errors),
+		cmocka_unit_test(test_escape_symlinks),
+		cmocka_unit_test(test_escape_race),
+		cmocka_unit_test(test_host_changes_always),
+		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_host_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
