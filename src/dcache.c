@@ -470,8 +470,11 @@ static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 {
 	struct dentry *parent = IS_ROOT(d) ? NULL : d->d_parent;
 	struct inode *inode = d->d_inode;
+	const struct inode *any = inode ? inode : parent ? parent->d_inode : NULL;
 
 	assert(!d->d_children.next);
+	if (any && any->i_sb->s_op->d_release)
+		any->i_sb->s_op->d_release(d);
 	d_flags_set(d, DCACHE_DEAD);
 	d_drop(d);
 	if (parent)

@@ -200,6 +200,12 @@ struct super_operations {
 	/* statfs: the fields the filesystem knows (f_type, sizes, counts).  Optional:
 	 * without it, simple_statfs()'s block size and name length only. */
 	void (*statfs)(const struct super_block *sb, struct statfs *buf);
+	/* Optional: a dentry of this superblock is being freed (the kernel's
+	 * ->d_release): forget what the filesystem keeps about it. */
+	void (*d_release)(struct dentry *dentry);
+	/* Optional: evict unused cached entries beyond the filesystem's bound (the
+	 * kernel's shrinker); called under ns_lock between calls (shrink_caches()). */
+	void (*shrink)(struct super_block *sb);
 	/* The superblock's options as /proc/PID/mountinfo shows them after "rw" or "ro":
 	 * ",size=1024k,mode=700" (->show_options).  Optional. */
 	void (*show_options)(FILE *m, const struct super_block *sb);
@@ -484,6 +490,8 @@ struct super_block *mount_fs(struct uvfs *fs, const struct file_system_type *typ
 void sb_put(struct super_block *sb);
 /* release_task(): tell every registered type that task pid is gone. */
 void fs_types_task_gone(struct uvfs *fs, int pid);
+/* fs->shrink_pending: every mounted superblock's ->shrink, and the flag cleared. */
+void shrink_caches(struct uvfs *fs);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);

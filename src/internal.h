@@ -144,6 +144,10 @@ struct uvfs_stats {
 	atomic_long files;           /* live struct file */
 	atomic_ulong dir_steps;      /* entries and index slots visited to find readdir
 	                              * positions and /proc entries (bounded-cost tests) */
+	atomic_ulong revalidations;  /* cached dentries checked against their source
+	                              * (hostfs: the host) */
+	atomic_ulong stale;          /* ... and found changed: dropped, looked up again */
+	atomic_ulong evictions;      /* unused dentries evicted by a cache's bound */
 };
 
 /* The dentry hash table: buckets of cds_hlist, chained by d_hash; replaced by one
@@ -176,6 +180,11 @@ struct uvfs {
 
 	const struct uvfs_abi *abi;     /* immutable */
 	unsigned int max_files;         /* immutable */
+	uint64_t max_host_dentries;     /* immutable: uvfs_config's (0: 65536) */
+	/* ns_lock: a cache went over its bound; task_leave() has the superblocks'
+	 * ->shrink evict, once the call is done and no walk stands on a dentry
+	 * without a reference (shrink_caches(), super.c) */
+	bool shrink_pending;
 
 	struct dcache_table dtable;     /* ns_lock */
 	struct kmem_cache *dentry_cache;/* immutable after uvfs_new; the cache ns_lock */

@@ -130,6 +130,9 @@ void uvfs_get_stats(struct uvfs *fs, struct uvfs_cache_stats *out)
 	out->data_bytes = atomic_load(&s->data_bytes);
 	out->files = atomic_load(&s->files);
 	out->dir_steps = atomic_load(&s->dir_steps);
+	out->revalidations = atomic_load(&s->revalidations);
+	out->stale = atomic_load(&s->stale);
+	out->evictions = atomic_load(&s->evictions);
 }
 
 void uvfs_live_counts(struct uvfs_live_counts *out)

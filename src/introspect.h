@@ -32,6 +32,9 @@ struct uvfs_cache_stats {
 	long dentries, names, name_bytes, inodes, data_bytes, files;
 	unsigned long dir_steps;  /* entries and index slots visited by readdir and /proc
 	                           * lookups: counted work, for the bounded-cost tests */
+	/* host mounts: cached dentries checked against the host, found changed, and
+	 * evicted by the bound (uvfs_config.max_host_dentries) */
+	unsigned long revalidations, stale, evictions;
 };
 
 /* The dentry an open descriptor refers to (even unhashed): 0 or -EBADF. */

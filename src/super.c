@@ -14,6 +14,7 @@
 #include "dcache.h"
 #include "ida.h"
 #include "inode.h"
+#include "mount.h"
 #include "rcu_defer.h"
 
 
@@ -91,4 +92,15 @@ void sb_put(struct super_block *sb)
 	/* After its inodes' deferred frees, which still read s_op (rcu_defer.c runs
 	 * them in order). */
 	defer_free(sb->s_fs, sb, sb_free);
+}
+
+void shrink_caches(struct uvfs *fs)
+{
+	struct mount *m;
+
+	assert(ns_locked(fs));
+	fs->shrink_pending = false;
+	cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+		if (m->mnt_sb->s_op->shrink)
+			m->mnt_sb->s_op->shrink(m->mnt_sb);
 }

@@ -91,6 +91,8 @@ static inline struct uvfs *task_enter(struct uvfs_task *task)
 
 static inline void task_leave(struct uvfs_task *task)
 {
+	if (__builtin_expect(task->fs->shrink_pending, 0))
+		shrink_caches(task->fs);
 	task->fs->current = NULL;
 	uvfs_unlock(task->fs);
 }

@@ -140,6 +140,7 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	atomic_init(&fs->ns_lock.state, 0);
 	fs->abi = abi;
 	fs->max_files = cfg->max_files ? cfg->max_files : 1024;
+	fs->max_host_dentries = cfg->max_host_dentries ? cfg->max_host_dentries : 65536;
 	fs->next_pid = 1;
 	fs->protected_fifos = host_sysctl("/proc/sys/fs/protected_fifos");
 	fs->protected_regular = host_sysctl("/proc/sys/fs/protected_regular");

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -36,6 +37,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "introspect.h"
 #include "uvfs/uvfs.h"
 
 struct env {
@@ -371,6 +373,79 @@ static void test_host_errors(void **state)
 	env_free(e);
 }
 
+static int count_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* The bound on cached dentries: a walk over 20,000 host files in 100 directories
+ * with room for 500 keeps about 500 (and as many host descriptors), evicting the
+ * rest -- and everything is still found afterwards. */
+static void test_cache_bound(void **state)
+{
+	struct uvfs_config cfg = { .max_host_dentries = 500 };
+	char dir[64] = "/dev/shm/uvfs-test-hostfs-XXXXXX", p[160];
+	struct uvfs_cache_stats before, after;
+	struct uvfs_task *t;
+	struct uvfs *fs;
+	int fds_unmounted, fds0, fds1;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 100; i++) {
+		snprintf(p, sizeof(p), "%s/d%d", dir, i);
+		assert_int_equal(mkdir(p, 0755), 0);
+		for (int j = 0; j < 200; j++) {
+			int fd;
+
+			snprintf(p, sizeof(p), "%s/d%d/f%d", dir, i, j);
+			fd = open(p, O_CREAT | O_WRONLY, 0644);
+			assert_true(fd >= 0);
+			close(fd);
+		}
+	}
+	fs = uvfs_new(&cfg);
+	assert_non_null(fs);
+	t = uvfs_task_new(fs);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/m", 0755), 0);
+	fds_unmounted = count_open_fds();
+	assert_int_equal(uvfs_mount2(t, dir, "/m", "host", 0, NULL), 0);
+	fds0 = count_open_fds();
+	uvfs_get_stats(fs, &before);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < 100; i++) {
+			for (int j = 0; j < 200; j++) {
+				struct stat st;
+
+				snprintf(p, sizeof(p), "/m/d%d/f%d", i, j);
+				assert_int_equal(uvfs_fstatat(t, AT_FDCWD, p, &st, 0), 0);
+				assert_true(S_ISREG(st.st_mode));
+			}
+		}
+	}
+	uvfs_get_stats(fs, &after);
+	fds1 = count_open_fds();
+	/* 40,200 lookups' worth of dentries made (two passes), all but ~500 evicted */
+	assert_true(after.dentries - before.dentries <= 500);
+	assert_true(after.inodes - before.inodes <= 500);
+	assert_true(after.evictions - before.evictions >= 2 * 20100 - 500);
+	assert_true(fds1 - fds0 <= 500);
+	print_message("dentries +%ld, inodes +%ld, evictions %lu, host descriptors +%d\n",
+		      after.dentries - before.dentries, after.inodes - before.inodes,
+		      after.evictions - before.evictions, fds1 - fds0);
+	uvfs_free(fs);
+	/* every host descriptor is closed with the instance */
+	assert_int_equal(count_open_fds(), fds_unmounted);
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_host_changes_always),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_host_errors),
+		cmocka_unit_test(test_cache_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

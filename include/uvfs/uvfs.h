@@ -160,8 +160,14 @@ struct uvfs_config {
 	unsigned int max_files;
 	/* UVFS_NO_PROC: do not create /proc nor mount procfs on it. */
 	unsigned int flags;
+	/* Host mounts (mount -t host): the most dentries each one keeps cached when
+	 * nothing uses them, evicting the least recently used beyond it; every cached
+	 * host inode holds a host descriptor, so the bound is also kept below the
+	 * process's RLIMIT_NOFILE (raised to its hard limit at the first host mount).
+	 * 0 means 65536. */
+	uint64_t max_host_dentries;
 	/* Reserved for later members; must be zero. */
-	uint64_t reserved[6];
+	uint64_t reserved[5];
 };
 
 /*

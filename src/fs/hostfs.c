@@ -42,6 +42,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -69,6 +70,13 @@ struct hostfs_inode {
 
 _Static_assert(offsetof(struct hostfs_inode, vfs_inode) == 0, "new_inode gives the struct");
 
+/* A cached dentry's place in its superblock's LRU (index in d_offset, which a host
+ * directory's readdir has no use for: the host keeps the positions). */
+struct lru_slot {
+	struct dentry *d;                /* NULL: on the free list */
+	uint32_t prev, next;             /* slot 0 is the list's head: next the newest */
+};
+
 struct hostfs_sb {
 	int root_fd;                     /* immutable: O_PATH of the source directory */
 	int proc_fd;                     /* immutable: O_PATH of the host's /proc/self/fd */
@@ -77,6 +85,13 @@ struct hostfs_sb {
 	struct hostfs_inode **hash;      /* (h_dev, h_ino) -> inode; hash_mask + 1 chains */
 	size_t hash_mask;
 	size_t nr_hashed;
+	/* The positive dentries looked up (the root excepted), most recently used
+	 * first; unused ones beyond max_cached are evicted from the end */
+	struct lru_slot *lru;
+	uint32_t lru_size;               /* slots allocated, 0 included */
+	uint32_t lru_free;               /* first free slot (chained by next), 0: none */
+	uint32_t nr_cached;
+	uint64_t max_cached;             /* immutable */
 };
 
 /* The descriptor of an open file: the host's, opened through the inode's O_PATH one. */
@@ -87,6 +102,8 @@ struct hostfs_file {
 static const struct inode_operations hostfs_dir_iops, hostfs_file_iops, hostfs_link_iops,
 	hostfs_special_iops, hostfs_fifo_iops;
 static const struct super_operations hostfs_sops;
+
+static void lru_touch(struct hostfs_sb *s, const struct dentry *d);
 
 static inline struct hostfs_inode *HI(const struct inode *inode)
 {
@@ -366,16 +383,121 @@ static int hostfs_revalidate(struct dentry *dentry, unsigned int flags)
 
 	if (flags & LOOKUP_RCU)
 		return -ECHILD;
+	lru_touch(HSB(inode->i_sb), dentry);
 	if (IS_ROOT(dentry))
 		return refresh(inode) ? 0 : 1;
 	if (fresh(inode))
 		return 1;
-	if (fstatat(HI(dentry->d_parent->d_inode)->fd, dname(dentry), &st, AT_SYMLINK_NOFOLLOW))
+	STAT_ADD(inode->i_sb->s_fs->stats.revalidations, 1);
+	if (fstatat(HI(dentry->d_parent->d_inode)->fd, dname(dentry), &st, AT_SYMLINK_NOFOLLOW) ||
+	    st.st_ino != HI(inode)->h_ino || st.st_dev != HI(inode)->h_dev) {
+		STAT_ADD(inode->i_sb->s_fs->stats.stale, 1);
 		return 0;
-	if (st.st_ino != HI(inode)->h_ino || st.st_dev != HI(inode)->h_dev)
-		return 0;
+	}
 	copy_attr(inode, &st);
 	return 1;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The LRU of cached dentries, and the shrinker that bounds it
+ */
+
+static void lru_unlink(struct hostfs_sb *s, uint32_t i)
+{
+	s->lru[s->lru[i].prev].next = s->lru[i].next;
+	s->lru[s->lru[i].next].prev = s->lru[i].prev;
+}
+
+static void lru_link_first(struct hostfs_sb *s, uint32_t i)
+{
+	s->lru[i].prev = 0;
+	s->lru[i].next = s->lru[0].next;
+	s->lru[s->lru[0].next].prev = i;
+	s->lru[0].next = i;
+}
+
+/* A free slot, allocated before the lookup changes anything: 0 on ENOMEM. */
+static uint32_t lru_reserve(struct hostfs_sb *s)
+{
+	if (!s->lru_free) {
+		uint32_t n = s->lru_size * 2;
+		struct lru_slot *t;
+
+		if (n <= s->lru_size || n > UINT32_MAX / 2)
+			return 0;
+		t = realloc(s->lru, n * sizeof(*t));
+		if (!t)
+			return 0;
+		s->lru = t;
+		for (uint32_t i = s->lru_size; i < n; i++)
+			t[i] = (struct lru_slot){ .next = i + 1 < n ? i + 1 : 0 };
+		s->lru_free = s->lru_size;
+		s->lru_size = n;
+	}
+	return s->lru_free;
+}
+
+/* d, positive and hashed, takes the reserved slot i, as the newest. */
+static void lru_add(struct super_block *sb, struct dentry *d, uint32_t i)
+{
+	struct hostfs_sb *s = HSB(sb);
+
+	assert(i && i == s->lru_free && !s->lru[i].d);
+	s->lru_free = s->lru[i].next;
+	s->lru[i].d = d;
+	lru_link_first(s, i);
+	d->d_offset = i;
+	if (++s->nr_cached > s->max_cached)
+		sb->s_fs->shrink_pending = true;
+}
+
+static void lru_touch(struct hostfs_sb *s, const struct dentry *d)
+{
+	if (d->d_offset && s->lru[0].next != d->d_offset) {
+		lru_unlink(s, d->d_offset);
+		lru_link_first(s, d->d_offset);
+	}
+}
+
+/* ->d_release: the dentry leaves the cache, evicted or not */
+static void hostfs_d_release(struct dentry *d)
+{
+	struct hostfs_sb *s = HSB(d_sb(d));
+	uint32_t i = d->d_offset;
+
+	if (!i)
+		return;
+	lru_unlink(s, i);
+	s->lru[i] = (struct lru_slot){ .next = s->lru_free };
+	s->lru_free = i;
+	s->nr_cached--;
+	d->d_offset = 0;
+}
+
+/* ->shrink: from the least recently used on, kill dentries nobody references (no
+ * descriptor, cwd, child or mount) until the bound holds again; one in use goes to the
+ * front (the kernel's LRU does the same with a referenced one).  Killing a leaf may
+ * leave its parent unused: later in the list, it is looked at in the same pass. */
+static void hostfs_shrink(struct super_block *sb)
+{
+	struct hostfs_sb *s = HSB(sb);
+	uint32_t budget = s->nr_cached;
+
+	while (s->nr_cached > s->max_cached && budget--) {
+		uint32_t i = s->lru[0].prev;
+		struct dentry *d = s->lru[i].d;
+
+		if (d->d_count || d->d_children.next || d_mountpoint(d)) {
+			lru_touch(s, d);
+			continue;
+		}
+		/* d_release forgets the slot; the kill drops the inode's reference, which
+		 * closes its host descriptor if it was the last */
+		dget(d);
+		d_drop(d);
+		dput(d);
+		STAT_ADD(sb->s_fs->stats.evictions, 1);
+	}
 }
 
 /* ---------------------------------------------------------------------------------
@@ -384,14 +506,19 @@ static int hostfs_revalidate(struct dentry *dentry, unsigned int flags)
 
 static int hostfs_lookup(struct inode *dir, struct dentry *dentry)
 {
+	uint32_t slot = lru_reserve(HSB(dir->i_sb));
 	struct inode *inode;
 
 	if (dentry->d_name.len > NAME_MAX)
 		return -ENAMETOOLONG;
+	if (!slot)
+		return -ENOMEM;
 	inode = host_lookup(dir->i_sb, HI(dir)->fd, dname(dentry));
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	d_add(dentry, inode);
+	if (inode)
+		lru_add(dir->i_sb, dentry, slot);
 	return 0;
 }
 
@@ -437,12 +564,16 @@ static int instantiate_new(struct inode *dir, struct dentry *dentry, mode_t mode
 			   gid_t gid, bool is_dir)
 {
 	int dirfd = HI(dir)->fd, fd, err;
+	uint32_t slot = lru_reserve(HSB(dir->i_sb));
 	struct inode *inode;
 	struct stat st;
 
-	fd = openat(dirfd, dname(dentry), O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return host_err();
+	fd = slot ? openat(dirfd, dname(dentry), O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd < 0) {
+		err = slot ? host_err() : -ENOMEM;
+		unlinkat(dirfd, dname(dentry), is_dir ? AT_REMOVEDIR : 0);
+		return err;
+	}
 	err = set_owner_mode(dir, fd, mode, uid, gid);
 	if (!err && fstat(fd, &st))
 		err = host_err();
@@ -460,6 +591,7 @@ static int instantiate_new(struct inode *dir, struct dentry *dentry, mode_t mode
 		return (int)PTR_ERR(inode);
 	}
 	d_instantiate(dentry, inode);
+	lru_add(dir->i_sb, dentry, slot);
 	HI(dir)->checked = 0;
 	return refresh(dir);
 }
@@ -501,8 +633,11 @@ static int hostfs_symlink(struct inode *dir, struct dentry *dentry, const char *
 static int hostfs_link(struct dentry *old, struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = old->d_inode;
+	uint32_t slot = lru_reserve(HSB(dir->i_sb));
 	char name[16];
 
+	if (!slot)
+		return -ENOMEM;
 	/* through the object's own descriptor: AT_EMPTY_PATH wants CAP_DAC_READ_SEARCH,
 	 * /proc/self/fd/N with AT_SYMLINK_FOLLOW does not */
 	if (linkat(HI(inode)->fd, "", HI(dir)->fd, dname(dentry), AT_EMPTY_PATH)) {
@@ -517,6 +652,7 @@ static int hostfs_link(struct dentry *old, struct inode *dir, struct dentry *den
 	refresh(inode);
 	refresh(dir);
 	d_instantiate(dentry, igrab(inode));
+	lru_add(dir->i_sb, dentry, slot);
 	return 0;
 }
 
@@ -826,6 +962,7 @@ static void hostfs_put_super(struct super_block *sb)
 	if (s->proc_fd >= 0)
 		close(s->proc_fd);
 	free(s->hash);
+	free(s->lru);
 	free(s);
 }
 
@@ -864,9 +1001,33 @@ static const struct super_operations hostfs_sops = {
 	.free_inode = hostfs_free_inode,
 	.put_super = hostfs_put_super,
 	.drop_inode = hostfs_drop_inode,
+	.d_release = hostfs_d_release,
+	.shrink = hostfs_shrink,
 	.statfs = hostfs_statfs,
 	.show_options = hostfs_show_options,
 };
+
+/*
+ * Every cached inode holds a host descriptor: the bound stays below what the process
+ * may open.  The soft RLIMIT_NOFILE is raised to the hard one first (most systems'
+ * soft 1024 against a hard limit of 2^20 or so; programs that use select() are not
+ * uvfs's concern); a quarter of it is left for everything else.
+ */
+static uint64_t cache_bound(uint64_t wanted)
+{
+	struct rlimit r;
+	uint64_t room;
+
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return wanted;
+	if (r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+		getrlimit(RLIMIT_NOFILE, &r);
+	}
+	room = r.rlim_cur == RLIM_INFINITY ? UINT64_MAX : r.rlim_cur - r.rlim_cur / 4;
+	return wanted < room ? wanted : room;
+}
 
 static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
 {
@@ -889,8 +1050,15 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	s->timeout = opts->reval_timeout;
 	s->hash_mask = 63;
 	s->hash = uvfs_zalloc((s->hash_mask + 1) * sizeof(*s->hash));
-	if (!s->hash)
+	s->lru_size = 64;
+	s->lru = uvfs_malloc(s->lru_size * sizeof(*s->lru));
+	if (!s->hash || !s->lru)
 		return -ENOMEM;
+	s->lru[0] = (struct lru_slot){ 0 };
+	for (uint32_t i = 1; i < s->lru_size; i++)
+		s->lru[i] = (struct lru_slot){ .next = i + 1 < s->lru_size ? i + 1 : 0 };
+	s->lru_free = 1;
+	s->max_cached = cache_bound(sb->s_fs->max_host_dentries);
 	/* without the host's procfs nothing found could be opened: say so at mount */
 	s->proc_fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->proc_fd < 0)

@@ -1646,9 +1646,10 @@ static int cmd_stats(struct shell *sh, int argc, char **argv)
 	uvfs_get_stats(sh->fs, &s);
 	say(sh, "lookups %lu\nhits %lu\nnegative_hits %lu\nmisses %lu\nrenames %lu\n"
 		"dentries %ld\nexternal_names %ld\nexternal_name_bytes %ld\ninodes %ld\n"
-		"data_bytes %ld\nopen_files %ld\n",
+		"data_bytes %ld\nopen_files %ld\nrevalidations %lu\nstale %lu\nevictions %lu\n",
 	    s.lookups, s.hits, s.negative_hits, s.misses, s.renames, s.dentries, s.names,
-	    s.name_bytes, s.inodes, s.data_bytes, s.files);
+	    s.name_bytes, s.inodes, s.data_bytes, s.files, s.revalidations, s.stale,
+	    s.evictions);
 	return 0;
 }
 
