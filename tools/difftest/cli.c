@@ -18,10 +18,13 @@ static void usage(FILE *f)
 		"usage: uvfs-difftest [N] [--sequences N] [--seed S | --random] [--steps K]\n"
 		"                     [--batch B] [--target DIR] [--out DIR] [--coverage]\n"
 		"                     [--no-shrink] [--max-reports N]\n"
+		"                     [--uvfs-host DIR [--uvfs-host-opts OPTS]]\n"
 		"Runs N seeded random operation sequences (seeds S .. S+N-1) on uvfs and on the\n"
 		"host kernel (a tmpfs in a private namespace, or the directory DIR on any\n"
 		"filesystem), compares every step, shrinks each divergence to a minimal script\n"
-		"in DIR (default ./difftest-failures).  Exit 0 when nothing diverged.\n");
+		"in DIR (default ./difftest-failures).  Exit 0 when nothing diverged.\n"
+		"--uvfs-host puts uvfs's side on a host mount of a new directory in DIR (use a\n"
+		"tmpfs such as /dev/shm to compare with the kernel's tmpfs), OPTS its options.\n");
 }
 
 /* A whole number in [min, max], all of s: else a message naming the option. */
@@ -78,6 +81,12 @@ int difftest_main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--target") && v) {
 			cfg.target = v;
+			i++;
+		} else if (!strcmp(a, "--uvfs-host") && v) {
+			cfg.uvfs_host = v;
+			i++;
+		} else if (!strcmp(a, "--uvfs-host-opts") && v) {
+			cfg.uvfs_host_opts = v;
 			i++;
 		} else if (!strcmp(a, "--out") && v) {
 			cfg.out_dir = v;

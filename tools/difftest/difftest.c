@@ -165,8 +165,11 @@ static char *run_kernel(const struct difftest_config *cfg, struct batch *bt)
 	static long runs;
 	char dir[4200];
 
-	if (!cfg->target)
-		return sysscript_host_call(HOST_PROC | HOST_PROC_FD, batch_fn, bt);
+	if (!cfg->target) {
+		out = sysscript_host_call(HOST_PROC | HOST_PROC_FD, batch_fn, bt);
+		/* uvfs over a host directory: its O_TMPFILE names have the host's numbers */
+		return out && cfg->uvfs_host ? fix_lengths(hide_tmpfile_ino(out)) : out;
+	}
 	/* every run in a fresh directory, as every uvfs run has a fresh instance: what
 	 * a sequence leaves outside its own directory must not reach the next */
 	snprintf(dir, sizeof(dir), "%s/r%ld", cfg->target, runs++);
@@ -217,6 +220,15 @@ static char *run_uvfs(const struct difftest_config *cfg, struct batch *bt)
 		close(pipefd[0]);
 		if (!b || !w)
 			_exit(2);
+		if (cfg->uvfs_host) {
+			int err = sys_backend_uvfs_host_root(b, cfg->uvfs_host, cfg->uvfs_host_opts);
+
+			if (err) {
+				fprintf(stderr, "difftest: --uvfs-host %s: %s\n", cfg->uvfs_host,
+					strerror(-err));
+				_exit(2);
+			}
+		}
 		batch_fn(b, w, bt);
 		fclose(w);
 		sys_backend_uvfs_free(b);
@@ -237,7 +249,7 @@ static char *run_uvfs(const struct difftest_config *cfg, struct batch *bt)
 		return NULL;
 	}
 	fclose(f);
-	return cfg->target ? fix_lengths(hide_tmpfile_ino(out)) : out;
+	return cfg->target || cfg->uvfs_host ? fix_lengths(hide_tmpfile_ino(out)) : out;
 }
 
 /* The output of sequence seq within a batch's output, or NULL. */

@@ -16,6 +16,10 @@ struct difftest_config {
 	int steps;               /* operations per sequence (default 30) */
 	int batch;               /* sequences per sandbox / uvfs instance (default 250) */
 	const char *target;      /* run the kernel side in this directory instead of a tmpfs */
+	/* run the uvfs side with its root a host mount of a new directory in this one
+	 * (uvfs's host filesystem), with these mount options (NULL: always) */
+	const char *uvfs_host;
+	const char *uvfs_host_opts;
 	const char *out_dir;     /* where minimal scripts go (default difftest-failures) */
 	bool coverage;           /* print the coverage report at the end */
 	bool progress;           /* progress line (default: when stderr is a terminal) */

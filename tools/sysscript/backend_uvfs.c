@@ -5,6 +5,7 @@
 
 #include <ftw.h>
 #include <stdint.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -78,22 +79,15 @@ static int u_mount2(void *c, const char *src, const char *target, const char *ty
 { return uvfs_mount2(T(c), src, target, type, flags, data); }
 static int u_umount2(void *c, const char *target, int flags) { return uvfs_umount2(T(c), target, flags); }
 
+static const char *new_hostdir(struct uvfs_ctx *u, const char *parent);
+
 /* a new directory of the host's tmpfs, mode 1777 like a new tmpfs's root */
 static int u_hostmount(void *c, const char *target, unsigned long flags, const char *data)
 {
-	struct uvfs_ctx *u = c;
-	char dir[] = "/dev/shm/uvfs-hostmount-XXXXXX";
-	int i;
+	const char *dir = new_hostdir(c, "/dev/shm");
 
-	for (i = 0; i < (int)(sizeof(u->hostdirs) / sizeof(u->hostdirs[0])) && u->hostdirs[i]; i++)
-		;
-	if (i == (int)(sizeof(u->hostdirs) / sizeof(u->hostdirs[0])))
-		return -EMFILE;
-	if (!mkdtemp(dir) || chmod(dir, 01777))
+	if (!dir)
 		return -errno;
-	u->hostdirs[i] = strdup(dir);
-	if (!u->hostdirs[i])
-		return -ENOMEM;
 	return uvfs_mount2(T(c), dir, target, "host", flags, data);
 }
 
@@ -315,6 +309,53 @@ struct sys_backend *sys_backend_uvfs_proc(const char *abi)
 		return NULL;
 	}
 	return b;
+}
+
+/* a free slot of hostdirs for a new directory under parent, made mode 1777 */
+static const char *new_hostdir(struct uvfs_ctx *u, const char *parent)
+{
+	char dir[4096];
+	int i;
+
+	for (i = 0; i < (int)(sizeof(u->hostdirs) / sizeof(u->hostdirs[0])) && u->hostdirs[i]; i++)
+		;
+	if (i == (int)(sizeof(u->hostdirs) / sizeof(u->hostdirs[0]))) {
+		errno = EMFILE;
+		return NULL;
+	}
+	snprintf(dir, sizeof(dir), "%s/uvfs-hostmount-XXXXXX", parent);
+	if (!mkdtemp(dir))
+		return NULL;
+	u->hostdirs[i] = strdup(dir);
+	if (!u->hostdirs[i] || chmod(dir, 01777))
+		return NULL;
+	return u->hostdirs[i];
+}
+
+int sys_backend_uvfs_host_root(struct sys_backend *b, const char *parent, const char *data)
+{
+	struct uvfs_task *t = T(b->ctx);
+	const char *dir = new_hostdir(b->ctx, parent);
+	int err, fd;
+
+	if (!dir)
+		return -errno;
+	if ((err = uvfs_mkdirat(t, AT_FDCWD, "/uvfs-host-root", 0755)) ||
+	    (err = uvfs_mount2(t, dir, "/uvfs-host-root", "host", 0, data)) ||
+	    (err = uvfs_mkdirat(t, AT_FDCWD, "/uvfs-host-root/proc", 0555)) ||
+	    (err = uvfs_mount2(t, "proc", "/uvfs-host-root/proc", "proc", 0, NULL)) ||
+	    (err = uvfs_mkdirat(t, AT_FDCWD, "/uvfs-host-root/.old", 0700)) ||
+	    (err = uvfs_pivot_root(t, "/uvfs-host-root", "/uvfs-host-root/.old")) ||
+	    (err = uvfs_chdir(t, "/")) ||
+	    (err = uvfs_umount2(t, "/.old", MNT_DETACH)) ||
+	    (err = uvfs_unlinkat(t, AT_FDCWD, "/.old", AT_REMOVEDIR)))
+		return err;
+	fd = uvfs_openat(t, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	err = uvfs_dup3(t, fd, PROC_FD, 0);
+	uvfs_close(t, fd);
+	return err < 0 ? err : 0;
 }
 
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump)

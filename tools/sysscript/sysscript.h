@@ -225,6 +225,11 @@ char *sysscript_target_call(const char *dir, void (*fn)(struct sys_backend *b, F
 			    void *arg);
 /* A uvfs backend whose task has /proc open at 1023, like the host side. */
 struct sys_backend *sys_backend_uvfs_proc(const char *abi);
+/* Make the backend's root a host mount (uvfs's host filesystem, mount data data) of a
+ * new directory under the host directory parent, mode 1777 like a new tmpfs's root,
+ * with procfs on its /proc: the old root is pivoted away and detached, so the
+ * script's tree lives on the host.  The directory goes with the backend.  0 or -errno. */
+int sys_backend_uvfs_host_root(struct sys_backend *b, const char *parent, const char *data);
 
 /* The same on uvfs, with the personality abi (NULL: linux). */
 char *sysscript_uvfs_run(const char *script, const char *abi, bool dump);
