@@ -110,6 +110,7 @@ struct bench {
 	long iters;
 	void (*setup)(struct bench *b);
 	void (*run)(struct bench *b, enum side s, long iters);
+	const char *prefix;        /* the uvfs side's path is prefix + path (host mounts) */
 	char path[8192];           /* per-benchmark data */
 	char **paths;
 	long npaths;
@@ -127,6 +128,68 @@ static void run_fstat(struct bench *b, enum side s, long n)
 	else
 		for (long i = 0; i < n; i++)
 			fstatat(AT_FDCWD, b->path, &st, 0);
+}
+
+/*
+ * Host mounts: uvfs's host filesystem over the kernel side's own directory (hostdir,
+ * this process's tmpfs), one mount per coherence policy, so that both sides stat the
+ * same host files -- the kernel through its dcache, uvfs through its own cache and the
+ * host calls its policy makes.  "cold": a second instance that may keep one host
+ * dentry, so that every walk looks every component up on the host again.
+ */
+static struct uvfs *fs_cold;
+static struct uvfs_task *T_cold;
+
+static void mount_hosts(void)
+{
+	static bool done;
+	struct uvfs_config cold = { .max_host_dentries = 1 };
+
+	if (done)
+		return;
+	done = true;
+	U(uvfs_mkdirat(T, AT_FDCWD, "/host-always", 0755));
+	U(uvfs_mount2(T, hostdir, "/host-always", "host", 0, "always"));
+	U(uvfs_mkdirat(T, AT_FDCWD, "/host-timeout", 0755));
+	U(uvfs_mount2(T, hostdir, "/host-timeout", "host", 0, "timeout=3600"));
+	U(uvfs_mkdirat(T, AT_FDCWD, "/host-never", 0755));
+	U(uvfs_mount2(T, hostdir, "/host-never", "host", 0, "never"));
+	fs_cold = uvfs_new(&cold);
+	T_cold = fs_cold ? uvfs_task_new(fs_cold) : NULL;
+	if (!T_cold)
+		die("uvfs_new", -ENOMEM);
+	U(uvfs_mkdirat(T_cold, AT_FDCWD, "/host-always", 0755));
+	U(uvfs_mount2(T_cold, hostdir, "/host-always", "host", 0, "always"));
+}
+
+static void run_fstat_prefixed(struct bench *b, enum side s, long n, struct uvfs_task *t)
+{
+	char up[sizeof(b->path) + 32];
+	struct stat st;
+
+	snprintf(up, sizeof(up), "%s%s", b->prefix, b->path);
+	if (s == UVFS)
+		for (long i = 0; i < n; i++)
+			uvfs_fstatat(t, AT_FDCWD, up, &st, 0);
+	else
+		for (long i = 0; i < n; i++)
+			fstatat(AT_FDCWD, b->path, &st, 0);
+}
+
+static void run_fstat_host(struct bench *b, enum side s, long n)
+{
+	run_fstat_prefixed(b, s, n, T);
+}
+
+static void run_fstat_host_cold(struct bench *b, enum side s, long n)
+{
+	run_fstat_prefixed(b, s, n, T_cold);
+}
+
+static void setup_host_d4(struct bench *b)
+{
+	make_chain(4, 3, b->path, sizeof(b->path));
+	mount_hosts();
 }
 
 /* fstatat(dirfd, path): the depth-4 path of "fstatat depth 4", relative to a
@@ -593,6 +656,10 @@ static struct bench benches[] = {
 	{ .name = "fstatat 1 x 100 bytes", .goal = "", .goal_ratio = 0, .iters = 200000, .setup = setup_l1, .run = run_fstat },
 	{ .name = "fstatat 4 x 100 bytes", .goal = ">= 10x", .goal_ratio = 10, .iters = 100000, .setup = setup_l4, .run = run_fstat },
 	{ .name = "fstatat ENOENT depth 4", .goal = ">= 30x", .goal_ratio = 30, .iters = 200000, .setup = setup_enoent, .run = run_fstat },
+	{ .name = "host mount: fstatat depth 4, always", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_host_d4, .run = run_fstat_host, .prefix = "/host-always/" },
+	{ .name = "host mount: fstatat depth 4, timeout=3600", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_host_d4, .run = run_fstat_host, .prefix = "/host-timeout/" },
+	{ .name = "host mount: fstatat depth 4, never", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_host_d4, .run = run_fstat_host, .prefix = "/host-never/" },
+	{ .name = "host mount: fstatat depth 4, cold (evicted)", .goal = "", .goal_ratio = 0, .iters = 50000, .setup = setup_host_d4, .run = run_fstat_host_cold, .prefix = "/host-always/" },
 	{ .name = "openat+close", .goal = "", .goal_ratio = 0, .iters = 100000, .setup = setup_d4, .run = run_open_close },
 	{ .name = "create+close+unlink", .goal = ">= 25x", .goal_ratio = 25, .iters = 50000, .setup = setup_dir, .run = run_create_unlink },
 	{ .name = "mkdir+rmdir", .goal = "", .goal_ratio = 0, .iters = 50000, .setup = setup_dir, .run = run_mkdir_rmdir },

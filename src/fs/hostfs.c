@@ -694,6 +694,19 @@ static int hostfs_rename(struct inode *old_dir, struct dentry *old, struct inode
 	if (syscall(SYS_renameat2, HI(old_dir)->fd, dname(old), HI(new_dir)->fd, dname(new),
 		    flags))
 		return host_err();
+	if (flags & RENAME_WHITEOUT) {
+		/* shmem_whiteout(): the whiteout belongs to the renaming task, as any new
+		 * object (inode_init_owner()); the host made it the embedder's */
+		int fd = openat(HI(old_dir)->fd, dname(old), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+
+		if (fd >= 0) {
+			if (!fstat(fd, &st) && S_ISCHR(st.st_mode) && st.st_rdev == 0)
+				set_owner_mode(old_dir, fd, S_IFCHR, current_uid(old_dir),
+					       current_gid(old_dir));
+			close(fd);
+		}
+	}
 	HI(old_dir)->checked = HI(new_dir)->checked = HI(old->d_inode)->checked = 0;
 	refresh(old_dir);
 	refresh(new_dir);
