@@ -42,6 +42,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -66,6 +67,13 @@ struct hostfs_inode {
 	blksize_t h_blksize;
 	int64_t checked;                 /* coarse seconds of the last check */
 	struct hostfs_inode *hash_next;  /* in hostfs_sb.hash */
+	/* "always" with inotify: the inode's watch (-1: none, the host is asked every
+	 * time), and counts of the events seen for it -- any event (attr_gen), and
+	 * names made, removed or moved in it, a directory (names_gen) -- against
+	 * attr_gen at the last check (attr_seen) */
+	int wd;
+	uint32_t attr_gen, attr_seen, names_gen;
+	struct hostfs_inode *wd_next;    /* in hostfs_sb.wds */
 };
 
 _Static_assert(offsetof(struct hostfs_inode, vfs_inode) == 0, "new_inode gives the struct");
@@ -75,6 +83,7 @@ _Static_assert(offsetof(struct hostfs_inode, vfs_inode) == 0, "new_inode gives t
 struct lru_slot {
 	struct dentry *d;                /* NULL: on the free list */
 	uint32_t prev, next;             /* slot 0 is the list's head: next the newest */
+	uint32_t names_seen;             /* the parent's names_gen when last checked */
 };
 
 struct hostfs_sb {
@@ -92,6 +101,12 @@ struct hostfs_sb {
 	uint32_t lru_free;               /* first free slot (chained by next), 0: none */
 	uint32_t nr_cached;
 	uint64_t max_cached;             /* immutable */
+	/* "always": an inotify instance watching every cached inode but symlinks, read
+	 * at the first host operation of each call (drained_seq: that call's ns_seq);
+	 * -1 when the host gave none (the host is then asked every time) */
+	int ifd;
+	unsigned long drained_seq;
+	struct hostfs_inode *wds[256];   /* watch descriptor -> inode, chained by wd_next */
 };
 
 /* The descriptor of an open file: the host's, opened through the inode's O_PATH one. */
@@ -199,31 +214,141 @@ static void copy_attr(struct inode *inode, const struct stat *st)
 	hi->h_blocks = st->st_blocks;
 	hi->h_blksize = st->st_blksize;
 	hi->checked = coarse_time(inode->i_sb->s_fs).tv_sec;
+	hi->attr_seen = hi->attr_gen;
 }
 
-/* Is what the inode holds recent enough for the mount's policy? */
-static bool fresh(const struct inode *inode)
+/*
+ * Coherence without a system call per check ("always" with inotify).  A host change
+ * queues its event before the changing call returns (fsnotify runs inside it), so
+ * reading the queue at the start of a call sees every change made before the call
+ * began: a name is still what it was if its directory had no name event since it was
+ * checked, an inode's attributes if it had no event at all.  Drained once per call
+ * (ns_seq is odd and different in every locked section).
+ */
+#define WATCH_MASK (IN_ACCESS | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | \
+		    IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_MOVED_FROM | IN_MOVED_TO)
+#define NAME_EVENTS (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+
+static struct hostfs_inode **wd_slot(struct hostfs_sb *s, int wd)
+{
+	struct hostfs_inode **p = &s->wds[(unsigned int)wd % ARRAY_SIZE(s->wds)];
+
+	while (*p && (*p)->wd != wd)
+		p = &(*p)->wd_next;
+	return p;
+}
+
+static void watch(struct super_block *sb, struct hostfs_inode *hi)
+{
+	struct hostfs_sb *s = HSB(sb);
+	char path[40];
+
+	hi->wd = -1;
+	if (s->ifd < 0 || S_ISLNK(hi->vfs_inode.i_mode))
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", hi->fd);
+	hi->wd = inotify_add_watch(s->ifd, path, WATCH_MASK);
+	if (hi->wd < 0 || *wd_slot(s, hi->wd)) {
+		/* out of watches (fs.inotify.max_user_watches): asked every time */
+		if (hi->wd >= 0)
+			inotify_rm_watch(s->ifd, hi->wd);
+		hi->wd = -1;
+		return;
+	}
+	hi->wd_next = NULL;
+	*wd_slot(s, hi->wd) = hi;
+}
+
+static void unwatch(struct hostfs_sb *s, struct hostfs_inode *hi)
+{
+	struct hostfs_inode **p;
+
+	if (hi->wd < 0)
+		return;
+	p = wd_slot(s, hi->wd);
+	if (*p == hi)
+		*p = hi->wd_next;
+	inotify_rm_watch(s->ifd, hi->wd);  /* EINVAL if the host removed it: no matter */
+	hi->wd = -1;
+}
+
+/* The queue overflowed: nothing checked can be trusted. */
+static void stale_all(struct hostfs_sb *s)
+{
+	for (size_t i = 0; i <= s->hash_mask; i++)
+		for (struct hostfs_inode *hi = s->hash[i]; hi; hi = hi->hash_next)
+			hi->attr_gen++, hi->names_gen++;
+}
+
+static void drain(const struct super_block *sb)
+{
+	struct hostfs_sb *s = HSB(sb);
+	unsigned long seq = atomic_load_explicit(&sb->s_fs->ns_seq, memory_order_relaxed);
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	if (s->ifd < 0 || s->drained_seq == seq)
+		return;
+	s->drained_seq = seq;
+	while ((n = read(s->ifd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+			struct hostfs_inode **slot, *hi;
+
+			p += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				stale_all(s);
+				continue;
+			}
+			slot = wd_slot(s, ev->wd);
+			hi = *slot;
+			if (!hi)
+				continue;
+			if (ev->mask & IN_IGNORED) {
+				/* the host removed the watch (the object is gone) */
+				*slot = hi->wd_next;
+				hi->wd = -1;
+				continue;
+			}
+			hi->attr_gen++;
+			if (ev->mask & NAME_EVENTS)
+				hi->names_gen++;
+		}
+	}
+}
+
+/* Are the inode's attributes recent enough for the mount's policy? */
+static bool attrs_fresh(const struct inode *inode)
 {
 	const struct hostfs_sb *s = HSB(inode->i_sb);
+	const struct hostfs_inode *hi = HI(inode);
 
-	if (s->reval == HOST_REVAL_NEVER)
+	switch (s->reval) {
+	case HOST_REVAL_NEVER:
 		return true;
-	if (s->reval == HOST_REVAL_ALWAYS)
-		return false;
-	return coarse_time(inode->i_sb->s_fs).tv_sec - HI(inode)->checked < (int64_t)s->timeout;
+	case HOST_REVAL_TIMEOUT:
+		return coarse_time(inode->i_sb->s_fs).tv_sec - hi->checked < (int64_t)s->timeout;
+	default:
+		drain(inode->i_sb);
+		return hi->wd >= 0 && hi->attr_seen == hi->attr_gen;
+	}
 }
 
-/* Ask the host again about an inode (policy permitting): 0 or -errno. */
-static int refresh(struct inode *inode)
+/* Ask the host about an inode: 0 or -errno. */
+static int force_refresh(struct inode *inode)
 {
 	struct stat st;
 
-	if (fresh(inode))
-		return 0;
 	if (fstat(HI(inode)->fd, &st))
 		return host_err();
 	copy_attr(inode, &st);
 	return 0;
+}
+
+/* The same, unless the policy says what the inode holds will do. */
+static int refresh(struct inode *inode)
+{
+	return attrs_fresh(inode) ? 0 : force_refresh(inode);
 }
 
 static const struct inode_operations *iops_of(mode_t mode)
@@ -276,6 +401,7 @@ static struct inode *hostfs_iget(struct super_block *sb, int fd, const struct st
 		goto enomem;
 	hi = HI(inode);
 	hi->fd = fd;
+	hi->wd = -1;
 	hi->h_dev = st->st_dev;
 	hi->h_ino = st->st_ino;
 	/* st_ino is shown whole (getattr); i_ino, 32 bits, is what /proc's fdinfo and the
@@ -286,6 +412,7 @@ static struct inode *hostfs_iget(struct super_block *sb, int fd, const struct st
 	if (body)
 		inode->i_link = body;
 	copy_attr(inode, st);
+	watch(sb, hi);
 	if (s->nr_hashed >= s->hash_mask + 1)
 		hash_grow(s);
 	{
@@ -325,6 +452,7 @@ static void hostfs_evict_inode(struct inode *inode)
 	struct hostfs_inode *hi = HI(inode);
 
 	if (hi->fd >= 0) {
+		unwatch(HSB(inode->i_sb), hi);
 		hash_remove(HSB(inode->i_sb), hi);
 		close(hi->fd);
 		hi->fd = -1;
@@ -352,7 +480,7 @@ static void hostfs_getattr(const struct inode *inode, struct stat *st)
 	dev_t dev = st->st_dev;
 	struct stat hst;
 
-	if (!fresh(inode) && !fstat(hi->fd, &hst)) {
+	if (!attrs_fresh(inode) && !fstat(hi->fd, &hst)) {
 		*st = hst;
 		st->st_dev = dev;
 		return;
@@ -381,20 +509,41 @@ static int hostfs_revalidate(struct dentry *dentry, unsigned int flags)
 	struct inode *inode = dentry->d_inode;
 	struct stat st;
 
+	struct hostfs_sb *s = HSB(inode->i_sb);
+	struct hostfs_inode *dir;
+	uint32_t gen;
+
 	if (flags & LOOKUP_RCU)
 		return -ECHILD;
-	lru_touch(HSB(inode->i_sb), dentry);
+	lru_touch(s, dentry);
 	if (IS_ROOT(dentry))
 		return refresh(inode) ? 0 : 1;
-	if (fresh(inode))
+	dir = HI(dentry->d_parent->d_inode);
+	switch (s->reval) {
+	case HOST_REVAL_NEVER:
 		return 1;
+	case HOST_REVAL_TIMEOUT:
+		if (attrs_fresh(inode))
+			return 1;
+		break;
+	default:
+		/* no name event in the directory since the name was checked: still the
+		 * same object (the attributes as their own events say) */
+		drain(inode->i_sb);
+		if (dir->wd >= 0 && dentry->d_offset &&
+		    s->lru[dentry->d_offset].names_seen == dir->names_gen)
+			return refresh(inode) ? 0 : 1;
+	}
+	gen = dir->names_gen;
 	STAT_ADD(inode->i_sb->s_fs->stats.revalidations, 1);
-	if (fstatat(HI(dentry->d_parent->d_inode)->fd, dname(dentry), &st, AT_SYMLINK_NOFOLLOW) ||
+	if (fstatat(dir->fd, dname(dentry), &st, AT_SYMLINK_NOFOLLOW) ||
 	    st.st_ino != HI(inode)->h_ino || st.st_dev != HI(inode)->h_dev) {
 		STAT_ADD(inode->i_sb->s_fs->stats.stale, 1);
 		return 0;
 	}
 	copy_attr(inode, &st);
+	if (dentry->d_offset)
+		s->lru[dentry->d_offset].names_seen = gen;
 	return 1;
 }
 
@@ -445,6 +594,8 @@ static void lru_add(struct super_block *sb, struct dentry *d, uint32_t i)
 	assert(i && i == s->lru_free && !s->lru[i].d);
 	s->lru_free = s->lru[i].next;
 	s->lru[i].d = d;
+	/* checked now, by the lookup or create that made it */
+	s->lru[i].names_seen = HI(d->d_parent->d_inode)->names_gen;
 	lru_link_first(s, i);
 	d->d_offset = i;
 	if (++s->nr_cached > s->max_cached)
@@ -592,8 +743,7 @@ static int instantiate_new(struct inode *dir, struct dentry *dentry, mode_t mode
 	}
 	d_instantiate(dentry, inode);
 	lru_add(dir->i_sb, dentry, slot);
-	HI(dir)->checked = 0;
-	return refresh(dir);
+	return force_refresh(dir);
 }
 
 static int hostfs_create(struct inode *dir, struct dentry *dentry, mode_t mode, dev_t rdev,
@@ -648,9 +798,8 @@ static int hostfs_link(struct dentry *old, struct inode *dir, struct dentry *den
 			   AT_SYMLINK_FOLLOW))
 			return host_err();
 	}
-	HI(inode)->checked = HI(dir)->checked = 0;
-	refresh(inode);
-	refresh(dir);
+	force_refresh(inode);
+	force_refresh(dir);
 	d_instantiate(dentry, igrab(inode));
 	lru_add(dir->i_sb, dentry, slot);
 	return 0;
@@ -662,9 +811,8 @@ static void gone(struct inode *dir, struct dentry *dentry)
 {
 	struct inode *inode = dentry->d_inode;
 
-	HI(inode)->checked = HI(dir)->checked = 0;
-	refresh(inode);
-	refresh(dir);
+	force_refresh(inode);
+	force_refresh(dir);
 	d_delete(dentry);
 }
 
@@ -707,14 +855,11 @@ static int hostfs_rename(struct inode *old_dir, struct dentry *old, struct inode
 			close(fd);
 		}
 	}
-	HI(old_dir)->checked = HI(new_dir)->checked = HI(old->d_inode)->checked = 0;
-	refresh(old_dir);
-	refresh(new_dir);
-	refresh(old->d_inode);
-	if (victim) {
-		HI(victim)->checked = 0;
-		refresh(victim);
-	}
+	force_refresh(old_dir);
+	force_refresh(new_dir);
+	force_refresh(old->d_inode);
+	if (victim)
+		force_refresh(victim);
 	return 0;
 }
 
@@ -762,8 +907,7 @@ static int hostfs_setsize(struct inode *inode, off_t size)
 	if (ftruncate(fd, size))
 		err = host_err();
 	close(fd);
-	HI(inode)->checked = 0;
-	refresh(inode);
+	force_refresh(inode);
 	return err;
 }
 
@@ -788,8 +932,7 @@ static int hostfs_setattr_commit(struct inode *inode, const struct iattr *attr)
 	if (!err && (valid & (ATTR_TIMES_SET | ATTR_TOUCH)) &&
 	    utimensat(proc_fd, name, attr->ia_times, 0))
 		err = host_err();
-	HI(inode)->checked = 0;
-	refresh(inode);
+	force_refresh(inode);
 	return err;
 }
 
@@ -900,7 +1043,7 @@ static ssize_t hostfs_write(struct file *f, const void *buf, size_t count, off_t
 	*pos += n;
 	if (*pos > inode->i_size)
 		inode->i_size = *pos;
-	HI(inode)->checked = 0;
+	HI(inode)->checked = INT64_MIN;  /* a timeout policy asks the host next time */
 	return n;
 }
 
@@ -974,6 +1117,8 @@ static void hostfs_put_super(struct super_block *sb)
 		close(s->root_fd);
 	if (s->proc_fd >= 0)
 		close(s->proc_fd);
+	if (s->ifd >= 0)
+		close(s->ifd);
 	free(s->hash);
 	free(s->lru);
 	free(s);
@@ -1055,7 +1200,7 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	s = uvfs_zalloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->root_fd = s->proc_fd = -1;
+	s->root_fd = s->proc_fd = s->ifd = -1;
 	sb->s_fs_info = s;
 	sb->s_op = &hostfs_sops;
 	sb->s_flags = SB_NO_NEGATIVE;
@@ -1076,6 +1221,10 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	s->proc_fd = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->proc_fd < 0)
 		return host_err();
+	/* without inotify (fs.inotify.max_user_instances reached), "always" asks the host
+	 * at every check */
+	if (s->reval == HOST_REVAL_ALWAYS)
+		s->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	/* the source is the embedder's path, resolved by the host once, here */
 	s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0)
