@@ -20,6 +20,7 @@
  * it in build-release, meson's release buildtype, the build make install ships).
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -140,14 +141,17 @@ static void run_fstat(struct bench *b, enum side s, long n)
 static struct uvfs *fs_cold;
 static struct uvfs_task *T_cold;
 
+static bool hosts_mounted;  /* in this instance, of this hostdir tmpfs (reset_sides) */
+
 static void mount_hosts(void)
 {
-	static bool done;
 	struct uvfs_config cold = { .max_host_dentries = 1 };
 
-	if (done)
+	if (hosts_mounted)
 		return;
-	done = true;
+	hosts_mounted = true;
+	if (fs_cold)
+		uvfs_free(fs_cold);
 	U(uvfs_mkdirat(T, AT_FDCWD, "/host-always", 0755));
 	U(uvfs_mount2(T, hostdir, "/host-always", "host", 0, "always"));
 	U(uvfs_mkdirat(T, AT_FDCWD, "/host-timeout", 0755));
@@ -785,6 +789,58 @@ static void memory(struct membench *m, bool dirs)
 	m->host_slab = (double)(k1 - k0) * 1024 / (double)m->n;
 }
 
+/*
+ * Memory of the host mount's cache: n files made on the host (the kernel side's
+ * tmpfs), then stat-ed once each through an "always" host mount.  uvfs's RSS per
+ * cached entry (dentry, inode, LRU slot, hash), and the host kernel's slab per entry
+ * for what uvfs holds there (an O_PATH descriptor, an inotify watch).  With n beyond
+ * max_host_dentries (65536) the growth stops at the bound: the 10^6 walk.
+ */
+static long open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	long n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void memory_host(struct membench *m, long *cached)
+{
+	long r0, r1, k0, k1, f0;
+	char p[80];
+	struct stat st;
+
+	mkdirat(AT_FDCWD, "hm", 0755);
+	for (long i = 0; i < m->n; i += 1000) {
+		snprintf(p, sizeof(p), "hm/%ld", i / 1000);
+		mkdirat(AT_FDCWD, p, 0755);
+		for (long j = i; j < i + 1000 && j < m->n; j++) {
+			snprintf(p, sizeof(p), "hm/%ld/%ld", i / 1000, j);
+			mknodat(AT_FDCWD, p, S_IFREG | 0644, 0);
+		}
+	}
+	mount_hosts();
+	sync();
+	r0 = rss_kb();
+	k0 = meminfo_kb("Slab:");
+	f0 = open_fds();
+	for (long j = 0; j < m->n; j++) {
+		snprintf(p, sizeof(p), "/host-always/hm/%ld/%ld", j / 1000, j);
+		U(uvfs_fstatat(T, AT_FDCWD, p, &st, 0));
+	}
+	r1 = rss_kb();
+	k1 = meminfo_kb("Slab:");
+	/* every cached inode holds one host descriptor: how many the bound kept
+	 * (max_host_dentries, or less when RLIMIT_NOFILE could not be raised) */
+	*cached = open_fds() - f0;
+	m->uvfs_rss = (double)(r1 - r0) * 1024 / (double)(*cached > 0 ? *cached : 1);
+	m->host_slab = (double)(k1 - k0) * 1024 / (double)(*cached > 0 ? *cached : 1);
+}
+
 /* ---------------------------------------------------------------------------------
  */
 
@@ -811,6 +867,7 @@ static void setup_host(void)
  */
 static void reset_sides(void)
 {
+	hosts_mounted = false;
 	uvfs_free(fs);
 	fs = uvfs_new(NULL);
 	T = uvfs_task_new(fs);
@@ -1015,6 +1072,24 @@ int main(int argc, char **argv)
 				printf("memory %-15s (%ld): uvfs RSS %.0f bytes, kernel slab %.0f bytes%s\n",
 				       mem[i].what, mem[i].n, mem[i].uvfs_rss, mem[i].host_slab, i == 0 ? (mem[i].uvfs_rss <= 256 ? "  goal <= 256: met"
 										: "  goal <= 256: MISSED") : "");
+		}
+		for (int i = 0; i < 2; i++) {
+			/* 50,000 host files walked, and 10^6: the cache stops at its bound */
+			struct membench h = { "per cached host entry", i ? 1000000 : 50000, 0, 0 };
+			long cached;
+
+			if (quick && i)
+				continue;
+			reset_sides();
+			memory_host(&h, &cached);
+			if (json)
+				printf("  ,{\"name\": \"memory %s, %ld walked\", \"n\": %ld, "
+				       "\"uvfs_rss_bytes\": %.1f, \"kernel_slab_bytes\": %.1f}\n",
+				       h.what, h.n, cached, h.uvfs_rss, h.host_slab);
+			else
+				printf("memory %s (%ld host files walked, %ld cached): uvfs RSS %.1f "
+				       "bytes, host kernel slab %.1f bytes (the descriptor and watch "
+				       "uvfs holds)\n", h.what, h.n, cached, h.uvfs_rss, h.host_slab);
 		}
 	}
 	if (json)

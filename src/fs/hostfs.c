@@ -1167,20 +1167,27 @@ static const struct super_operations hostfs_sops = {
 
 /*
  * Every cached inode holds a host descriptor: the bound stays below what the process
- * may open.  The soft RLIMIT_NOFILE is raised to the hard one first (most systems'
- * soft 1024 against a hard limit of 2^20 or so; programs that use select() are not
- * uvfs's concern); a quarter of it is left for everything else.
+ * may open.  RLIMIT_NOFILE is raised to make room for the bound and a third more
+ * (both limits, which CAP_SYS_RESOURCE allows up to fs.nr_open), or else the soft
+ * limit to the hard one (most systems' soft 1024 against a hard limit of 2^20 or so;
+ * programs that use select() are not uvfs's concern); a quarter of it is left for
+ * everything else.
  */
 static uint64_t cache_bound(uint64_t wanted)
 {
+	rlim_t want = wanted > (uint64_t)RLIM_INFINITY / 2 ? RLIM_INFINITY : (rlim_t)(wanted + wanted / 3 + 1024);
 	struct rlimit r;
 	uint64_t room;
 
 	if (getrlimit(RLIMIT_NOFILE, &r))
 		return wanted;
-	if (r.rlim_cur < r.rlim_max) {
-		r.rlim_cur = r.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &r);
+	if (r.rlim_cur < want) {
+		struct rlimit more = { want, r.rlim_max > want ? r.rlim_max : want };
+
+		if (setrlimit(RLIMIT_NOFILE, &more) && r.rlim_cur < r.rlim_max) {
+			r.rlim_cur = r.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &r);
+		}
 		getrlimit(RLIMIT_NOFILE, &r);
 	}
 	room = r.rlim_cur == RLIM_INFINITY ? UINT64_MAX : r.rlim_cur - r.rlim_cur / 4;
