@@ -16,8 +16,10 @@ case $t in
 fuzz_ops) seeds="" ;;
 fuzz_sysscript) seeds="tests/diff tests/regress" ;;
 fuzz_shell) seeds="tests/scripts examples" ;;
-*) echo "cpu-hour.sh: no target '$t' (fuzz_ops, fuzz_sysscript, fuzz_shell)" >&2; exit 2 ;;
+fuzz_hostfs) seeds="" ;;
+*) echo "cpu-hour.sh: no target '$t' (fuzz_ops, fuzz_sysscript, fuzz_shell, fuzz_hostfs)" >&2; exit 2 ;;
 esac
+
 mkdir -p build-fuzz/findings-hour build-fuzz/corpus-"$t"
 log=build-fuzz/$t.cpu-hour.log
 echo "commit $(git rev-parse --short HEAD), started $(date -u)" > "$log"

@@ -7,6 +7,12 @@
  * descriptors, tiny, huge and NULL buffers, several tasks (fork, exec, exit).  After
  * each call: the result is >= 0 or an errno (-4095..-1), the counters are sane;
  * after uvfs_free, nothing is left.  Fifos are never made (see fuzz_common.h).
+ *
+ * Built again as fuzz_hostfs (-DFUZZ_HOSTFS): the task works in /h, a host mount
+ * (uvfs's host filesystem) of a fresh directory in /dev/shm, with the coherence policy
+ * the first byte picks; the directory is emptied after every input.  As root it first
+ * moves to a private mount namespace with a tmpfs of its own on /dev/shm, so that what
+ * it does there -- and what a confinement bug would do -- stays inside.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -80,6 +86,47 @@ static size_t count(struct input *in)
 
 #define BUF_SIZE (1u << 20)
 
+#ifdef FUZZ_HOSTFS
+#include <ftw.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/* before libFuzzer starts its threads: unshare(CLONE_NEWNS) wants an fs_struct of
+ * our own */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	if (geteuid() == 0 && unshare(CLONE_NEWNS) == 0 &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+		FUZZ_CHECK(mount("none", "/dev/shm", "tmpfs", 0, "size=256m") == 0);
+	return 0;
+}
+
+static int rm_entry(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (ftw->level == 0)
+		return 0;  /* the directory itself stays */
+	/* a directory the input made unwritable or unsearchable: root removes it anyway */
+	return type == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+/* The host directory, made once; its contents removed after every input. */
+static const char *host_dir(void)
+{
+	static char dir[64];
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "/dev/shm/fuzz-hostfs-XXXXXX");
+		FUZZ_CHECK(mkdtemp(dir) && chmod(dir, 01777) == 0);
+	}
+	return dir;
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *big;
@@ -98,6 +145,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(fs);
 	tasks[0] = uvfs_task_new(fs);
 	FUZZ_CHECK(tasks[0]);
+#ifdef FUZZ_HOSTFS
+	{
+		static const char *const policy[] = { NULL, "never", "timeout=1", "always" };
+
+		FUZZ_CHECK(uvfs_mkdirat(tasks[0], AT_FDCWD, "/h", 0755) == 0);
+		FUZZ_CHECK(uvfs_mount2(tasks[0], host_dir(), "/h", "host", 0,
+				       policy[take(&in, 1) % 4]) == 0);
+		FUZZ_CHECK(uvfs_chdir(tasks[0], "/h") == 0);
+	}
+#endif
 	for (int steps = 0; in.n && steps < 200; steps++) {
 		unsigned op = (unsigned)take(&in, 1);
 		struct uvfs_task *t = tasks[take(&in, 1) % (unsigned)ntasks];
@@ -216,5 +273,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	uvfs_free(fs);
 	fuzz_check_nothing_left();
+#ifdef FUZZ_HOSTFS
+	nftw(host_dir(), rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+#endif
 	return 0;
 }
