@@ -131,11 +131,14 @@ void d_rehash(struct dentry *d)
 
 void d_drop(struct dentry *d)
 {
-	struct uvfs *fs = d_sb(d)->s_fs;
+	struct uvfs *fs;
 
-	assert(ns_locked(fs));
+	/* first: d_release_tree() kills a dropped negative dentry made its own parent,
+	 * whose superblock d_sb() could no longer find */
 	if (d_unhashed(d))
 		return;
+	fs = d_sb(d)->s_fs;
+	assert(ns_locked(fs));
 	cds_hlist_del_rcu(&d->d_hash);
 	d_flags_clear(d, DCACHE_HASHED);
 	fs->dtable.count--;

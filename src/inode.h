@@ -102,7 +102,9 @@ struct inode_operations {
 	int (*setattr)(struct inode *inode, unsigned int ia_valid);
 	/* Optional: is a cached dentry of this inode still what its name means?  1 yes,
 	 * 0 no: it is dropped and the name looked up again (the kernel's d_revalidate;
-	 * procfs's entries follow tasks and descriptors that come and go).  With
+	 * procfs's entries follow tasks and descriptors that come and go).  A directory's
+	 * is also asked for a negative child that carries DCACHE_OP_REVALIDATE (hostfs's
+	 * cached misses).  With
 	 * LOOKUP_RCU (no ns_lock, walk.c) it may change nothing and answers
 	 * -ECHILD when it would have to. */
 	int (*revalidate)(struct dentry *dentry, unsigned int flags);

@@ -68,9 +68,11 @@ const char *d_get_link(const struct dentry *dentry)
 static struct dentry *lookup_cached(struct dentry *dir, const struct qstr *name)
 {
 	struct dentry *d = d_lookup(dir, name);
+	/* a negative one that says it may be stale asks its directory's filesystem */
+	const struct inode *ri = !d ? NULL : d->d_inode ? d->d_inode :
+				 (d->d_flags & DCACHE_OP_REVALIDATE) ? dir->d_inode : NULL;
 
-	if (d && d->d_inode && d->d_inode->i_op->revalidate &&
-	    d->d_inode->i_op->revalidate(d, 0) <= 0) {
+	if (ri && ri->i_op->revalidate && ri->i_op->revalidate(d, 0) <= 0) {
 		d_drop(d);
 		dput(d);
 		return NULL;

@@ -233,7 +233,12 @@ static inline bool d_revalidate(const struct walk *nd, struct dentry *d)
 {
 	struct inode *inode = READ_ONCE(d->d_inode);
 
-	return inode && inode->i_op->revalidate(d, nd->locked ? 0 : LOOKUP_RCU) > 0;
+	/* a negative dentry that says it may be stale (hostfs keeps them): its
+	 * directory's filesystem answers */
+	if (!inode)
+		inode = READ_ONCE(READ_ONCE(d->d_parent)->d_inode);
+	return inode && inode->i_op->revalidate &&
+	       inode->i_op->revalidate(d, nd->locked ? 0 : LOOKUP_RCU) > 0;
 }
 
 /*

@@ -507,15 +507,24 @@ static int hostfs_permission(const struct cred *cred, struct inode *inode, int m
 static int hostfs_revalidate(struct dentry *dentry, unsigned int flags)
 {
 	struct inode *inode = dentry->d_inode;
-	struct stat st;
-
-	struct hostfs_sb *s = HSB(inode->i_sb);
+	struct hostfs_sb *s = HSB(d_sb(dentry));
 	struct hostfs_inode *dir;
+	struct stat st;
 	uint32_t gen;
 
 	if (flags & LOOKUP_RCU)
 		return -ECHILD;
 	lru_touch(s, dentry);
+	if (!inode) {
+		/* a cached miss: still missing while the directory had no name event
+		 * (or the host never changes); else looked up again */
+		dir = HI(dentry->d_parent->d_inode);
+		if (s->reval == HOST_REVAL_NEVER)
+			return 1;
+		drain(d_sb(dentry));
+		return dir->wd >= 0 && dentry->d_offset &&
+		       s->lru[dentry->d_offset].names_seen == dir->names_gen;
+	}
 	if (IS_ROOT(dentry))
 		return refresh(inode) ? 0 : 1;
 	dir = HI(dentry->d_parent->d_inode);
@@ -591,6 +600,12 @@ static void lru_add(struct super_block *sb, struct dentry *d, uint32_t i)
 {
 	struct hostfs_sb *s = HSB(sb);
 
+	if (d->d_offset) {
+		/* a cached miss that a create made positive: it keeps its place */
+		lru_touch(s, d);
+		s->lru[d->d_offset].names_seen = HI(d->d_parent->d_inode)->names_gen;
+		return;
+	}
 	assert(i && i == s->lru_free && !s->lru[i].d);
 	s->lru_free = s->lru[i].next;
 	s->lru[i].d = d;
@@ -668,8 +683,13 @@ static int hostfs_lookup(struct inode *dir, struct dentry *dentry)
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	d_add(dentry, inode);
-	if (inode)
+	if (inode) {
 		lru_add(dir->i_sb, dentry, slot);
+	} else if (!(dir->i_sb->s_flags & SB_NO_NEGATIVE)) {
+		/* a miss kept, and checked like a name (hostfs_revalidate) */
+		d_flags_set(dentry, DCACHE_OP_REVALIDATE);
+		lru_add(dir->i_sb, dentry, slot);
+	}
 	return 0;
 }
 
@@ -1210,7 +1230,7 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	s->root_fd = s->proc_fd = s->ifd = -1;
 	sb->s_fs_info = s;
 	sb->s_op = &hostfs_sops;
-	sb->s_flags = SB_NO_NEGATIVE;
+	sb->s_flags = 0;
 	s->reval = opts->reval;
 	s->timeout = opts->reval_timeout;
 	s->hash_mask = 63;
@@ -1232,6 +1252,10 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	 * at every check */
 	if (s->reval == HOST_REVAL_ALWAYS)
 		s->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	/* misses are kept where they can be checked cheaply (a directory's name events)
+	 * or need never be: not under timeout=, nor always without inotify */
+	if (s->reval == HOST_REVAL_TIMEOUT || (s->reval == HOST_REVAL_ALWAYS && s->ifd < 0))
+		sb->s_flags |= SB_NO_NEGATIVE;
 	/* the source is the embedder's path, resolved by the host once, here */
 	s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0)
