@@ -34,7 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "introspect.h"
@@ -490,6 +492,148 @@ static void test_cache_bound(void **state)
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* An embedder that is not root: uvfs's root task may do anything in uvfs, the host
+ * refuses what the process may not do -- EACCES as the kernel gives it to that user
+ * (root only: the test drops to nobody in a child). */
+static void test_unprivileged_embedder(void **state)
+{
+	struct env e0 = { 0 };
+	char p[128];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	snprintf(e0.dir, sizeof(e0.dir), "/dev/shm/uvfs-test-hostfs-XXXXXX");
+	assert_non_null(mkdtemp(e0.dir));
+	assert_int_equal(chmod(e0.dir, 0755), 0);
+	host_path(&e0, "secret", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0700), 0);
+	host_write(&e0, "secret/f", "x");
+	host_write(&e0, "open", "y");
+	host_path(&e0, "secret/f", p, sizeof(p));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct uvfs *fs;
+		struct uvfs_task *t;
+		struct stat st;
+		int code = 0;
+
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		fs = uvfs_new(NULL);
+		t = fs ? uvfs_task_new(fs) : NULL;
+		if (!t || uvfs_mkdirat(t, AT_FDCWD, "/m", 0755) ||
+		    uvfs_mount2(t, e0.dir, "/m", "host", 0, NULL))
+			_exit(11);
+		/* what the host lets nobody do works; the rest is the host's EACCES, as
+		 * stat(2) and creat(2) by nobody give it on the kernel */
+		if (uvfs_fstatat(t, AT_FDCWD, "/m/open", &st, 0) != 0 || st.st_uid != 0)
+			code = 12;
+		else if (uvfs_fstatat(t, AT_FDCWD, "/m/secret", &st, 0) != 0)
+			code = 13;
+		else if (uvfs_fstatat(t, AT_FDCWD, "/m/secret/f", &st, 0) != -EACCES ||
+			 stat(p, &st) != -1 || errno != EACCES)
+			code = 14;
+		else if (uvfs_openat(t, AT_FDCWD, "/m/new", O_CREAT | O_WRONLY, 0644) != -EACCES)
+			code = 15;
+		else if (uvfs_openat(t, AT_FDCWD, "/m/open", O_WRONLY, 0) != -EACCES)
+			code = 16;
+		uvfs_free(fs);
+		_exit(code);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	nftw(e0.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* in, with F48 and B48 standing for 48 bytes of f and of b */
+static void expand48(char *out, size_t n, const char *in)
+{
+	size_t o = 0;
+
+	for (; *in && o + 49 < n; in++) {
+		if ((in[0] == 'F' || in[0] == 'B') && in[1] == '4' && in[2] == '8') {
+			memset(out + o, in[0] == 'F' ? 'f' : 'b', 48);
+			o += 48;
+			in += 2;
+		} else {
+			out[o++] = *in;
+		}
+	}
+	out[o] = 0;
+}
+
+/* The article's session on a host mount, in every personality: the names /proc shows
+ * are uvfs's dentries', so they follow the era as on memfs (SEMANTICS.md's table, whose
+ * linux column is the kernel's) -- four of its rows, the mount on /tmp. */
+static void test_personalities(void **state)
+{
+	static const char *const abis[] = { "linux", "linux-4.17", "linux-3.18", "linux-3.17",
+					    "linux-3.15", "linux-3.14" };
+	struct {
+		const char *from, *to;
+		const char *want[6];
+	} rows[] = {
+		{ "/tmp/foo", "/tmp/bar", { "/tmp/bar (deleted)", "/tmp/bar (deleted)",
+		  "/tmp/bar (deleted)", "/tmp/bar (deleted)", "/tmp/foo (deleted)",
+		  "/tmp/bar (deleted)" } },
+		{ "/tmp/F48", "/tmp/B48", { "/tmp/B48 (deleted)", "/tmp/B48 (deleted)",
+		  "/tmp/B48 (deleted)", "/tmp/F48 (deleted)", "/tmp/F48 (deleted)",
+		  "/tmp/F48 (deleted)" } },
+		{ "/tmp/foo", "/tmp/B48", { "/tmp/B48 (deleted)", "/tmp/B48 (deleted)",
+		  "/tmp/B48 (deleted)", "/tmp/foo (deleted)", "/tmp/foo (deleted)",
+		  "/tmp/foo (deleted)" } },
+		{ "/tmp/d1/foo", "/tmp/d2/bar", { "/tmp/d2/bar (deleted)", "/tmp/d2/bar (deleted)",
+		  "/tmp/d1/bar (deleted)", "/tmp/d1/bar (deleted)", "/tmp/d1/foo (deleted)",
+		  "/tmp/d1/bar (deleted)" } },
+	};
+
+	(void)state;
+	for (int a = 0; a < 6; a++) {
+		for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+			char dir[64] = "/dev/shm/uvfs-test-hostfs-XXXXXX", from[128], to[128];
+			char want[128], got[256];
+			struct uvfs_config cfg = { .abi = abis[a] };
+			struct uvfs *fs;
+			struct uvfs_task *t;
+			ssize_t n;
+			int fd;
+
+			expand48(from, sizeof(from), rows[r].from);
+			expand48(to, sizeof(to), rows[r].to);
+			expand48(want, sizeof(want), rows[r].want[a]);
+			assert_non_null(mkdtemp(dir));
+			fs = uvfs_new(&cfg);
+			assert_non_null(fs);
+			t = uvfs_task_new(fs);
+			assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/tmp", 01777), 0);
+			assert_int_equal(uvfs_mount2(t, dir, "/tmp", "host", 0, NULL), 0);
+			uvfs_mkdirat(t, AT_FDCWD, "/tmp/d1", 0755);
+			uvfs_mkdirat(t, AT_FDCWD, "/tmp/d2", 0755);
+			fd = uvfs_openat(t, AT_FDCWD, from, O_CREAT | O_WRONLY, 0644);
+			assert_true(fd >= 0);
+			uvfs_close(t, fd);
+			fd = uvfs_openat(t, AT_FDCWD, to, O_CREAT | O_WRONLY, 0644);
+			assert_true(fd >= 0);
+			uvfs_close(t, fd);
+			assert_int_equal(uvfs_dup3(t, uvfs_openat(t, AT_FDCWD, to, O_RDONLY, 0), 42, 0), 42);
+			assert_int_equal(uvfs_renameat2(t, AT_FDCWD, from, AT_FDCWD, to, 0), 0);
+			n = uvfs_readlink_fd(t, 42, got, sizeof(got) - 1);
+			assert_true(n > 0);
+			got[n] = 0;
+			if (strcmp(got, want))
+				fail_msg("%s, %s -> %s: \"%s\", want \"%s\"", abis[a], from, to, got, want);
+			uvfs_free(fs);
+			nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +644,8 @@ int main(void)
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_host_errors),
 		cmocka_unit_test(test_cache_bound),
+		cmocka_unit_test(test_personalities),
+		cmocka_unit_test(test_unprivileged_embedder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
