@@ -56,10 +56,19 @@ int prepend_path(const struct path *path, const struct path *root, struct prepen
 	return ret;
 }
 
+void d_path_sync(const struct path *path)
+{
+	struct super_block *sb = path->mnt->mnt_sb;
+
+	if (sb->s_op->sync_paths)
+		sb->s_op->sync_paths(sb);
+}
+
 char *d_path(const struct path *path, const struct path *root, char *buf, int buflen)
 {
 	struct prepend_buffer b = { buf, buflen };
 
+	d_path_sync(path);
 	prepend(&b, "", 1);
 	if (d_unlinked(path->dentry))
 		prepend(&b, " (deleted)", 10);
@@ -146,6 +155,9 @@ char *d_path_rcu(const struct path *path, const struct path *root, char *buf, in
 	const struct dentry *d = path->dentry;
 	unsigned int flags = __atomic_load_n(&d->d_flags, __ATOMIC_RELAXED);
 
+	/* a filesystem that brings its dentries up to date first: under the lock */
+	if (READ_ONCE(READ_ONCE(path->mnt->mnt_sb)->s_op)->sync_paths)
+		return ERR_PTR(-ECHILD);
 	prepend(&b, "", 1);
 	/* d_unlinked() */
 	if (!(flags & DCACHE_HASHED) && __atomic_load_n(&d->d_parent, __ATOMIC_RELAXED) != d)

@@ -28,6 +28,10 @@ int prepend_path(const struct path *path, const struct path *root, struct prepen
  * " (deleted)" appended for an unlinked dentry, paths outside root printed from the
  * namespace root.  Returns a pointer into buf (NUL-terminated) or ERR_PTR(-ENAMETOOLONG).
  */
+/* d_path_sync - the path's filesystem brings its dentries up to date (->sync_paths):
+ * before d_path(), which calls it, or a path made by hand (getcwd).  ns_lock, no walk
+ * under way. */
+void d_path_sync(const struct path *path);
 char *d_path(const struct path *path, const struct path *root, char *buf, int buflen);
 /* d_path_rcu - d_path inside an RCU read section without ns_lock: the caller checks
  * ns_seq before it trusts the result. */

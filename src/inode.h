@@ -208,6 +208,10 @@ struct super_operations {
 	/* Optional: evict unused cached entries beyond the filesystem's bound (the
 	 * kernel's shrinker); called under ns_lock between calls (shrink_caches()). */
 	void (*shrink)(struct super_block *sb);
+	/* Optional: bring the dentries up to date before a path is made of them
+	 * (d_path, getcwd): hostfs applies the renames and removals a host process
+	 * made.  Under ns_lock, with no walk under way (it may kill unused dentries). */
+	void (*sync_paths)(struct super_block *sb);
 	/* The superblock's options as /proc/PID/mountinfo shows them after "rw" or "ro":
 	 * ",size=1024k,mode=700" (->show_options).  Optional. */
 	void (*show_options)(FILE *m, const struct super_block *sb);

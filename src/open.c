@@ -594,6 +594,7 @@ int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size)
 	b.buf = page;
 	b.len = UVFS_PATH_MAX;
 	task_enter(task);
+	d_path_sync(&task->pwd);
 	if (d_unlinked(task->pwd.dentry)) {
 		err = -ENOENT;
 		goto out;

@@ -333,6 +333,51 @@ static void test_host_changes_always(void **state)
 	assert_int_equal(chmod(p, 0604), 0);
 	assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/m/f", &st, 0), 0);
 	assert_int_equal(st.st_mode, S_IFREG | 0604);
+	/* /proc/PID/fd and getcwd after the host removed or renamed what they name: what
+	 * the kernel shows through a bind mount, whose dentries are the source's
+	 * (unshare -m; mount --bind src m; exec 5<m/f; rm src/f; mv src/g src/h;
+	 * readlink /proc/self/fd/5 ... on this machine's 6.18) */
+	{
+		char lnk[256];
+		int f5, f6, f7;
+
+		host_write(e, "x5", "5");
+		host_write(e, "x6", "6");
+		host_path(e, "dd", p, sizeof(p));
+		assert_int_equal(mkdir(p, 0755), 0);
+		host_write(e, "dd/k", "7");
+		f5 = uvfs_openat(e->t, AT_FDCWD, "/m/x5", O_RDONLY, 0);
+		f6 = uvfs_openat(e->t, AT_FDCWD, "/m/x6", O_RDONLY, 0);
+		f7 = uvfs_openat(e->t, AT_FDCWD, "/m/dd/k", O_RDONLY, 0);
+		assert_true(f5 >= 0 && f6 >= 0 && f7 >= 0);
+		assert_int_equal(uvfs_chdir(e->t, "/m/dd"), 0);
+		host_path(e, "x5", p, sizeof(p));
+		assert_int_equal(unlink(p), 0);
+		host_path(e, "x6", p, sizeof(p));
+		host_path(e, "x7", q, sizeof(q));
+		assert_int_equal(rename(p, q), 0);
+		host_path(e, "dd", p, sizeof(p));
+		host_path(e, "ee", q, sizeof(q));
+		assert_int_equal(rename(p, q), 0);
+		lnk[uvfs_readlink_fd(e->t, f5, lnk, sizeof(lnk) - 1)] = 0;
+		assert_string_equal(lnk, "/m/x5 (deleted)");
+		lnk[uvfs_readlink_fd(e->t, f6, lnk, sizeof(lnk) - 1)] = 0;
+		assert_string_equal(lnk, "/m/x7");
+		lnk[uvfs_readlink_fd(e->t, f7, lnk, sizeof(lnk) - 1)] = 0;
+		assert_string_equal(lnk, "/m/ee/k");
+		assert_int_equal(uvfs_getcwd(e->t, lnk, sizeof(lnk)), 6);
+		assert_string_equal(lnk, "/m/ee");
+		/* the working directory removed: getcwd's ENOENT */
+		host_path(e, "ee/k", p, sizeof(p));
+		assert_int_equal(unlink(p), 0);
+		host_path(e, "ee", p, sizeof(p));
+		assert_int_equal(rmdir(p), 0);
+		assert_int_equal(uvfs_getcwd(e->t, lnk, sizeof(lnk)), -ENOENT);
+		assert_int_equal(uvfs_chdir(e->t, "/"), 0);
+		uvfs_close(e->t, f5);
+		uvfs_close(e->t, f6);
+		uvfs_close(e->t, f7);
+	}
 	/* a directory made and removed on the host */
 	host_path(e, "dir", p, sizeof(p));
 	assert_int_equal(mkdir(p, 0700), 0);

@@ -74,6 +74,9 @@ struct hostfs_inode {
 	int wd;
 	uint32_t attr_gen, attr_seen, names_gen;
 	struct hostfs_inode *wd_next;    /* in hostfs_sb.wds */
+	/* a directory's dentry (it has one), for the host's renames and removals in it
+	 * (sync_names()); NULL while it has none */
+	struct dentry *alias;
 };
 
 _Static_assert(offsetof(struct hostfs_inode, vfs_inode) == 0, "new_inode gives the struct");
@@ -106,7 +109,18 @@ struct hostfs_sb {
 	 * -1 when the host gave none (the host is then asked every time) */
 	int ifd;
 	unsigned long drained_seq;
+	/* names removed or moved by the host in watched directories, for sync_names()
+	 * to apply to the dcache at a point where no walk is under way */
+	struct name_event *events;
+	size_t nr_events, max_events;
+	bool events_lost;                /* more than max_events, or no memory */
 	struct hostfs_inode *wds[256];   /* watch descriptor -> inode, chained by wd_next */
+};
+
+struct name_event {
+	int wd;                          /* the directory's watch */
+	uint32_t mask, cookie;           /* IN_DELETE, IN_MOVED_FROM or IN_MOVED_TO */
+	char *name;
 };
 
 /* The descriptor of an open file: the host's, opened through the inode's O_PATH one. */
@@ -280,6 +294,34 @@ static void stale_all(struct hostfs_sb *s)
 			hi->attr_gen++, hi->names_gen++;
 }
 
+/* A removal or rename the host made in a watched directory: sync_names() applies it
+ * at the end of the call (shrink_pending) or before a path is made (->sync_paths). */
+static void keep_name_event(const struct super_block *sb, const struct inotify_event *ev)
+{
+	struct hostfs_sb *s = HSB(sb);
+	struct name_event *e;
+
+	if (s->nr_events == s->max_events) {
+		size_t n = s->max_events ? s->max_events * 2 : 16;
+
+		e = n <= 65536 ? realloc(s->events, n * sizeof(*e)) : NULL;
+		if (!e) {
+			s->events_lost = true;
+			return;
+		}
+		s->events = e;
+		s->max_events = n;
+	}
+	e = &s->events[s->nr_events];
+	*e = (struct name_event){ ev->wd, ev->mask, ev->cookie, strdup(ev->name) };
+	if (!e->name) {
+		s->events_lost = true;
+		return;
+	}
+	s->nr_events++;
+	sb->s_fs->shrink_pending = true;
+}
+
 static void drain(const struct super_block *sb)
 {
 	struct hostfs_sb *s = HSB(sb);
@@ -313,6 +355,8 @@ static void drain(const struct super_block *sb)
 			hi->attr_gen++;
 			if (ev->mask & NAME_EVENTS)
 				hi->names_gen++;
+			if ((ev->mask & (IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) && ev->len)
+				keep_name_event(sb, ev);
 		}
 	}
 }
@@ -349,6 +393,100 @@ static int force_refresh(struct inode *inode)
 static int refresh(struct inode *inode)
 {
 	return attrs_fresh(inode) ? 0 : force_refresh(inode);
+}
+
+/* Does name in dir still name inode on the host? */
+static bool still_named(const struct hostfs_inode *dir, const char *name, const struct inode *inode)
+{
+	struct stat st;
+
+	return !fstatat(dir->fd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       st.st_ino == HI(inode)->h_ino && st.st_dev == HI(inode)->h_dev;
+}
+
+/* dir's cached child called name, with a reference, or NULL */
+static struct dentry *cached_child(struct dentry *dir, const char *name)
+{
+	struct qstr q = QSTR_INIT(name, strlen(name));
+
+	q.hash = d_name_hash(q.name, q.len);
+	return d_lookup(dir, &q);
+}
+
+/* The host moved d's object to name in the directory to: move the dentry there too
+ * (d_move over what the name held, a hashed negative dentry made for it if nothing). */
+static int move_to(struct dentry *d, struct dentry *to, const char *name)
+{
+	struct dentry *t = cached_child(to, name);
+
+	if (!t) {
+		struct qstr q = QSTR_INIT(name, strlen(name));
+
+		q.hash = d_name_hash(q.name, q.len);
+		t = d_alloc(to, &q);
+		if (!t)
+			return -ENOMEM;
+		d_add(t, NULL);
+	}
+	if (t != d)
+		d_move(d, t);
+	dput(t);
+	if (d->d_offset)
+		HSB(d_sb(d))->lru[d->d_offset].names_seen = HI(to->d_inode)->names_gen;
+	return 0;
+}
+
+/*
+ * The kernel shares one dcache between a bind mount and its source, so a file a host
+ * process removes or renames shows at once as "... (deleted)" or under its new name in
+ * /proc/PID/fd, a renamed directory in getcwd.  uvfs's dentries learn it from the
+ * removals and renames the inotify queue reported: a cached name that no longer names
+ * its object on the host is moved where the host moved it (when uvfs has that
+ * directory), or else dropped, and a removed directory is dead.  Not in a walk: it
+ * kills unused dentries (from shrink at the end of a call, or ->sync_paths).
+ */
+static void sync_names(struct super_block *sb)
+{
+	struct hostfs_sb *s = HSB(sb);
+
+	drain(sb);
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct name_event *ev = &s->events[i];
+		struct hostfs_inode *dir = *wd_slot(s, ev->wd);
+		struct dentry *d;
+
+		if (!(ev->mask & (IN_DELETE | IN_MOVED_FROM)) || !dir || !dir->alias)
+			continue;
+		d = cached_child(dir->alias, ev->name);
+		if (!d)
+			continue;
+		if (d->d_inode && !still_named(dir, ev->name, d->d_inode)) {
+			bool moved = false;
+
+			for (size_t j = i + 1; j < s->nr_events && (ev->mask & IN_MOVED_FROM); j++) {
+				struct name_event *to = &s->events[j];
+				struct hostfs_inode *tdir;
+
+				if (!(to->mask & IN_MOVED_TO) || to->cookie != ev->cookie)
+					continue;
+				tdir = *wd_slot(s, to->wd);
+				moved = tdir && tdir->alias &&
+					still_named(tdir, to->name, d->d_inode) &&
+					!move_to(d, tdir->alias, to->name);
+				break;
+			}
+			if (!moved) {
+				if ((ev->mask & IN_DELETE) && S_ISDIR(d->d_inode->i_mode))
+					d_mark_dead_dir(d);
+				d_drop(d);
+			}
+		}
+		dput(d);
+	}
+	for (size_t i = 0; i < s->nr_events; i++)
+		free(s->events[i].name);
+	s->nr_events = 0;
+	s->events_lost = false;
 }
 
 static const struct inode_operations *iops_of(mode_t mode)
@@ -631,6 +769,8 @@ static void hostfs_d_release(struct dentry *d)
 	struct hostfs_sb *s = HSB(d_sb(d));
 	uint32_t i = d->d_offset;
 
+	if (d->d_inode && HI(d->d_inode)->alias == d)
+		HI(d->d_inode)->alias = NULL;
 	if (!i)
 		return;
 	lru_unlink(s, i);
@@ -647,8 +787,11 @@ static void hostfs_d_release(struct dentry *d)
 static void hostfs_shrink(struct super_block *sb)
 {
 	struct hostfs_sb *s = HSB(sb);
-	uint32_t budget = s->nr_cached;
+	uint32_t budget;
 
+	if (s->nr_events || s->events_lost)
+		sync_names(sb);
+	budget = s->nr_cached;
 	while (s->nr_cached > s->max_cached && budget--) {
 		uint32_t i = s->lru[0].prev;
 		struct dentry *d = s->lru[i].d;
@@ -683,6 +826,8 @@ static int hostfs_lookup(struct inode *dir, struct dentry *dentry)
 	if (IS_ERR(inode))
 		return (int)PTR_ERR(inode);
 	d_add(dentry, inode);
+	if (inode && S_ISDIR(inode->i_mode))
+		HI(inode)->alias = dentry;
 	if (inode) {
 		lru_add(dir->i_sb, dentry, slot);
 	} else if (!(dir->i_sb->s_flags & SB_NO_NEGATIVE)) {
@@ -762,6 +907,8 @@ static int instantiate_new(struct inode *dir, struct dentry *dentry, mode_t mode
 		return (int)PTR_ERR(inode);
 	}
 	d_instantiate(dentry, inode);
+	if (S_ISDIR(inode->i_mode))
+		HI(inode)->alias = dentry;
 	lru_add(dir->i_sb, dentry, slot);
 	return force_refresh(dir);
 }
@@ -1139,6 +1286,9 @@ static void hostfs_put_super(struct super_block *sb)
 		close(s->proc_fd);
 	if (s->ifd >= 0)
 		close(s->ifd);
+	for (size_t i = 0; i < s->nr_events; i++)
+		free(s->events[i].name);
+	free(s->events);
 	free(s->hash);
 	free(s->lru);
 	free(s);
@@ -1181,6 +1331,7 @@ static const struct super_operations hostfs_sops = {
 	.drop_inode = hostfs_drop_inode,
 	.d_release = hostfs_d_release,
 	.shrink = hostfs_shrink,
+	.sync_paths = sync_names,
 	.statfs = hostfs_statfs,
 	.show_options = hostfs_show_options,
 };
@@ -1277,6 +1428,7 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 		iput(root);
 		return -ENOMEM;
 	}
+	HI(root)->alias = sb->s_root;
 	return 0;
 }
 
