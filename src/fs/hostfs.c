@@ -1208,9 +1208,15 @@ static ssize_t hostfs_write(struct file *f, const void *buf, size_t count, off_t
 	if (n < 0)
 		return host_err();
 	*pos += n;
-	if (*pos > inode->i_size)
+	/* what was written extends the file (an empty write at any offset does not:
+	 * uvfs-difftest --uvfs-host, seed 73018767) */
+	if (n > 0 && *pos > inode->i_size)
 		inode->i_size = *pos;
-	HI(inode)->checked = INT64_MIN;  /* a timeout policy asks the host next time */
+	/* size, blocks and times as the host has them now: a watched inode hears of its
+	 * write (IN_MODIFY); under never and timeout= it is read back, as after any
+	 * change made through uvfs (uvfs-difftest --uvfs-host-opts never, seed 74000001) */
+	if (n > 0 && (HSB(inode->i_sb)->reval != HOST_REVAL_ALWAYS || HI(inode)->wd < 0))
+		force_refresh(inode);
 	return n;
 }
 
