@@ -455,6 +455,7 @@ enum { HOST_REVAL_ALWAYS, HOST_REVAL_TIMEOUT, HOST_REVAL_NEVER };
 #define FS_OPT_INUMS  0x400    /* inode32 or inode64 given */
 #define FS_OPT_MPOL_SET 0x800  /* mpol= given (FS_OPT_MPOL: local) */
 #define FS_OPT_REVAL  0x1000   /* hostfs: always, never or timeout= given */
+#define FS_OPT_RECURSIVE 0x2000 /* hostfs: the mounts below the source too (rbind) */
 /* set by mount(2) for a new tmpfs: where size= or nr_inodes= are not given, Linux's
  * defaults (half of the machine's memory; as many inodes as half its pages), not
  * uvfs_new's unlimited root */

@@ -454,6 +454,29 @@ static void test_host_errors(void **state)
 	assert_int_equal(uvfs_unlinkat(e->t, AT_FDCWD, "/s/big", 0), -EROFS);
 	assert_int_equal(uvfs_umount2(e->t, "/s", 0), 0);
 	assert_int_equal(umount(p), 0);
+	/* what the host mounted below the source: hidden as by mount --bind (the
+	 * directory beneath shows), seen with "recursive" as by mount --rbind -- the
+	 * kernel's answers (unshare -m; ...; ls b/sub r/sub: "under", "over") */
+	{
+		struct stat st;
+
+		host_path(e, "sub", p, sizeof(p));
+		assert_int_equal(mkdir(p, 0755), 0);
+		host_write(e, "sub/under", "u");
+		assert_int_equal(mount("none", p, "tmpfs", 0, NULL), 0);
+		host_write(e, "sub/over", "o");
+		assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/b", 0755), 0);
+		assert_int_equal(uvfs_mount2(e->t, e->dir, "/b", "host", 0, NULL), 0);
+		assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/rb", 0755), 0);
+		assert_int_equal(uvfs_mount2(e->t, e->dir, "/rb", "host", 0, "recursive"), 0);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/b/sub/under", &st, 0), 0);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/b/sub/over", &st, 0), -ENOENT);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb/sub/over", &st, 0), 0);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb/sub/under", &st, 0), -ENOENT);
+		assert_int_equal(uvfs_umount2(e->t, "/b", 0), 0);
+		assert_int_equal(uvfs_umount2(e->t, "/rb", 0), 0);
+		assert_int_equal(umount(p), 0);
+	}
 	/* uvfs's own read-only mount: EROFS before the host is asked */
 	assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/r", 0755), 0);
 	assert_int_equal(uvfs_mount2(e->t, e->dir, "/r", "host", MS_RDONLY, NULL), 0);

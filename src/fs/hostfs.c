@@ -49,6 +49,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1          /* include/uapi/linux/mount.h */
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
 #include "../dcache.h"
 #include "../file.h"
 #include "../inode.h"
@@ -94,6 +102,7 @@ struct hostfs_sb {
 	int proc_fd;                     /* immutable: O_PATH of the host's /proc/self/fd */
 	unsigned int reval;              /* immutable: HOST_REVAL_* */
 	unsigned int timeout;            /* immutable: seconds, HOST_REVAL_TIMEOUT */
+	bool recursive;                  /* immutable: "recursive" (the mounts below too) */
 	struct hostfs_inode **hash;      /* (h_dev, h_ino) -> inode; hash_mask + 1 chains */
 	size_t hash_mask;
 	size_t nr_hashed;
@@ -1323,6 +1332,8 @@ static void hostfs_show_options(FILE *m, const struct super_block *sb)
 {
 	const struct hostfs_sb *s = HSB(sb);
 
+	if (s->recursive)
+		fputs(",recursive", m);
 	if (s->reval == HOST_REVAL_NEVER)
 		fputs(",never", m);
 	else if (s->reval == HOST_REVAL_TIMEOUT)
@@ -1390,6 +1401,7 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	sb->s_flags = 0;
 	s->reval = opts->reval;
 	s->timeout = opts->reval_timeout;
+	s->recursive = opts->seen & FS_OPT_RECURSIVE;
 	s->hash_mask = 63;
 	s->hash = uvfs_zalloc((s->hash_mask + 1) * sizeof(*s->hash));
 	s->lru_size = 64;
@@ -1413,15 +1425,23 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	 * or need never be: not under timeout=, nor always without inotify */
 	if (s->reval == HOST_REVAL_TIMEOUT || (s->reval == HOST_REVAL_ALWAYS && s->ifd < 0))
 		sb->s_flags |= SB_NO_NEGATIVE;
-	/* the source is the embedder's path, resolved by the host once, here */
-	s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* the source is the embedder's path, resolved by the host once, here -- as
+	 * mount --bind sees it: a detached copy of the source's mount alone
+	 * (open_tree(OPEN_TREE_CLONE)), so that what the host has mounted below it is not
+	 * crossed but shows the directory beneath, unless "recursive" asks for them
+	 * (--rbind: AT_RECURSIVE).  Without CAP_SYS_ADMIN on the host, the source as the
+	 * embedder's namespace shows it, the mounts below included. */
+	s->root_fd = (int)syscall(SYS_open_tree, AT_FDCWD, opts->source, OPEN_TREE_CLONE |
+				  OPEN_TREE_CLOEXEC | (opts->seen & FS_OPT_RECURSIVE ? AT_RECURSIVE : 0));
+	if (s->root_fd < 0 && (errno == EPERM || errno == ENOSYS))
+		s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0)
 		return host_err();
 	fd = fcntl(s->root_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return host_err();
-	if (fstat(fd, &st)) {
-		int err = host_err();
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? host_err() : -ENOTDIR;  /* open_tree takes files */
 
 		close(fd);
 		return err;
@@ -1438,9 +1458,15 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	return 0;
 }
 
-/* always | never | timeout=SECONDS */
+/* always | never | timeout=SECONDS | recursive */
 static int hostfs_parse_param(struct fs_mount_opts *opts, const char *key, const char *value)
 {
+	if (!strcmp(key, "recursive")) {
+		if (value)
+			return -EINVAL;
+		opts->seen |= FS_OPT_RECURSIVE;
+		return 0;
+	}
 	if (!strcmp(key, "always") || !strcmp(key, "never")) {
 		if (value)
 			return -EINVAL;
