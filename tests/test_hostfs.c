@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "introspect.h"
 #include "uvfs/uvfs.h"
 
@@ -619,6 +620,81 @@ static void test_unprivileged_embedder(void **state)
 	nftw(e0.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The host directory as text: every name with its type, size and link count. */
+static void host_snapshot(const char *dir, char *out, size_t n)
+{
+	struct dirent **list;
+	int k = scandir(dir, &list, NULL, alphasort);
+	size_t o = 0;
+
+	assert_true(k >= 0);
+	out[0] = 0;
+	for (int i = 0; i < k; i++) {
+		char p[512];
+		struct stat st;
+
+		snprintf(p, sizeof(p), "%s/%s", dir, list[i]->d_name);
+		if (lstat(p, &st) == 0 && o < n)
+			o += (size_t)snprintf(out + o, n - o, "%s %o %lld %lu\n", list[i]->d_name,
+					      (unsigned int)st.st_mode, (long long)st.st_size,
+					      (unsigned long)st.st_nlink);
+		free(list[i]);
+	}
+	free(list);
+}
+
+/* ENOMEM at every allocation of each changing call on a host mount: the call fails
+ * with nothing changed on the host (allocate before mutate, or undo), and nothing of
+ * uvfs's is left (uvfs_free, then the live counts). */
+static void test_enomem(void **state)
+{
+	(void)state;
+	for (int op = 0; op < 9; op++) {
+		for (long k = 0;; k++) {
+			struct env *e = env_new(NULL);
+			char before[4096], after[4096];
+			int r, fd;
+
+			host_write(e, "f", "data");
+			host_snapshot(e->dir, before, sizeof(before));
+			uvfs_fail_countdown = k;
+			switch (op) {
+			case 0: r = uvfs_openat(e->t, AT_FDCWD, "/m/new", O_CREAT | O_WRONLY, 0644); break;
+			case 1: r = uvfs_mkdirat(e->t, AT_FDCWD, "/m/nd", 0755); break;
+			case 2: r = uvfs_symlinkat(e->t, "target", AT_FDCWD, "/m/sl"); break;
+			case 3: r = uvfs_linkat(e->t, AT_FDCWD, "/m/f", AT_FDCWD, "/m/hl", 0); break;
+			case 4: r = uvfs_renameat2(e->t, AT_FDCWD, "/m/f", AT_FDCWD, "/m/g", 0); break;
+			case 5: r = uvfs_unlinkat(e->t, AT_FDCWD, "/m/f", 0); break;
+			case 6: r = uvfs_mknodat(e->t, AT_FDCWD, "/m/s", S_IFSOCK | 0600, 0); break;
+			case 7: r = uvfs_openat(e->t, AT_FDCWD, "/m", O_TMPFILE | O_RDWR, 0600); break;
+			default:
+				r = fd = uvfs_openat(e->t, AT_FDCWD, "/m/f", O_WRONLY | O_TRUNC, 0);
+				break;
+			}
+			uvfs_fail_countdown = -1;
+			host_snapshot(e->dir, after, sizeof(after));
+			if (r == -ENOMEM) {
+				if (strcmp(before, after))
+					fail_msg("call %d, allocation %ld failed: the host changed\n"
+						 "%s---\n%s", op, k, before, after);
+			} else if (r < 0) {
+				fail_msg("call %d, allocation %ld failed: %d", op, k, r);
+			}
+			env_free(e);
+			{
+				struct uvfs_live_counts c;
+
+				uvfs_live_counts(&c);
+				assert_int_equal(c.dentries + c.names + c.inodes + c.files + c.tasks +
+						 c.instances, 0);
+			}
+			if (r >= 0)
+				break;
+			assert_true(k < 1000);
+		}
+	}
+}
+
 /* in, with F48 and B48 standing for 48 bytes of f and of b */
 static void expand48(char *out, size_t n, const char *in)
 {
@@ -714,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_cache_bound),
 		cmocka_unit_test(test_personalities),
 		cmocka_unit_test(test_unprivileged_embedder),
+		cmocka_unit_test(test_enomem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

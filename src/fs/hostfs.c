@@ -132,10 +132,6 @@ struct name_event {
 	char *name;
 };
 
-/* The descriptor of an open file: the host's, opened through the inode's O_PATH one. */
-struct hostfs_file {
-	int fd;
-};
 
 static const struct inode_operations hostfs_dir_iops, hostfs_file_iops, hostfs_link_iops,
 	hostfs_special_iops, hostfs_fifo_iops;
@@ -148,7 +144,10 @@ static inline struct hostfs_inode *HI(const struct inode *inode)
 	return container_of(inode, struct hostfs_inode, vfs_inode);
 }
 static inline struct hostfs_sb *HSB(const struct super_block *sb) { return sb->s_fs_info; }
-static inline int hfd(const struct file *f) { return ((struct hostfs_file *)f->private_data)->fd; }
+/* An open file's host descriptor, opened through the inode's O_PATH one, kept in
+ * private_data as fd + 1 -- no allocation, so that an open after a create cannot fail
+ * for want of memory and leave the new file behind */
+static inline int hfd(const struct file *f) { return (int)(intptr_t)f->private_data - 1; }
 static inline const char *dname(const struct dentry *d) { return (const char *)d->d_name.name; }
 
 /* -errno of the host call that just failed */
@@ -1154,12 +1153,9 @@ static const struct inode_operations hostfs_fifo_iops = { .fop = &pipe_fops, HOS
 
 static int hostfs_open(struct inode *inode, struct file *f)
 {
-	struct hostfs_file *hf = uvfs_malloc(sizeof(*hf));
 	char name[16];
-	int flags = O_CLOEXEC | O_NOCTTY;
+	int flags = O_CLOEXEC | O_NOCTTY, fd;
 
-	if (!hf)
-		return -ENOMEM;
 	/* the access mode and how data is written; O_APPEND, O_TRUNC and the position
 	 * are uvfs's */
 	if (S_ISDIR(inode->i_mode))
@@ -1167,25 +1163,18 @@ static int hostfs_open(struct inode *inode, struct file *f)
 	else
 		flags |= (int)(f->f_flags & (O_ACCMODE | O_DIRECT | O_SYNC | O_DSYNC));
 	proc_name(inode, name);
-	hf->fd = openat(HSB(inode->i_sb)->proc_fd, name, flags);
-	if (hf->fd < 0) {
-		int err = host_err();
-
-		free(hf);
-		return err;
-	}
-	f->private_data = hf;
+	fd = openat(HSB(inode->i_sb)->proc_fd, name, flags);
+	if (fd < 0)
+		return host_err();
+	f->private_data = (void *)(intptr_t)(fd + 1);
 	return 0;
 }
 
 static void hostfs_release(struct inode *inode, struct file *f)
 {
-	struct hostfs_file *hf = f->private_data;
-
 	(void)inode;
-	if (hf) {
-		close(hf->fd);
-		free(hf);
+	if (f->private_data) {
+		close(hfd(f));
 		f->private_data = NULL;
 	}
 }
