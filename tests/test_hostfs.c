@@ -67,6 +67,7 @@ static void host_write(const struct env *e, const char *name, const char *text)
 }
 
 /* A uvfs instance with the host directory mounted on /m with options data. */
+__attribute__((returns_nonnull))
 static struct env *env_new(const char *data)
 {
 	struct env *e = calloc(1, sizeof(*e));
