@@ -51,7 +51,14 @@ struct env {
 
 static void host_path(const struct env *e, const char *name, char *out, size_t n)
 {
-	snprintf(out, n, "%s/%s", e->dir, name);
+	size_t a = strlen(e->dir), b = strlen(name);
+
+	/* by hand: gcc's -Wformat-truncation under ASan (-O2) took e->dir for NULL in
+	 * snprintf's "%s/%s" */
+	assert_true(a + b + 2 <= n);
+	memcpy(out, e->dir, a);
+	out[a] = '/';
+	memcpy(out + a + 1, name, b + 1);
 }
 
 static void host_write(const struct env *e, const char *name, const char *text)
@@ -67,12 +74,12 @@ static void host_write(const struct env *e, const char *name, const char *text)
 }
 
 /* A uvfs instance with the host directory mounted on /m with options data. */
-__attribute__((returns_nonnull))
 static struct env *env_new(const char *data)
 {
 	struct env *e = calloc(1, sizeof(*e));
 
-	assert_non_null(e);
+	if (!e)
+		abort();  /* (cmocka's assertions do not tell gcc that they stop the test) */
 	snprintf(e->dir, sizeof(e->dir), "/dev/shm/uvfs-test-hostfs-XXXXXX");
 	assert_non_null(mkdtemp(e->dir));
 	assert_int_equal(chmod(e->dir, 0755), 0);
