@@ -1097,6 +1097,8 @@ int main(int argc, char **argv)
 	if (check_mode)
 		printf("bench check: every benchmark ran on both sides\n");
 	uvfs_free(fs);
+	if (fs_cold)
+		uvfs_free(fs_cold);  /* the host mounts' cold instance (mount_hosts) */
 	if (chdir("/") == 0) {
 		umount2(hostdir, MNT_DETACH);
 		rmdir(hostdir);
