@@ -214,15 +214,70 @@ static struct mount *mnt_leaf_under(struct uvfs *fs, struct mount *top)
  * decides by default) and freed when nothing holds it any more: at once after a busy
  * check that passed, later for a lazy unmount whose files are still open.
  */
+struct mount_depth {
+	struct mount *m;
+	unsigned long depth;
+};
+
+static int deeper_first(const void *a, const void *b)
+{
+	const struct mount_depth *x = a, *y = b;
+
+	return x->depth < y->depth ? 1 : x->depth > y->depth ? -1 : 0;
+}
+
+/* Detach and free m, a mount with none below it left. */
+static void umount_one(struct uvfs *fs, struct mount *m)
+{
+	mnt_detach(fs, m);
+	if (m->mnt_count == 0)
+		mnt_free(m);
+}
+
 void umount_tree(struct uvfs *fs, struct mount *m)
 {
+	struct mount_depth *v = NULL;
+	size_t n = 0, max = 0;
+	struct mount *c;
+
 	assert(ns_locked(fs));
+	/* Every mount below m with its depth under it, deepest first: one pass over the
+	 * mounts, where looking for a leaf again after each detach was a pass over all
+	 * of them per mount below every mount (fuzz_ops: a tree of recursive binds took
+	 * more than 20 s at uvfs_free).  Nothing detached here is freed before its turn:
+	 * only a detached mount (MNT_UMOUNT) goes at its last mntput. */
+	cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
+		unsigned long depth = 0;
+		const struct mount *p = c;
+
+		while (p != m && p->mnt_parent != p) {
+			p = p->mnt_parent;
+			depth++;
+		}
+		if (p != m)
+			continue;
+		if (n == max) {
+			/* not uvfs_malloc: an unmount cannot fail; without memory, the
+			 * leaf-by-leaf way below */
+			struct mount_depth *w = realloc(v, (max = max ? 2 * max : 64) * sizeof(*v));
+
+			if (!w)
+				goto slow;
+			v = w;
+		}
+		v[n++] = (struct mount_depth){ c, depth };
+	}
+	qsort(v, n, sizeof(*v), deeper_first);
+	for (size_t i = 0; i < n; i++)
+		umount_one(fs, v[i].m);
+	free(v);
+	return;
+slow:
+	free(v);
 	for (;;) {
 		struct mount *leaf = mnt_leaf_under(fs, m);
 
-		mnt_detach(fs, leaf);
-		if (leaf->mnt_count == 0)
-			mnt_free(leaf);
+		umount_one(fs, leaf);
 		if (leaf == m)
 			return;
 	}
