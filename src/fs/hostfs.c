@@ -1194,18 +1194,26 @@ static ssize_t hostfs_write(struct file *f, const void *buf, size_t count, off_t
 	struct inode *inode = f->f_inode;
 	ssize_t n;
 
-	/* O_APPEND: the host's end of file, not the copy's */
-	if ((f->f_flags & O_APPEND) && count) {
-		struct stat st;
+	int fd = hfd(f), fl = fcntl(fd, F_GETFL);
+	bool append = (f->f_flags & O_APPEND) && count;
 
-		if (fstat(hfd(f), &st))
+	/* O_APPEND (set at open or by F_SETFL): the host's own append, at its end of
+	 * file and with its errors (EFBIG at 2^63 - 1, where a pwrite there is EINVAL:
+	 * uvfs-difftest --uvfs-host, seed 77025983); a descriptor without it must not
+	 * append (a host pwrite on an O_APPEND descriptor does) */
+	if (fl >= 0 && !!(fl & O_APPEND) != append)
+		fcntl(fd, F_SETFL, append ? fl | O_APPEND : fl & ~O_APPEND);
+	if (append) {
+		n = write(fd, buf, count);
+		if (n < 0)
 			return host_err();
-		*pos = st.st_size;
+		*pos = lseek(fd, 0, SEEK_CUR);
+	} else {
+		n = pwrite(fd, buf, count, *pos);
+		if (n < 0)
+			return host_err();
+		*pos += n;
 	}
-	n = pwrite(hfd(f), buf, count, *pos);
-	if (n < 0)
-		return host_err();
-	*pos += n;
 	/* what was written extends the file (an empty write at any offset does not:
 	 * uvfs-difftest --uvfs-host, seed 73018767) */
 	if (n > 0 && *pos > inode->i_size)
