@@ -78,7 +78,10 @@ static void mnt_list_publish(struct uvfs *fs, struct mount *m)
 	m->mnt_list.next = head;
 	m->mnt_list.prev = head->prev;
 	tsan_release(m);
-	rcu_assign_pointer(head->prev->next, &m->mnt_list);
+	/* rcu_assign_pointer() as a C11 release store, which ThreadSanitizer sees: its
+	 * plain store raced with lookup_mnt()'s load in clang's TSan (CI, 3845977's
+	 * successor: test_rcu_walk_under_mounts) */
+	__atomic_store_n(&head->prev->next, &m->mnt_list, __ATOMIC_RELEASE);
 	head->prev = &m->mnt_list;
 }
 
