@@ -51,7 +51,7 @@ static struct cds_hlist_head *d_hash_bucket(struct uvfs *fs, const struct dentry
 	return &t->b[d_hash_index(parent, hash) & t->mask];
 }
 
-static struct dcache_buckets *buckets_alloc(size_t n, bool may_fail)
+struct dcache_buckets *buckets_alloc(size_t n, bool may_fail)
 {
 	struct dcache_buckets *t = may_fail ? uvfs_zalloc(sizeof(*t) + n * sizeof(t->b[0]))
 					    : calloc(1, sizeof(*t) + n * sizeof(t->b[0]));
@@ -64,17 +64,24 @@ static struct dcache_buckets *buckets_alloc(size_t n, bool may_fail)
 int dcache_init(struct uvfs *fs)
 {
 	fs->dtable.tbl = buckets_alloc(1024, true);
-	if (!fs->dtable.tbl)
-		return -ENOMEM;
+	/* the mount hash (namespace.c): most instances have a handful of mounts */
+	fs->mount_hashtable.tbl = buckets_alloc(16, true);
 	fs->dtable.count = 0;
+	fs->mount_hashtable.count = 0;
+	if (!fs->dtable.tbl || !fs->mount_hashtable.tbl) {
+		dcache_exit(fs);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void dcache_exit(struct uvfs *fs)
 {
-	assert(fs->dtable.count == 0);
+	assert(fs->dtable.count == 0 && fs->mount_hashtable.count == 0);
 	free(fs->dtable.tbl);
+	free(fs->mount_hashtable.tbl);
 	fs->dtable.tbl = NULL;
+	fs->mount_hashtable.tbl = NULL;
 }
 
 static void buckets_free_rcu(struct rcu_head *head)
@@ -82,6 +89,16 @@ static void buckets_free_rcu(struct rcu_head *head)
 	tsan_acquire(head);                 /* handed over by call_rcu */
 	tsan_acquire(&rcu_readers_done);    /* after a grace period */
 	free(container_of(head, struct dcache_buckets, rcu));
+}
+
+void buckets_replace(struct dcache_buckets **slot, struct dcache_buckets *nt)
+{
+	struct dcache_buckets *old = *slot;
+
+	/* rcu_assign_pointer(), in the form ThreadSanitizer models (a release store) */
+	__atomic_store_n(slot, nt, __ATOMIC_RELEASE);
+	tsan_release(&old->rcu);
+	urcu_bp_call_rcu(&old->rcu, buckets_free_rcu);
 }
 
 /*
@@ -111,10 +128,7 @@ static void d_hash_grow(struct uvfs *fs)
 					       &nt->b[d_hash_index(d->d_parent, d->d_name.hash) & (n - 1)]);
 		}
 	}
-	/* rcu_assign_pointer(), in the form ThreadSanitizer models (a release store) */
-	__atomic_store_n(&fs->dtable.tbl, nt, __ATOMIC_RELEASE);
-	tsan_release(&old->rcu);
-	urcu_bp_call_rcu(&old->rcu, buckets_free_rcu);
+	buckets_replace(&fs->dtable.tbl, nt);
 }
 
 void d_rehash(struct dentry *d)

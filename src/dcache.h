@@ -78,9 +78,12 @@ struct external_name {
 struct dentry {
 	/* (No d_seq: the lockless walk validates everything it read with the
 	 * instance's ns_seq at its end, walk.c, so nothing reads a per-dentry
-	 * count.  The 4 bytes after d_flags are padding, kept out of the line that
-	 * dget() and dput() write.) */
+	 * count.) */
 	unsigned int d_flags;
+	/* ns_lock: mounts whose mountpoint it is, of any parent and namespace
+	 * (DCACHE_MOUNTED while not zero; the kernel's struct mountpoint m_count).
+	 * Written at mount and unmount only: the walk's line stays clean. */
+	unsigned int d_mounts;
 	struct cds_hlist_node d_hash;   /* bucket chain, while DCACHE_HASHED */
 	struct dentry *d_parent;        /* holds a reference; self for a root */
 	struct qstr d_name;             /* .name is d_iname or an external name's bytes */

@@ -161,8 +161,13 @@ struct dcache_buckets {
 
 struct dcache_table {
 	struct dcache_buckets *tbl;     /* ns_lock; published with rcu_assign_pointer */
-	size_t count;                   /* ns_lock; hashed dentries */
+	size_t count;                   /* ns_lock; hashed dentries (mounts) */
 };
+/* A table of n (a power of two) empty chains: NULL without memory (may_fail: the
+ * failure injection's allocator, uvfs_zalloc) */
+struct dcache_buckets *buckets_alloc(size_t n, bool may_fail);
+/* *slot becomes nt, published; the old table is freed after a grace period */
+void buckets_replace(struct dcache_buckets **slot, struct dcache_buckets *nt);
 
 /* Frees waiting for a grace period (rcu_defer.c). */
 struct uvfs_defer {
@@ -187,6 +192,11 @@ struct uvfs {
 	bool shrink_pending;
 
 	struct dcache_table dtable;     /* ns_lock */
+	/* ns_lock: mounts attached to a parent, chained by mount.mnt_hash on (parent,
+	 * mountpoint) -- the kernel's mount_hashtable; read by the lockless walk */
+	struct dcache_table mount_hashtable;
+	uint64_t mnt_attach_seq;        /* ns_lock: the last mount.mnt_attach_seq given */
+	unsigned int mount_max;         /* fs.mount-max as the host shows it; immutable */
 	struct kmem_cache *dentry_cache;/* immutable after uvfs_new; the cache ns_lock */
 	struct kmem_cache *file_cache;  /* immutable after uvfs_new; the cache ns_lock */
 	struct kmem_cache *caches;      /* ns_lock: every object cache (slab.c) */

@@ -136,6 +136,12 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	sb_put(sb);  /* the mount's reference is the one left */
 	if (!m)
 		return -ENOMEM;
+	/* graft_tree()'s attach_recursive_mnt(): count_mounts() last */
+	err = count_mounts(fs, task->mnt_ns, 1);
+	if (err) {
+		mnt_discard(m);
+		return err;
+	}
 	mnt_attach_to(fs, m, path->mnt, path->dentry);
 	return 0;
 }
@@ -182,6 +188,8 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 	if (err)
 		goto out;
 	err = graft_check(path->dentry, old_path.dentry);  /* graft_tree() */
+	if (!err)
+		err = count_mounts(task->fs, task->mnt_ns, (unsigned int)c.n);
 	if (err)
 		drop_copies(&c);
 	else
@@ -263,7 +271,6 @@ static int do_reconfigure_mnt(struct uvfs_task *task, const struct path *path, i
 static int do_change_type(struct uvfs_task *task, const struct path *path,
 			  unsigned long ms_flags)
 {
-	struct uvfs *fs = task->fs;
 	unsigned long type = ms_flags & MS_PROPAGATION;
 	struct mount *m = path->mnt, *c;
 
@@ -274,17 +281,7 @@ static int do_change_type(struct uvfs_task *task, const struct path *path,
 		return -EINVAL;
 	if (type & (MS_SHARED | MS_SLAVE))
 		return -EOPNOTSUPP;  /* not modelled: see the head of this file */
-	cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
-		struct mount *p = c;
-
-		if (c != m) {
-			if (!(ms_flags & MS_REC))
-				continue;
-			while (p != m && p->mnt_parent != p)
-				p = p->mnt_parent;
-			if (p != m)
-				continue;
-		}
+	for (c = m; c; c = (ms_flags & MS_REC) ? next_mnt(c, m) : NULL) {
 		if (type == MS_UNBINDABLE)
 			WRITE_ONCE(c->mnt_flags, c->mnt_flags | MNT_UNBINDABLE);
 		else

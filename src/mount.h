@@ -46,6 +46,15 @@ struct mount {
 	long mnt_writers;                /* files open for writing (mnt_get_write_access) */
 	char *mnt_devname;               /* mount(2)'s source ("none" for NULL); immutable */
 	struct cds_list_head mnt_list;   /* in uvfs.mounts while mounted */
+	/* in uvfs.mount_hashtable on (mnt_parent, mnt_mountpoint) while attached to a
+	 * parent: lookup_mnt(), lockless too */
+	struct cds_hlist_node mnt_hash;
+	/* ns_lock, read lockless by lookup_mnt(): when it was attached; of the mounts on
+	 * one place, the last attached is on top (the order of uvfs.mounts before the
+	 * hash, which a chain does not keep when the table grows) */
+	uint64_t mnt_attach_seq;
+	struct cds_list_head mnt_mounts; /* its children, in the order attached */
+	struct cds_list_head mnt_child;  /* in mnt_parent->mnt_mounts while attached */
 };
 
 /*
@@ -58,6 +67,7 @@ struct mount {
 struct mnt_namespace {
 	struct mount *root;              /* the rootfs */
 	long count;                      /* its tasks, and the instance's hold on the first */
+	unsigned int nr_mounts;          /* mounts in it, the rootfs too (fs.mount-max) */
 };
 
 struct path {
@@ -106,6 +116,11 @@ void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		   struct dentry *mountpoint);
 struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
 			 struct dentry *mountpoint, const char *devname);
+/* count_mounts(): may n more mounts join ns?  0 or -ENOSPC (fs.mount-max) */
+int count_mounts(struct uvfs *fs, const struct mnt_namespace *ns, unsigned int n);
+/* next_mnt(): the mount after p in a walk of the tree below root, parents first; NULL
+ * after the last */
+struct mount *next_mnt(struct mount *p, struct mount *root);
 /* Off its mountpoint and out of uvfs.mounts, its own parent (MS_MOVE's first half,
  * umount's whole). */
 void mnt_disconnect(struct uvfs *fs, struct mount *m);

@@ -3,10 +3,12 @@
  * namespace.c - mounts (fs/namespace.c): the tree of (superblock, mountpoint) pairs,
  * attaching, detaching (umount_tree) and freeing them.
  *
- * Locking: every mount field and uvfs.mounts are protected by uvfs.ns_lock.  The
- * lockless walk reads uvfs.mounts (an RCU list), mnt_parent, mnt_mountpoint,
- * mnt_root and mnt_flags: a mount leaves the list with cds_list_del_rcu and its memory
- * is freed after a grace period (defer_free), and every change bumps ns_seq.
+ * Locking: every mount field, uvfs.mounts, uvfs.mount_hashtable and the children
+ * lists are protected by uvfs.ns_lock.  The lockless walk reads the hash chains
+ * (lookup_mnt()), mnt_parent, mnt_mountpoint, mnt_attach_seq, mnt_root and
+ * mnt_flags: a mount leaves its chain with cds_hlist_del_rcu, a grown table and a
+ * mount's memory are freed after a grace period (defer_free), and every change bumps
+ * ns_seq.  Nothing reads uvfs.mounts or a children list without the lock.
  * A mount holds references on its root dentry, its superblock, its mountpoint dentry
  * and its parent mount; paths hold references on their mount (mnt_count) and dentry.
  * An unmounted mount (MNT_UMOUNT) is its own parent and lives until its last mntput.
@@ -19,25 +21,92 @@
 
 #include <urcu/rculist.h>
 
+/* The chain of (parent, mountpoint): the kernel's m_hash() mixes the two pointers */
+static inline size_t m_hash(const struct mount *parent, const struct dentry *d)
+{
+	uint64_t k = (uint64_t)(uintptr_t)parent / 64 + (uint64_t)(uintptr_t)d / 128;
+
+	return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
 /* lockless_read: the walk calls it without ns_lock (walk.c's handle_mounts()), and
- * liburcu's list links are published by a plain store after a fence that
- * ThreadSanitizer does not model, as the hash chains are (internal.h) */
+ * liburcu's chain links are published by a plain store after a fence that
+ * ThreadSanitizer does not model, as the dentry hash chains are (internal.h) */
 lockless_read
 struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 			 const struct dentry *dentry)
 {
-	struct mount *m, *found = NULL;
+	const struct dcache_buckets *t = rcu_dereference(fs->mount_hashtable.tbl);
+	struct cds_hlist_node *pos;
+	struct mount *found = NULL;
+	uint64_t top = 0;
 
-	/* The last one mounted wins: mounts stack, the newest on top.  Safe without
-	 * ns_lock inside an RCU read section too (walk.c): the list is changed with
-	 * the _rcu primitives and mounts are freed after a grace period. */
-	cds_list_for_each_entry_rcu(m, &fs->mounts, mnt_list) {
-		tsan_acquire(m);  /* mnt_list_publish()'s release: rcu_dereference() */
+	/* __lookup_mnt() on one chain.  Mounts stack: of those on one place, the last
+	 * attached is on top.  Safe without ns_lock inside an RCU read section too
+	 * (walk.c): chains change with the _rcu primitives, a grown table and the
+	 * mounts are freed after a grace period, and a walk that followed a mount
+	 * moving to another chain fails its ns_seq check. */
+	for (pos = rcu_dereference(t->b[m_hash(parent, dentry) & t->mask].next); pos;
+	     pos = rcu_dereference(pos->next)) {
+		struct mount *m = container_of(pos, struct mount, mnt_hash);
+
 		if (READ_ONCE(m->mnt_parent) == parent && READ_ONCE(m->mnt_mountpoint) == dentry &&
-		    m != parent)
+		    m != parent && READ_ONCE(m->mnt_attach_seq) >= top) {
 			found = m;
+			top = READ_ONCE(m->mnt_attach_seq);
+		}
 	}
 	return found;
+}
+
+/* Double the mount hash when the load passes one (d_hash_grow()'s way: a failed
+ * allocation leaves the chains longer; a walk on a moving node fails ns_seq). */
+static void mnt_hash_grow(struct uvfs *fs)
+{
+	struct dcache_buckets *old = fs->mount_hashtable.tbl, *nt;
+	size_t n = (old->mask + 1) * 2;
+
+	nt = buckets_alloc(n, false);
+	if (!nt)
+		return;
+	for (size_t i = 0; i <= old->mask; i++) {
+		struct cds_hlist_node *pos = old->b[i].next, *next;
+
+		for (; pos; pos = next) {
+			struct mount *m = container_of(pos, struct mount, mnt_hash);
+
+			next = pos->next;
+			cds_hlist_add_head_rcu(&m->mnt_hash,
+					       &nt->b[m_hash(m->mnt_parent, m->mnt_mountpoint) & (n - 1)]);
+		}
+	}
+	buckets_replace(&fs->mount_hashtable.tbl, nt);
+}
+
+int count_mounts(struct uvfs *fs, const struct mnt_namespace *ns, unsigned int n)
+{
+	/* the kernel's count_mounts(): the namespace's mounts and those to come
+	 * (a recursive bind's whole tree) within fs.mount-max */
+	if (ns->nr_mounts >= fs->mount_max || n > fs->mount_max - ns->nr_mounts)
+		return -ENOSPC;
+	return 0;
+}
+
+struct mount *next_mnt(struct mount *p, struct mount *root)
+{
+	struct cds_list_head *next = p->mnt_mounts.next;
+
+	if (next == &p->mnt_mounts) {
+		for (;;) {
+			if (p == root)
+				return NULL;
+			next = p->mnt_child.next;
+			if (next != &p->mnt_parent->mnt_mounts)
+				break;
+			p = p->mnt_parent;
+		}
+	}
+	return cds_list_entry(next, struct mount, mnt_child);
 }
 
 struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *root,
@@ -65,41 +134,41 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	m->mnt_parent = m;
 	m->mnt_mountpoint = dget(m->mnt_root);
 	CDS_INIT_LIST_HEAD(&m->mnt_list);
+	CDS_INIT_LIST_HEAD(&m->mnt_mounts);
+	CDS_INIT_LIST_HEAD(&m->mnt_child);
 	return m;
-}
-
-/* cds_list_add_tail_rcu(), with the mount's own links written before the release
- * that ThreadSanitizer is told of (it does not model rcu_dereference() as the
- * acquire it is): walk.c walks this list without ns_lock (lookup_mnt()) */
-static void mnt_list_publish(struct uvfs *fs, struct mount *m)
-{
-	struct cds_list_head *head = &fs->mounts;
-
-	m->mnt_list.next = head;
-	m->mnt_list.prev = head->prev;
-	tsan_release(m);
-	/* rcu_assign_pointer() as a C11 release store, which ThreadSanitizer sees: its
-	 * plain store raced with lookup_mnt()'s load in clang's TSan (CI, 3845977's
-	 * successor: test_rcu_walk_under_mounts) */
-	__atomic_store_n(&head->prev->next, &m->mnt_list, __ATOMIC_RELEASE);
-	head->prev = &m->mnt_list;
 }
 
 void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		   struct dentry *mountpoint)
 {
+	assert(ns_locked(fs));
 	if (parent) {
 		struct dentry *old = m->mnt_mountpoint;
 
 		/* a lockless lookup_mnt() may still stand on a mount being moved */
 		WRITE_ONCE(m->mnt_mountpoint, dget(mountpoint));
 		WRITE_ONCE(m->mnt_parent, parent);
+		WRITE_ONCE(m->mnt_attach_seq, ++fs->mnt_attach_seq);
 		dput(old);
-		m->mnt_ns = parent->mnt_ns;
+		if (m->mnt_ns != parent->mnt_ns) {
+			if (m->mnt_ns)
+				m->mnt_ns->nr_mounts--;
+			m->mnt_ns = parent->mnt_ns;
+			if (m->mnt_ns)
+				m->mnt_ns->nr_mounts++;
+		}
 		parent->mnt_count++;
+		cds_list_add_tail(&m->mnt_child, &parent->mnt_mounts);
+		mountpoint->d_mounts++;
 		d_flags_set(mountpoint, DCACHE_MOUNTED);
+		cds_hlist_add_head_rcu(&m->mnt_hash,
+				       &fs->mount_hashtable.tbl->b[m_hash(parent, mountpoint) &
+								  fs->mount_hashtable.tbl->mask]);
+		if (++fs->mount_hashtable.count > fs->mount_hashtable.tbl->mask + 1)
+			mnt_hash_grow(fs);
 	}
-	mnt_list_publish(fs, m);
+	cds_list_add_tail(&m->mnt_list, &fs->mounts);
 }
 
 struct mount *mnt_attach(struct uvfs *fs, struct super_block *sb, struct mount *parent,
@@ -150,21 +219,21 @@ void mnt_free_unmounted(struct mount *m)
 
 void mnt_disconnect(struct uvfs *fs, struct mount *m)
 {
-	struct mount *parent = m->mnt_parent, *o;
+	struct mount *parent = m->mnt_parent;
 	struct dentry *mp = m->mnt_mountpoint;
-	bool still_mounted = false;
 
-	/* its next link stays as it was: a lockless lookup_mnt() standing on it goes on
-	 * from there (reinitialised, it pointed to itself and that walk never ended) */
-	cds_list_del_rcu(&m->mnt_list);
+	assert(ns_locked(fs));
+	cds_list_del(&m->mnt_list);
 	if (parent == m)
 		return;
+	/* its next link stays as it was: a lockless lookup_mnt() standing on it goes on
+	 * from there (reinitialised, it pointed to itself and that walk never ended) */
+	cds_hlist_del_rcu(&m->mnt_hash);
+	fs->mount_hashtable.count--;
+	cds_list_del_init(&m->mnt_child);
 	/* DCACHE_MOUNTED stays while another mount (of another parent: a bind of the
-	 * same filesystem) sits on the same dentry */
-	cds_list_for_each_entry(o, &fs->mounts, mnt_list)
-		if (o->mnt_mountpoint == mp && o->mnt_parent != o)
-			still_mounted = true;
-	if (!still_mounted)
+	 * same filesystem, another namespace's copy) sits on the same dentry */
+	if (--mp->d_mounts == 0)
 		d_flags_clear(mp, DCACHE_MOUNTED);
 	__atomic_store_n(&m->mnt_mountpoint, dget(m->mnt_root), __ATOMIC_RELAXED);
 	__atomic_store_n(&m->mnt_parent, m, __ATOMIC_RELAXED);
@@ -177,38 +246,9 @@ static void mnt_detach(struct uvfs *fs, struct mount *m)
 {
 	mnt_disconnect(fs, m);
 	WRITE_ONCE(m->mnt_flags, m->mnt_flags | MNT_UMOUNT);
+	if (m->mnt_ns)
+		m->mnt_ns->nr_mounts--;
 	m->mnt_ns = NULL;
-}
-
-/* Is m below top (or top itself), following parents? */
-static bool mnt_under(const struct mount *m, const struct mount *top)
-{
-	for (;;) {
-		if (m == top)
-			return true;
-		if (m->mnt_parent == m)
-			return false;
-		m = m->mnt_parent;
-	}
-}
-
-/* A mount below top with no mount of its own below it (top when it is alone). */
-static struct mount *mnt_leaf_under(struct uvfs *fs, struct mount *top)
-{
-	struct mount *c, *o;
-
-	cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
-		bool leaf = true;
-
-		if (!mnt_under(c, top))
-			continue;
-		cds_list_for_each_entry(o, &fs->mounts, mnt_list)
-			if (o->mnt_parent == c && o != c)
-				leaf = false;
-		if (leaf)
-			return c;
-	}
-	return top;
 }
 
 /*
@@ -217,72 +257,29 @@ static struct mount *mnt_leaf_under(struct uvfs *fs, struct mount *top)
  * decides by default) and freed when nothing holds it any more: at once after a busy
  * check that passed, later for a lazy unmount whose files are still open.
  */
-struct mount_depth {
-	struct mount *m;
-	unsigned long depth;
-};
-
-static int deeper_first(const void *a, const void *b)
-{
-	const struct mount_depth *x = a, *y = b;
-
-	return x->depth < y->depth ? 1 : x->depth > y->depth ? -1 : 0;
-}
-
-/* Detach and free m, a mount with none below it left. */
-static void umount_one(struct uvfs *fs, struct mount *m)
-{
-	mnt_detach(fs, m);
-	if (m->mnt_count == 0)
-		mnt_free(m);
-}
-
 void umount_tree(struct uvfs *fs, struct mount *m)
 {
-	struct mount_depth *v = NULL;
-	size_t n = 0, max = 0;
-	struct mount *c;
+	struct mount *c = m;
 
 	assert(ns_locked(fs));
-	/* Every mount below m with its depth under it, deepest first: one pass over the
-	 * mounts, where looking for a leaf again after each detach was a pass over all
-	 * of them per mount below every mount (fuzz_ops: a tree of recursive binds took
-	 * more than 20 s at uvfs_free).  Nothing detached here is freed before its turn:
-	 * only a detached mount (MNT_UMOUNT) goes at its last mntput. */
-	cds_list_for_each_entry(c, &fs->mounts, mnt_list) {
-		unsigned long depth = 0;
-		const struct mount *p = c;
-
-		while (p != m && p->mnt_parent != p) {
-			p = p->mnt_parent;
-			depth++;
-		}
-		if (p != m)
-			continue;
-		if (n == max) {
-			/* not uvfs_malloc: an unmount cannot fail; without memory, the
-			 * leaf-by-leaf way below */
-			struct mount_depth *w = realloc(v, (max = max ? 2 * max : 64) * sizeof(*v));
-
-			if (!w)
-				goto slow;
-			v = w;
-		}
-		v[n++] = (struct mount_depth){ c, depth };
-	}
-	qsort(v, n, sizeof(*v), deeper_first);
-	for (size_t i = 0; i < n; i++)
-		umount_one(fs, v[i].m);
-	free(v);
-	return;
-slow:
-	free(v);
+	/* Depth first through the children lists, each mount after those below it:
+	 * O(mounts below m), where a pass over all the instance's mounts per mount
+	 * below every mount made fuzz_ops's tree of recursive binds take more than 20 s
+	 * at uvfs_free.  Nothing detached here is freed before its turn: only a
+	 * detached mount (MNT_UMOUNT) goes at its last mntput, and a parent is not
+	 * detached until its children are. */
 	for (;;) {
-		struct mount *leaf = mnt_leaf_under(fs, m);
+		struct mount *parent;
 
-		umount_one(fs, leaf);
-		if (leaf == m)
+		while (!cds_list_empty(&c->mnt_mounts))
+			c = cds_list_first_entry(&c->mnt_mounts, struct mount, mnt_child);
+		parent = c->mnt_parent;
+		mnt_detach(fs, c);
+		if (c->mnt_count == 0)
+			mnt_free(c);
+		if (c == m)
 			return;
+		c = parent;
 	}
 }
 
@@ -305,6 +302,7 @@ struct mnt_namespace *alloc_mnt_ns(struct mount *root)
 		return NULL;
 	ns->root = root;
 	ns->count = 1;
+	ns->nr_mounts = 1;
 	root->mnt_ns = ns;
 	return ns;
 }
@@ -342,7 +340,7 @@ int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigne
 
 	memset(c, 0, sizeof(*c));
 	if (how & CL_RECURSE)
-		cds_list_for_each_entry(m, &fs->mounts, mnt_list)
+		for (m = next_mnt(mnt, mnt); m; m = next_mnt(m, mnt))
 			max++;
 	c->src = uvfs_malloc((size_t)max * sizeof(*c->src));
 	c->dst = uvfs_malloc((size_t)max * sizeof(*c->dst));
@@ -358,9 +356,7 @@ int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigne
 	/* breadth first: the children of each copied mount in mount order, which
 	 * keeps mounts stacked on one place in their order */
 	for (int i = 0; (how & CL_RECURSE) && i < c->n; i++) {
-		cds_list_for_each_entry(m, &fs->mounts, mnt_list) {
-			if (m->mnt_parent != c->src[i] || m == c->src[i])
-				continue;
+		cds_list_for_each_entry(m, &c->src[i]->mnt_mounts, mnt_child) {
 			if (i == 0 && !is_subdir(m->mnt_mountpoint, dentry))
 				continue;
 			if ((m->mnt_flags & MNT_UNBINDABLE) && !(how & CL_COPY_UNBINDABLE))

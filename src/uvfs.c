@@ -147,6 +147,9 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->protected_symlinks = host_sysctl("/proc/sys/fs/protected_symlinks");
 	fs->protected_hardlinks = host_sysctl("/proc/sys/fs/protected_hardlinks");
 	fs->suid_dumpable = host_sysctl("/proc/sys/fs/suid_dumpable");
+	/* fs.mount-max: the kernel's sysctl_mount_max, 100,000 unless the host says */
+	fs->mount_max = host_sysctl("/proc/sys/fs/mount-max") > 0 ?
+			(unsigned int)host_sysctl("/proc/sys/fs/mount-max") : 100000;
 	CDS_INIT_LIST_HEAD(&fs->mounts);
 	CDS_INIT_LIST_HEAD(&fs->tasks);
 	if (dcache_init(fs))
