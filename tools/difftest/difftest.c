@@ -142,20 +142,48 @@ static char *fix_lengths(char *text)
 }
 
 /* On a --target the inode numbers are that filesystem's: O_TMPFILE names
- * "#<ino> (deleted)" then compare as "#N (deleted)" on both sides. */
+ * "#<ino> (deleted)" then compare as "#N (deleted)" on both sides, and a readlink's
+ * result, the length of the name, loses the digits taken out but one (the lines of
+ * getcwd and fdpath are counted again by fix_lengths()). */
 static char *hide_tmpfile_ino(char *text)
 {
-	for (char *p = strstr(text, "/#"); p; p = strstr(p + 2, "/#")) {
-		char *q = p + 2;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
 
-		while (*q >= '0' && *q <= '9')
-			q++;
-		if (q > p + 2 && !strncmp(q, " (deleted)", 10)) {
-			p[2] = 'N';
-			memmove(p + 3, q, strlen(q) + 1);
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n'), *eq, *end;
+		long hidden = 0;
+
+		if (nl)
+			*nl = 0;
+		for (char *p = strstr(line, "/#"); p; p = strstr(p + 2, "/#")) {
+			char *q = p + 2;
+
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (q > p + 2 && !strncmp(q, " (deleted)", 10)) {
+				hidden += q - (p + 2) - 1;
+				p[2] = 'N';
+				memmove(p + 3, q, strlen(q) + 1);
+			}
 		}
+		eq = strstr(line, " = ");
+		if (hidden && !strncmp(line, "readlink", 8) && eq && eq[3] >= '0' && eq[3] <= '9') {
+			long n = strtol(eq + 3, &end, 10);
+
+			*eq = 0;
+			fprintf(f, "%s = %ld%s\n", line, n - hidden, end);
+		} else {
+			fprintf(f, "%s\n", line);
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
 	}
-	return text;
+	fclose(f);
+	free(text);
+	return out;
 }
 
 static char *run_kernel(const struct difftest_config *cfg, struct batch *bt)
