@@ -136,6 +136,9 @@ struct inode_operations {
 	 * MAY_NOT_BLOCK it runs in the lockless walk and only reads; -ECHILD: take the
 	 * lock.  Dentries of such inodes carry DCACHE_OP_PERMISSION. */
 	int (*permission)(const struct cred *cred, struct inode *inode, int mask);
+	/* Optional: the host's descriptor of the inode (hostfs: its O_PATH descriptor),
+	 * for uvfs_host_fd(); valid while the inode lives. */
+	int (*host_fd)(const struct inode *inode);
 	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
 	 * every inode; in uvfs all inodes with one i_op share them). */
 	const struct file_operations *fop;

@@ -66,17 +66,32 @@ struct uvfs_task *find_task(struct uvfs *fs, int pid)
 	return __atomic_load_n(&table[pid], __ATOMIC_ACQUIRE);
 }
 
-static struct uvfs_task *task_alloc(struct uvfs *fs)
+/* A task of pid (0: the next), not yet listed; NULL with errno */
+static struct uvfs_task *task_alloc(struct uvfs *fs, int pid)
 {
 	struct uvfs_task *t;
 
-	if (pid_table_reserve(fs, fs->next_pid))
+	if (pid && find_task(fs, pid)) {
+		errno = EEXIST;
 		return NULL;
+	}
+	if (pid_table_reserve(fs, pid ? pid : fs->next_pid)) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	t = uvfs_zalloc(sizeof(*t));
-	if (!t)
+	if (!t) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	t->fs = fs;
-	t->pid = alloc_pid(fs);
+	if (pid) {
+		t->pid = pid;
+		if (pid >= fs->next_pid)
+			fs->next_pid = pid + 1;
+	} else {
+		t->pid = alloc_pid(fs);
+	}
 	CDS_INIT_LIST_HEAD(&t->t_list);
 	atomic_fetch_add(&uvfs_live.tasks, 1);
 	return t;
@@ -91,7 +106,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 		return NULL;
 	}
 	uvfs_lock(fs);
-	t = task_alloc(fs);
+	t = task_alloc(fs, 0);
 	if (t) {
 		cred_init_root(&t->cred);
 		t->cred_id = ++fs->next_cred_id;
@@ -112,22 +127,27 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 	return t;
 }
 
-struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
+/* PID_MAX_LIMIT (include/linux/threads.h, 64-bit) */
+#define UVFS_PID_MAX 4194304
+
+/* fork: pid 0, the next free */
+static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid)
 {
 	struct uvfs *fs;
 	struct uvfs_task *t;
 
-	if (!parent) {
+	if (!parent || pid < 0 || pid > UVFS_PID_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}
 	fs = parent->fs;
 	uvfs_lock(fs);
-	t = task_alloc(fs);
+	t = task_alloc(fs, pid);
 	if (t && fdtable_copy(fs, &t->files, &parent->files)) {
 		atomic_fetch_sub(&uvfs_live.tasks, 1);
 		free(t);
 		t = NULL;
+		errno = ENOMEM;
 	}
 	if (t) {
 		cred_copy(&t->cred, &parent->cred);
@@ -152,6 +172,20 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 	}
 	uvfs_unlock(fs);
 	return t;
+}
+
+struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
+{
+	return task_fork(parent, 0);
+}
+
+struct uvfs_task *uvfs_task_fork_as(struct uvfs_task *parent, int pid)
+{
+	if (pid < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return task_fork(parent, pid);
 }
 
 const struct path *task_link_path(struct uvfs_task *t, enum which_link which, int fd, bool rcu)

@@ -124,6 +124,52 @@ static void test_fork_shares_open_files(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_task_fork_as: the pid the runner's process has; taken pids, bad pids; later
+ * forks count on from the highest; /proc/PID is that task.  uvfs_host_fd on a file
+ * that is not on a host mount. */
+static void test_fork_as(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *p = uvfs_task_new(fs), *c, *d;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(p, AT_FDCWD, "/d", 0755), 0);
+	assert_int_equal(uvfs_chdir(p, "/d"), 0);
+	c = uvfs_task_fork_as(p, 7);
+	assert_non_null(c);
+	assert_int_equal(uvfs_task_pid(c), 7);
+	errno = 0;
+	assert_null(uvfs_task_fork_as(p, 7));
+	assert_int_equal(errno, EEXIST);
+	assert_null(uvfs_task_fork_as(p, 1));
+	assert_int_equal(errno, EEXIST);
+	assert_null(uvfs_task_fork_as(p, 0));
+	assert_int_equal(errno, EINVAL);
+	assert_null(uvfs_task_fork_as(p, 4194305));
+	assert_int_equal(errno, EINVAL);
+	assert_null(uvfs_task_fork_as(NULL, 9));
+	assert_int_equal(errno, EINVAL);
+	d = uvfs_task_fork(p);
+	assert_non_null(d);
+	assert_int_equal(uvfs_task_pid(d), 8);
+	assert_int_equal(uvfs_readlinkat(p, AT_FDCWD, "/proc/7/cwd", buf, sizeof(buf)), 2);
+	assert_memory_equal(buf, "/d", 2);
+	assert_int_equal(uvfs_readlinkat(c, AT_FDCWD, "/proc/self", buf, sizeof(buf)), 1);
+	assert_memory_equal(buf, "7", 1);
+	/* a pid freed by exit can be given again */
+	uvfs_task_exit(c);
+	c = uvfs_task_fork_as(d, 7);
+	assert_non_null(c);
+	assert_int_equal(uvfs_openat(c, AT_FDCWD, "f", O_CREAT | O_RDWR, 0644), 0);
+	assert_int_equal(uvfs_host_fd(c, 0), -EXDEV);
+	assert_int_equal(uvfs_host_fd(c, 1), -EBADF);
+	assert_int_equal(uvfs_host_fd(NULL, 0), -EINVAL);
+	uvfs_task_exit(c);
+	uvfs_task_exit(d);
+	uvfs_free(fs);
+}
+
 static void test_sparse_file(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -939,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_new_rejects_unknown_abi),
 		cmocka_unit_test(test_new_defaults),
 		cmocka_unit_test(test_fork_shares_open_files),
+		cmocka_unit_test(test_fork_as),
 		cmocka_unit_test(test_sparse_file),
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
 		cmocka_unit_test(test_devices_have_no_drivers),

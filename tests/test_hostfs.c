@@ -140,6 +140,51 @@ static void test_mount_errors(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_host_fd: the host's own file, for a file and a directory of the mount; a
+ * memfs file has none */
+static void test_host_fd(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct stat hs, us;
+	char p[128];
+	int fd, hfd;
+
+	(void)state;
+	host_write(e, "f", "data");
+	fd = uvfs_openat(e->t, AT_FDCWD, "/m/f", O_RDONLY, 0);
+	assert_int_equal(fd, 0);
+	hfd = uvfs_host_fd(e->t, fd);
+	assert_true(hfd >= 0);
+	host_path(e, "f", p, sizeof(p));
+	assert_int_equal(stat(p, &hs), 0);
+	assert_int_equal(fstat(hfd, &us), 0);
+	assert_int_equal(us.st_ino, hs.st_ino);
+	assert_int_equal(us.st_dev, hs.st_dev);
+	/* reopened through /proc, it reads the host file */
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", hfd);
+	{
+		char buf[8] = { 0 };
+		int rfd = open(p, O_RDONLY);
+
+		assert_true(rfd >= 0);
+		assert_int_equal(read(rfd, buf, sizeof(buf)), 4);
+		assert_string_equal(buf, "data");
+		close(rfd);
+	}
+	assert_int_equal(uvfs_close(e->t, fd), 0);
+	fd = uvfs_openat(e->t, AT_FDCWD, "/m", O_PATH, 0);
+	hfd = uvfs_host_fd(e->t, fd);
+	assert_true(hfd >= 0);
+	assert_int_equal(fstat(hfd, &us), 0);
+	assert_int_equal(stat(e->dir, &hs), 0);
+	assert_int_equal(us.st_ino, hs.st_ino);
+	assert_int_equal(uvfs_close(e->t, fd), 0);
+	fd = uvfs_openat(e->t, AT_FDCWD, "/", O_RDONLY, 0);
+	assert_int_equal(uvfs_host_fd(e->t, fd), -EXDEV);
+	assert_int_equal(uvfs_close(e->t, fd), 0);
+	env_free(e);
+}
+
 /* Absolute and relative host symlinks lead into uvfs's namespace, never the host's:
  * uvfs has /etc/marker and no /etc/passwd, the host the other way round. */
 static void test_escape_symlinks(void **state)
@@ -790,6 +835,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mount_errors),
+		cmocka_unit_test(test_host_fd),
 		cmocka_unit_test(test_escape_symlinks),
 		cmocka_unit_test(test_escape_race),
 		cmocka_unit_test(test_host_changes_always),

@@ -205,6 +205,13 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs);
  * (parent NULL), ENOMEM, or EMFILE-like exhaustion of pids (never in practice). */
 struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent);
 
+/* uvfs_task_fork_as - uvfs_task_fork, the child's pid chosen by the caller: a runner
+ * whose processes have pids of their own gives uvfs the same (uvfs-run: the pids of
+ * its pid namespace).  NULL with errno EINVAL (parent NULL, pid < 1 or above
+ * 4194304, the kernel's PID_MAX_LIMIT), EEXIST (a live task has pid), ENOMEM.  A
+ * later uvfs_task_fork counts on from the highest pid given. */
+struct uvfs_task *uvfs_task_fork_as(struct uvfs_task *parent, int pid);
+
 /* uvfs_task_exit - close every descriptor, drop root and cwd, free the task. */
 void uvfs_task_exit(struct uvfs_task *task);
 
@@ -539,6 +546,15 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
  * search permission on it), then EPERM (no CAP_SYS_CHROOT).
  */
 int uvfs_chroot(struct uvfs_task *task, const char *path);
+
+/*
+ * uvfs_host_fd - an O_PATH host descriptor of the file open on fd, when it lives on a
+ * host mount.  It belongs to uvfs and stays valid until fd is closed (do not close
+ * it); a runner reopens it through /proc/PID/fd so that the kernel maps or executes
+ * the real file (uvfs-run).  -EINVAL (task NULL), -EBADF, -EXDEV: not on a host
+ * mount.
+ */
+int uvfs_host_fd(struct uvfs_task *task, int fd);
 
 /*
  * uvfs_task_exec - what execve(2) does to the namespace; no program runs.  Resolves

@@ -1113,9 +1113,15 @@ static int hostfs_setattr_commit(struct inode *inode, const struct iattr *attr)
 
 static const struct file_operations hostfs_dir_fops, hostfs_file_fops;
 
+static int hostfs_host_fd(const struct inode *inode)
+{
+	return HI(inode)->fd;
+}
+
 #define HOSTFS_COMMON_IOPS \
 	.getattr = hostfs_getattr, .permission = hostfs_permission, \
-	.revalidate = hostfs_revalidate, .setattr_commit = hostfs_setattr_commit
+	.revalidate = hostfs_revalidate, .setattr_commit = hostfs_setattr_commit, \
+	.host_fd = hostfs_host_fd
 
 static const struct inode_operations hostfs_dir_iops = {
 	.lookup = hostfs_lookup,
