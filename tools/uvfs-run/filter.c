@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * filter.c - the seccomp filter: the file-system calls uvfs answers stop the process
+ * for the tracer (SCMP_ACT_TRACE); everything else -- memory, signals, time, sockets,
+ * pipes, and every call a descriptor of the host's makes -- runs on the kernel without
+ * the tracer ever seeing it.  The list is the specification of what uvfs-run answers
+ * (docs/uvfs-run.1 prints it).
+ */
+#include <errno.h>
+#include <seccomp.h>
+#include <stddef.h>
+
+#include "run.h"
+
+static const char *const trapped[] = {
+	/* names and paths */
+	"open", "openat", "openat2", "creat", "stat", "lstat", "fstat", "newfstatat",
+	"statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat", "getcwd",
+	"chdir", "fchdir", "chroot", "mkdir", "mkdirat", "mknod", "mknodat", "rmdir",
+	"unlink", "unlinkat", "rename", "renameat", "renameat2", "link", "linkat",
+	"symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "chown", "fchown",
+	"lchown", "fchownat", "truncate", "ftruncate", "utime", "utimes", "futimesat",
+	"utimensat", "statfs", "fstatfs", "umask", "execve", "execveat",
+	/* extended attributes: uvfs has none (ENODATA, as tmpfs without any set) */
+	"getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr",
+	/* descriptors */
+	"getdents", "getdents64", "lseek", "read", "write", "pread64", "pwrite64",
+	"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "close",
+	"close_range", "dup", "dup2", "dup3", "fcntl", "fsync", "fdatasync",
+};
+
+int run_install_filter(void)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int err = ctx ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < sizeof(trapped) / sizeof(trapped[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(trapped[i]);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue;  /* not on this architecture (x86-64 has them all) */
+		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), nr, 0);
+	}
+	if (!err)
+		err = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return err;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * run.h - uvfs-run: unmodified programs whose file-system calls uvfs answers.
+ *
+ * How a call travels (docs/ARCHITECTURE.md, "uvfs-run"): the program runs under a
+ * seccomp filter (filter.c) that lets every system call through to the kernel except
+ * the file-system calls uvfs answers, which stop the process for its tracer
+ * (SECCOMP_RET_TRACE -> PTRACE_EVENT_SECCOMP).  The tracer (trace.c) reads the
+ * arguments and the memory they point to, asks uvfs as the process's uvfs task
+ * (syscalls.c), writes the results back and resumes the process with the system call
+ * skipped and uvfs's return value in its place.
+ *
+ * One descriptor space: the kernel's table of each process stays the authority on
+ * numbers (lowest free, dup2, close-on-exec across exec).  Every uvfs descriptor N
+ * has a stand-in at N in the kernel's table -- the real host file, reopened through
+ * uvfs_host_fd(), for a file on a host mount (so that mmap and exec see the real
+ * file), /dev/null otherwise -- made by rewriting the trapped open into an open of
+ * the stand-in, and uvfs's descriptor moved to the number the kernel gave.  Host
+ * descriptors (the terminal, pipes, sockets) have no uvfs side and every call on
+ * them runs on the kernel.
+ *
+ * Single-threaded: one tracer thread owns the uvfs instance and every process.
+ * x86-64 only (the register layout and system call numbers).
+ */
+#ifndef UVFS_RUN_H
+#define UVFS_RUN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include <uvfs/uvfs.h>
+
+/* What the tracer waits for at a process's next syscall-exit stop. */
+enum pending {
+	PEND_NONE,
+	PEND_OPEN,      /* a stand-in's open: move uvfs's descriptor to its number */
+	PEND_DUP,       /* dup/dup2/dup3/F_DUPFD: mirror the new number in uvfs */
+	PEND_CLOSE_RANGE,
+};
+
+/* A process of the program: its threads share one (struct proc is per thread,
+ * struct uproc per thread group: the uvfs task, which models a process whose
+ * threads share files, cwd and root, as pthreads do). */
+struct uproc {
+	struct uvfs_task *task;
+	int threads;                 /* live threads of the group */
+	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
+	char *exec_path;             /* an execve the kernel is running: uvfs follows */
+};
+
+struct proc {
+	pid_t tid;                   /* the host's thread id (ptrace, process_vm_*) */
+	struct uproc *up;
+	struct proc *next;           /* hash chain */
+	bool attached;               /* its first stop was seen */
+	enum pending pending;
+	int p_fd, p_fd2;             /* PEND_OPEN: uvfs's descriptor; PEND_DUP: source, uvfs or -1 */
+	unsigned int p_flags;        /* O_CLOEXEC for the new descriptor */
+	long p_arg;
+};
+
+/* trace.c */
+extern struct uvfs *run_fs;
+extern pid_t run_tracer_pid;
+int run_trace(pid_t child, struct uvfs_task *first, int *status);
+
+/* filter.c: install the filter in the calling process (the child, before exec) */
+int run_install_filter(void);
+
+/* syscalls.c: a seccomp stop: the call's number and registers.  Returns true when
+ * the call was answered (regs changed: skipped with a result, or rewritten) */
+enum action {
+	ACT_NATIVE,       /* run it on the kernel, untouched */
+	ACT_SKIP,         /* skipped: regs->rax is the result */
+	ACT_REWRITTEN,    /* regs rewritten into another call; stop at its exit */
+	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
+};
+enum action run_syscall(struct proc *p, struct user_regs_struct *regs);
+/* the syscall-exit stop of an ACT_REWRITTEN or ACT_EXIT_STOP call */
+void run_syscall_exit(struct proc *p, struct user_regs_struct *regs);
+
+/* memory of the traced process */
+int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len);
+int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len);
+/* a NUL-terminated string of at most max bytes: 0, -EFAULT, -ENAMETOOLONG */
+int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max);
+
+#endif

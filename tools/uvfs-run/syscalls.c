@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * syscalls.c - the trapped system calls, answered by uvfs as the calling process's
+ * task.  Each handler reads the arguments from the registers (x86-64: rdi, rsi, rdx,
+ * r10, r8, r9) and the memory they point to, calls uvfs, writes what the kernel would
+ * have written, and returns the kernel's result; or it leaves the call to the kernel
+ * (a descriptor of the host's), or rewrites it (the stand-in of a new uvfs descriptor,
+ * an exec of the real file).
+ *
+ * What differs from Linux, and why, is in docs/SEMANTICS.md ("uvfs-run").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/sysmacros.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define A0(r) ((r)->rdi)
+#define A1(r) ((r)->rsi)
+#define A2(r) ((r)->rdx)
+#define A3(r) ((r)->r10)
+#define A4(r) ((r)->r8)
+#define A5(r) ((r)->r9)
+
+/* the kernel's getname(): PATH_MAX bytes with the NUL */
+#define NAME_MAX_BYTES PATH_MAX
+/* bytes copied per uvfs call for reads and writes */
+#define CHUNK (1u << 20)
+
+static inline struct uvfs_task *T(const struct proc *p)
+{
+	return p->up->task;
+}
+
+static enum action skip(struct user_regs_struct *r, long ret)
+{
+	r->rax = (unsigned long long)ret;
+	return ACT_SKIP;
+}
+
+/* Is fd one of uvfs's (it has a stand-in in the kernel's table at the same number)? */
+static bool ufd(const struct proc *p, long fd)
+{
+	return fd >= 0 && fd <= INT_MAX && uvfs_fcntl(T(p), (int)fd, F_GETFD, 0) >= 0;
+}
+
+/* An int argument as the kernel reads it: the low 32 bits */
+static inline int iarg(unsigned long long v)
+{
+	return (int)(unsigned int)v;
+}
+
+/* The path argument: 0 or -errno (EFAULT, ENAMETOOLONG) */
+static int get_path(const struct proc *p, unsigned long long addr, char *buf)
+{
+	return mem_read_str(p->tid, addr, buf, NAME_MAX_BYTES);
+}
+
+/* A relative name against a descriptor that is not uvfs's (a pipe, the terminal,
+ * one inherited from outside, or none): the kernel decides (EBADF, ENOTDIR). */
+static bool dirfd_native(const struct proc *p, int dirfd, const char *path)
+{
+	return dirfd != AT_FDCWD && path[0] != '/' && !ufd(p, dirfd);
+}
+
+/*
+ * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<own pid>/fd/N and /dev/fd/N,
+ * /dev/stdin, /dev/stdout, /dev/stderr for a descriptor N of the host's (a pipe of
+ * bash's process substitution, the terminal): uvfs's /proc does not have it; the
+ * kernel's does.  Returns N, or -1.
+ */
+static int host_fd_name(const struct proc *p, const char *path)
+{
+	char own[32];
+	const char *n = NULL;
+	char *end;
+	long fd;
+
+	snprintf(own, sizeof(own), "/proc/%d/fd/", p->up->nspid);
+	if (!strncmp(path, "/proc/self/fd/", 14))
+		n = path + 14;
+	else if (!strncmp(path, "/proc/thread-self/fd/", 21))
+		n = path + 21;
+	else if (!strncmp(path, own, strlen(own)))
+		n = path + strlen(own);
+	else if (!strncmp(path, "/dev/fd/", 8))
+		n = path + 8;
+	else if (!strcmp(path, "/dev/stdin"))
+		n = "0";
+	else if (!strcmp(path, "/dev/stdout"))
+		n = "1";
+	else if (!strcmp(path, "/dev/stderr"))
+		n = "2";
+	if (!n || *n < '0' || *n > '9')
+		return -1;
+	errno = 0;
+	fd = strtol(n, &end, 10);
+	if (errno || *end || fd > INT_MAX || ufd(p, fd))
+		return -1;
+	return (int)fd;
+}
+
+/* Scratch memory in the process for a rewritten call's string: below the red zone */
+static unsigned long scratch(const struct user_regs_struct *r, size_t len)
+{
+	return (r->rsp - 128 - len - 64) & ~15ul;
+}
+
+static int put_string(const struct proc *p, const struct user_regs_struct *r,
+		      const char *s, unsigned long *addr)
+{
+	size_t len = strlen(s) + 1;
+
+	*addr = scratch(r, len);
+	return mem_write(p->tid, *addr, s, len);
+}
+
+/* Rewrite a path call on a host descriptor's /proc name into the same call on the
+ * kernel's /proc/<tid>/fd/N; the path is argument `arg`. */
+static enum action host_fd_native(struct proc *p, struct user_regs_struct *r, int arg, int fd)
+{
+	char path[64];
+	unsigned long addr;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", p->tid, fd);
+	if (put_string(p, r, path, &addr))
+		return ACT_NATIVE;
+	switch (arg) {
+	case 0: r->rdi = addr; break;
+	case 1: r->rsi = addr; break;
+	}
+	return ACT_REWRITTEN;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Opening: uvfs opens, then the kernel opens the stand-in at the lowest free number
+ * of the process's table, and uvfs's descriptor moves there (run_syscall_exit).
+ */
+static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd,
+			   unsigned long long path_addr, int flags, mode_t mode, int path_arg)
+{
+	char path[NAME_MAX_BYTES], stand_in[64];
+	unsigned long addr;
+	struct stat st;
+	int fd, hfd, hflags, err = get_path(p, path_addr, path);
+
+	if (err)
+		return skip(r, err);
+	if (dirfd_native(p, dirfd, path))
+		return ACT_NATIVE;
+	fd = uvfs_openat(T(p), dirfd, path, flags, mode);
+	if (fd == -ENOENT || fd == -ENXIO) {
+		int h = host_fd_name(p, path);
+
+		if (h >= 0)
+			return host_fd_native(p, r, path_arg, h);
+	}
+	if (fd == -ENXIO) {
+		/* a device node of a host mount: the kernel opens the host's device
+		 * (a host descriptor from then on: it is the host's file) */
+		int o = uvfs_openat(T(p), dirfd, path, O_PATH, 0);
+
+		hfd = o >= 0 ? uvfs_host_fd(T(p), o) : -1;
+		if (hfd >= 0 && !uvfs_fstat(T(p), o, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+			snprintf(stand_in, sizeof(stand_in), "/proc/%d/fd/%d", run_tracer_pid, hfd);
+			if (!put_string(p, r, stand_in, &addr)) {
+				uvfs_close(T(p), o);
+				r->orig_rax = SYS_openat;
+				r->rdi = (unsigned long long)(long)AT_FDCWD;
+				r->rsi = addr;
+				r->rdx = (unsigned long long)(flags & ~(O_CREAT | O_EXCL | O_TMPFILE));
+				r->r10 = 0;
+				p->pending = PEND_NONE;
+				return ACT_REWRITTEN;
+			}
+		}
+		if (o >= 0)
+			uvfs_close(T(p), o);
+	}
+	if (fd < 0)
+		return skip(r, fd);
+	hfd = uvfs_host_fd(T(p), fd);
+	hflags = (flags & O_CLOEXEC) | O_NOFOLLOW;
+	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) &&
+	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+		/* the real file: mmap and exec through this descriptor reach it */
+		snprintf(stand_in, sizeof(stand_in), "/proc/%d/fd/%d", run_tracer_pid, hfd);
+		hflags = (flags & O_CLOEXEC) | O_RDONLY;
+	} else if (hfd >= 0) {
+		snprintf(stand_in, sizeof(stand_in), "/proc/%d/fd/%d", run_tracer_pid, hfd);
+		hflags = (flags & O_CLOEXEC) | O_PATH;
+	} else {
+		snprintf(stand_in, sizeof(stand_in), "/dev/null");
+		hflags = (flags & O_CLOEXEC) | O_RDONLY;
+	}
+	if (put_string(p, r, stand_in, &addr)) {
+		uvfs_close(T(p), fd);
+		return skip(r, -EFAULT);
+	}
+	r->orig_rax = SYS_openat;
+	r->rdi = (unsigned long long)(long)AT_FDCWD;
+	r->rsi = addr;
+	r->rdx = (unsigned long long)hflags;
+	r->r10 = 0;
+	p->pending = PEND_OPEN;
+	p->p_fd = fd;
+	p->p_flags = (unsigned int)(flags & O_CLOEXEC);
+	return ACT_REWRITTEN;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Reading and writing a uvfs descriptor: through a buffer of the tracer's.
+ */
+static long do_read(struct proc *p, int fd, unsigned long long buf, size_t count,
+		    off_t off, bool positioned)
+{
+	size_t done = 0;
+	char *tmp = malloc(count < CHUNK ? (count ? count : 1) : CHUNK);
+
+	if (!tmp)
+		return -ENOMEM;
+	do {
+		size_t want = count - done < CHUNK ? count - done : CHUNK;
+		ssize_t n = positioned ? uvfs_pread(T(p), fd, tmp, want, off + (off_t)done)
+				       : uvfs_read(T(p), fd, tmp, want);
+
+		if (n < 0) {
+			free(tmp);
+			return done ? (long)done : n;
+		}
+		if (n && mem_write(p->tid, buf + done, tmp, (size_t)n)) {
+			free(tmp);
+			return done ? (long)done : -EFAULT;
+		}
+		done += (size_t)n;
+		if ((size_t)n < want)
+			break;
+	} while (done < count);
+	free(tmp);
+	return (long)done;
+}
+
+static long do_write(struct proc *p, int fd, unsigned long long buf, size_t count,
+		     off_t off, bool positioned)
+{
+	size_t done = 0;
+	char *tmp = malloc(count < CHUNK ? (count ? count : 1) : CHUNK);
+
+	if (!tmp)
+		return -ENOMEM;
+	do {
+		size_t want = count - done < CHUNK ? count - done : CHUNK;
+		ssize_t n;
+
+		if (mem_read(p->tid, buf + done, tmp, want)) {
+			free(tmp);
+			return done ? (long)done : -EFAULT;
+		}
+		n = positioned ? uvfs_pwrite(T(p), fd, tmp, want, off + (off_t)done)
+			       : uvfs_write(T(p), fd, tmp, want);
+		if (n < 0) {
+			free(tmp);
+			return done ? (long)done : n;
+		}
+		done += (size_t)n;
+		if ((size_t)n < want)
+			break;
+	} while (done < count);
+	free(tmp);
+	return (long)done;
+}
+
+/* readv/writev/preadv/pwritev: the vectors in order, stopping at a short one */
+static long do_rwv(struct proc *p, int fd, unsigned long long iov_addr, long iovcnt,
+		   off_t off, bool positioned, bool write)
+{
+	struct iovec iov[1024];
+	long done = 0;
+
+	if (iovcnt < 0 || iovcnt > 1024)
+		return -EINVAL;
+	if (mem_read(p->tid, iov_addr, iov, (size_t)iovcnt * sizeof(iov[0])))
+		return -EFAULT;
+	for (long i = 0; i < iovcnt; i++) {
+		long n = write ? do_write(p, fd, (unsigned long)iov[i].iov_base, iov[i].iov_len,
+					  off + done, positioned)
+			       : do_read(p, fd, (unsigned long)iov[i].iov_base, iov[i].iov_len,
+					 off + done, positioned);
+
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if ((size_t)n < iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
+/* ---------------------------------------------------------------------------------
+ * Attributes
+ */
+static int put_stat(const struct proc *p, unsigned long long addr, const struct stat *st)
+{
+	/* x86-64's struct stat is the kernel's */
+	return mem_write(p->tid, addr, st, sizeof(*st));
+}
+
+static long do_statx(struct proc *p, int dirfd, unsigned long long path_addr, int flags,
+		     unsigned long long buf)
+{
+	char path[NAME_MAX_BYTES] = "";
+	struct statx sx;
+	struct stat st;
+	int err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		return -EINVAL;
+	if (path_addr || !(flags & AT_EMPTY_PATH)) {
+		err = get_path(p, path_addr, path);
+		if (err)
+			return err;
+	}
+	err = uvfs_fstatat(T(p), dirfd, path, &st, flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
+	if (err)
+		return err;
+	memset(&sx, 0, sizeof(sx));
+	sx.stx_mask = STATX_BASIC_STATS;
+	sx.stx_blksize = (uint32_t)st.st_blksize;
+	sx.stx_nlink = (uint32_t)st.st_nlink;
+	sx.stx_uid = st.st_uid;
+	sx.stx_gid = st.st_gid;
+	sx.stx_mode = (uint16_t)st.st_mode;
+	sx.stx_ino = st.st_ino;
+	sx.stx_size = (uint64_t)st.st_size;
+	sx.stx_blocks = (uint64_t)st.st_blocks;
+	sx.stx_atime = (struct statx_timestamp){ st.st_atim.tv_sec, (uint32_t)st.st_atim.tv_nsec, 0 };
+	sx.stx_mtime = (struct statx_timestamp){ st.st_mtim.tv_sec, (uint32_t)st.st_mtim.tv_nsec, 0 };
+	sx.stx_ctime = (struct statx_timestamp){ st.st_ctim.tv_sec, (uint32_t)st.st_ctim.tv_nsec, 0 };
+	sx.stx_rdev_major = major(st.st_rdev);
+	sx.stx_rdev_minor = minor(st.st_rdev);
+	sx.stx_dev_major = major(st.st_dev);
+	sx.stx_dev_minor = minor(st.st_dev);
+	return mem_write(p->tid, buf, &sx, sizeof(sx));
+}
+
+static long do_utimes(struct proc *p, int dirfd, unsigned long long path_addr,
+		      unsigned long long times_addr, int flags, int kind)
+{
+	char path[NAME_MAX_BYTES];
+	struct timespec ts[2];
+	const char *name = NULL;
+	int err;
+
+	if (path_addr) {
+		err = get_path(p, path_addr, path);
+		if (err)
+			return err;
+		name = path;
+	}
+	if (times_addr) {
+		if (kind == 0) {             /* utimensat: struct timespec[2] */
+			if (mem_read(p->tid, times_addr, ts, sizeof(ts)))
+				return -EFAULT;
+		} else if (kind == 1) {      /* utimes, futimesat: struct timeval[2] */
+			struct timeval tv[2];
+
+			if (mem_read(p->tid, times_addr, tv, sizeof(tv)))
+				return -EFAULT;
+			for (int i = 0; i < 2; i++) {
+				if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+					return -EINVAL;
+				ts[i] = (struct timespec){ tv[i].tv_sec, tv[i].tv_usec * 1000 };
+			}
+		} else {                     /* utime: struct utimbuf */
+			long ub[2];
+
+			if (mem_read(p->tid, times_addr, ub, sizeof(ub)))
+				return -EFAULT;
+			ts[0] = (struct timespec){ ub[0], 0 };
+			ts[1] = (struct timespec){ ub[1], 0 };
+		}
+	}
+	return uvfs_utimensat(T(p), dirfd, name, times_addr ? ts : NULL, flags);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Two-path calls
+ */
+static long two_paths(struct proc *p, unsigned long long a, unsigned long long b,
+		      char *pa, char *pb)
+{
+	int err = get_path(p, a, pa);
+
+	return err ? err : get_path(p, b, pb);
+}
+
+/* ---------------------------------------------------------------------------------
+ * Exec: uvfs decides whether the file may run (its walk, its permissions); the kernel
+ * runs the real file, named by the host path of uvfs's host mount; uvfs follows at
+ * PTRACE_EVENT_EXEC (trace.c: uvfs_task_exec, /proc/PID/exe, close-on-exec).
+ */
+static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd,
+			   unsigned long long path_addr, unsigned long long argv,
+			   unsigned long long envp, int flags)
+{
+	char path[NAME_MAX_BYTES], host[PATH_MAX + 1], link[64];
+	unsigned long addr;
+	struct stat st;
+	ssize_t n;
+	int fd, hfd, err = get_path(p, path_addr, path);
+
+	if (err)
+		return skip(r, err);
+	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return skip(r, -EINVAL);
+	if (dirfd_native(p, dirfd, path))
+		return ACT_NATIVE;
+	fd = uvfs_openat(T(p), dirfd, path,
+			 O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0) |
+			 (!path[0] && (flags & AT_EMPTY_PATH) ? 0 : 0), 0);
+	if (!path[0] && (flags & AT_EMPTY_PATH)) {
+		if (fd >= 0)
+			uvfs_close(T(p), fd);
+		fd = uvfs_dup(T(p), dirfd);
+	}
+	if (fd < 0)
+		return skip(r, fd);
+	err = uvfs_fstat(T(p), fd, &st);
+	if (!err && !S_ISREG(st.st_mode))
+		err = -EACCES;
+	if (!err)
+		err = uvfs_faccessat2(T(p), fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS);
+	hfd = err ? err : uvfs_host_fd(T(p), fd);
+	if (hfd == -EXDEV)
+		hfd = -ENOEXEC;  /* a file of memfs: not yet (docs/SEMANTICS.md, uvfs-run) */
+	if (hfd < 0) {
+		uvfs_close(T(p), fd);
+		return skip(r, hfd);
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
+	n = readlink(link, host, sizeof(host) - 1);
+	if (n < 0) {
+		uvfs_close(T(p), fd);
+		return skip(r, -ENOEXEC);
+	}
+	host[n] = 0;
+	free(p->up->exec_path);
+	/* what uvfs's exec resolves when the kernel's has run: the same file, by the
+	 * descriptor uvfs still holds, so that a rename meanwhile does not matter */
+	if (asprintf(&p->up->exec_path, "%s", path[0] ? path : "") < 0)
+		p->up->exec_path = NULL;
+	uvfs_close(T(p), fd);
+	if (put_string(p, r, host, &addr))
+		return skip(r, -EFAULT);
+	r->orig_rax = SYS_execve;
+	r->rdi = addr;
+	r->rsi = argv;
+	r->rdx = envp;
+	return ACT_REWRITTEN;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The dispatcher
+ */
+enum action run_syscall(struct proc *p, struct user_regs_struct *r)
+{
+	char pa[NAME_MAX_BYTES], pb[NAME_MAX_BYTES];
+	long nr = (long)r->orig_rax;
+	struct uvfs_task *t = T(p);
+	struct stat st;
+	long ret;
+	int fd = iarg(A0(r));
+
+	p->pending = PEND_NONE;
+	switch (nr) {
+	/* opening */
+	case SYS_open:
+		return do_open(p, r, AT_FDCWD, A0(r), iarg(A1(r)), (mode_t)A2(r), 0);
+	case SYS_creat:
+		return do_open(p, r, AT_FDCWD, A0(r), O_CREAT | O_WRONLY | O_TRUNC, (mode_t)A1(r), 0);
+	case SYS_openat:
+		return do_open(p, r, iarg(A0(r)), A1(r), iarg(A2(r)), (mode_t)A3(r), 1);
+	case SYS_openat2:
+		return skip(r, -ENOSYS);  /* glibc falls back to openat; uvfs has no openat2 */
+	case SYS_close:
+		if (ufd(p, fd))
+			uvfs_close(t, fd);
+		return ACT_NATIVE;  /* the stand-in, or the host's descriptor */
+	case SYS_close_range:
+		p->pending = PEND_CLOSE_RANGE;
+		return ACT_EXIT_STOP;
+	case SYS_dup:
+	case SYS_dup2:
+	case SYS_dup3:
+		p->pending = PEND_DUP;
+		p->p_fd = ufd(p, fd) ? fd : -1;
+		p->p_fd2 = nr == SYS_dup ? -1 : iarg(A1(r));
+		p->p_flags = nr == SYS_dup3 && (A2(r) & O_CLOEXEC) ? O_CLOEXEC : 0;
+		return ACT_EXIT_STOP;
+	case SYS_fcntl: {
+		int cmd = iarg(A1(r));
+
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		switch (cmd) {
+		case F_DUPFD:
+		case F_DUPFD_CLOEXEC:
+			p->pending = PEND_DUP;
+			p->p_fd = fd;
+			p->p_fd2 = -1;
+			p->p_flags = cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0;
+			return ACT_EXIT_STOP;
+		case F_SETFD:
+			uvfs_fcntl(t, fd, cmd, (long)A2(r));
+			return ACT_NATIVE;  /* the stand-in's flag: the kernel's exec closes it */
+		case F_GETFL:
+		case F_SETFL:
+			return skip(r, uvfs_fcntl(t, fd, cmd, (long)A2(r)));
+		default:
+			return ACT_NATIVE;  /* F_GETFD, locks, leases: the stand-in answers */
+		}
+	}
+	/* descriptors' data */
+	case SYS_read:
+		return ufd(p, fd) ? skip(r, do_read(p, fd, A1(r), A2(r), 0, false)) : ACT_NATIVE;
+	case SYS_write:
+		return ufd(p, fd) ? skip(r, do_write(p, fd, A1(r), A2(r), 0, false)) : ACT_NATIVE;
+	case SYS_pread64:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		if ((long)A3(r) < 0)
+			return skip(r, -EINVAL);
+		return skip(r, do_read(p, fd, A1(r), A2(r), (off_t)A3(r), true));
+	case SYS_pwrite64:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		if ((long)A3(r) < 0)
+			return skip(r, -EINVAL);
+		return skip(r, do_write(p, fd, A1(r), A2(r), (off_t)A3(r), true));
+	case SYS_readv:
+	case SYS_writev:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		return skip(r, do_rwv(p, fd, A1(r), (long)A2(r), 0, false, nr == SYS_writev));
+	case SYS_preadv:
+	case SYS_pwritev:
+	case SYS_preadv2:
+	case SYS_pwritev2: {
+		bool w = nr == SYS_pwritev || nr == SYS_pwritev2;
+		long off = (long)A3(r);
+
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		if ((nr == SYS_preadv2 || nr == SYS_pwritev2) && off == -1)
+			return skip(r, do_rwv(p, fd, A1(r), (long)A2(r), 0, false, w));
+		if (off < 0)
+			return skip(r, -EINVAL);
+		return skip(r, do_rwv(p, fd, A1(r), (long)A2(r), off, true, w));
+	}
+	case SYS_lseek:
+		return ufd(p, fd) ? skip(r, uvfs_lseek(t, fd, (off_t)A1(r), iarg(A2(r)))) : ACT_NATIVE;
+	case SYS_getdents64:
+	case SYS_getdents: {
+		size_t count = iarg(A2(r)) < 0 ? 0 : (size_t)iarg(A2(r));
+		char *buf;
+
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		buf = malloc(count ? count : 1);
+		if (!buf)
+			return skip(r, -ENOMEM);
+		ret = uvfs_getdents64(t, fd, buf, count);
+		if (ret > 0 && nr == SYS_getdents) {
+			/* struct linux_dirent: d_ino, d_off, d_reclen, name, NUL, d_type
+			 * last: the same length as a dirent64 of the same name */
+			for (long off = 0; off < ret;) {
+				unsigned short reclen;
+				unsigned char type;
+
+				memcpy(&reclen, buf + off + 16, 2);
+				type = (unsigned char)buf[off + 18];
+				memmove(buf + off + 18, buf + off + 19, reclen - 19u);
+				buf[off + reclen - 1] = (char)type;
+				off += reclen;
+			}
+		}
+		if (ret > 0 && mem_write(p->tid, A1(r), buf, (size_t)ret))
+			ret = -EFAULT;
+		free(buf);
+		return skip(r, ret);
+	}
+	case SYS_fsync:
+	case SYS_fdatasync:
+		return ufd(p, fd) ? skip(r, uvfs_fsync(t, fd)) : ACT_NATIVE;
+	case SYS_ftruncate:
+		return ufd(p, fd) ? skip(r, uvfs_ftruncate(t, fd, (off_t)A1(r))) : ACT_NATIVE;
+	case SYS_fchmod:
+		return ufd(p, fd) ? skip(r, uvfs_fchmodat(t, fd, "", (mode_t)A1(r), AT_EMPTY_PATH))
+				  : ACT_NATIVE;
+	case SYS_fchown:
+		return ufd(p, fd) ? skip(r, uvfs_fchownat(t, fd, "", (uid_t)A1(r), (gid_t)A2(r),
+							  AT_EMPTY_PATH))
+				  : ACT_NATIVE;
+	case SYS_fchdir:
+		return ufd(p, fd) ? skip(r, uvfs_fchdir(t, fd)) : ACT_NATIVE;
+	case SYS_fstat:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		ret = uvfs_fstat(t, fd, &st);
+		return skip(r, ret ? ret : put_stat(p, A1(r), &st));
+	case SYS_fstatfs: {
+		struct statfs sf;
+
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		ret = uvfs_fstatfs(t, fd, &sf);
+		return skip(r, ret ? ret : mem_write(p->tid, A1(r), &sf, sizeof(sf)));
+	}
+	case SYS_fgetxattr:
+	case SYS_flistxattr:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		return skip(r, nr == SYS_flistxattr ? 0 : -ENODATA);
+
+	/* names */
+	case SYS_stat:
+	case SYS_lstat:
+	case SYS_newfstatat: {
+		int dirfd = nr == SYS_newfstatat ? fd : AT_FDCWD;
+		unsigned long long pathp = nr == SYS_newfstatat ? A1(r) : A0(r);
+		unsigned long long stp = nr == SYS_newfstatat ? A2(r) : A1(r);
+		int flags = nr == SYS_newfstatat ? iarg(A3(r)) : nr == SYS_lstat ? AT_SYMLINK_NOFOLLOW : 0;
+		int h;
+
+		if (nr == SYS_newfstatat && !pathp && (flags & AT_EMPTY_PATH))
+			pa[0] = 0;  /* 6.11+: NULL with AT_EMPTY_PATH is fstat */
+		else if ((ret = get_path(p, pathp, pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, dirfd, pa) || (!pa[0] && (flags & AT_EMPTY_PATH) && !ufd(p, dirfd)))
+			return ACT_NATIVE;
+		ret = uvfs_fstatat(t, dirfd, pa, &st, flags);
+		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0)
+			return host_fd_native(p, r, nr == SYS_newfstatat ? 1 : 0, h);
+		return skip(r, ret ? ret : put_stat(p, stp, &st));
+	}
+	case SYS_statx: {
+		char tmp[8];
+
+		if (!A1(r) || (!mem_read_str(p->tid, A1(r), tmp, 1) && !tmp[0])) {
+			if ((A2(r) & AT_EMPTY_PATH) && !ufd(p, fd))
+				return ACT_NATIVE;
+		}
+		if (A1(r) && !get_path(p, A1(r), pa) && dirfd_native(p, fd, pa))
+			return ACT_NATIVE;
+		if (A1(r) && !get_path(p, A1(r), pa) && host_fd_name(p, pa) >= 0) {
+			ret = uvfs_fstatat(t, fd, pa, &st, 0);
+			if (ret == -ENOENT)
+				return host_fd_native(p, r, 1, host_fd_name(p, pa));
+		}
+		return skip(r, do_statx(p, fd, A1(r), iarg(A2(r)), A4(r)));
+	}
+	case SYS_statfs: {
+		struct statfs sf;
+
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		ret = uvfs_statfs(t, pa, &sf);
+		return skip(r, ret ? ret : mem_write(p->tid, A1(r), &sf, sizeof(sf)));
+	}
+	case SYS_access:
+	case SYS_faccessat:
+	case SYS_faccessat2: {
+		int dirfd = nr == SYS_access ? AT_FDCWD : fd;
+		unsigned long long pathp = nr == SYS_access ? A0(r) : A1(r);
+		int mode = iarg(nr == SYS_access ? A1(r) : A2(r));
+		int flags = nr == SYS_faccessat2 ? iarg(A3(r)) : 0;
+		int h;
+
+		if ((ret = get_path(p, pathp, pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, dirfd, pa))
+			return ACT_NATIVE;
+		ret = uvfs_faccessat2(t, dirfd, pa, mode, flags);
+		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0)
+			return host_fd_native(p, r, nr == SYS_access ? 0 : 1, h);
+		return skip(r, ret);
+	}
+	case SYS_readlink:
+	case SYS_readlinkat: {
+		int dirfd = nr == SYS_readlink ? AT_FDCWD : fd;
+		unsigned long long pathp = nr == SYS_readlink ? A0(r) : A1(r);
+		unsigned long long bufp = nr == SYS_readlink ? A1(r) : A2(r);
+		long size = (long)iarg(nr == SYS_readlink ? A2(r) : A3(r));
+		char *buf;
+		int h;
+
+		if ((ret = get_path(p, pathp, pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, dirfd, pa))
+			return ACT_NATIVE;
+		if (size <= 0)
+			return skip(r, -EINVAL);
+		buf = malloc((size_t)size);
+		if (!buf)
+			return skip(r, -ENOMEM);
+		ret = uvfs_readlinkat(t, dirfd, pa, buf, (size_t)size);
+		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0) {
+			free(buf);
+			return host_fd_native(p, r, nr == SYS_readlink ? 0 : 1, h);
+		}
+		if (ret > 0 && mem_write(p->tid, bufp, buf, (size_t)ret))
+			ret = -EFAULT;
+		free(buf);
+		return skip(r, ret);
+	}
+	case SYS_getcwd: {
+		size_t size = (size_t)A1(r);
+		char *buf = malloc(size ? size : 1);
+
+		if (!buf)
+			return skip(r, -ENOMEM);
+		ret = uvfs_getcwd(t, buf, size);
+		if (ret > 0 && mem_write(p->tid, A0(r), buf, (size_t)ret))
+			ret = -EFAULT;
+		free(buf);
+		return skip(r, ret);
+	}
+	case SYS_chdir:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_chdir(t, pa));
+	case SYS_chroot:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_chroot(t, pa));
+	case SYS_umask:
+		return skip(r, (long)uvfs_umask(t, (mode_t)A0(r) & 0777));
+	case SYS_mkdir:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_mkdirat(t, AT_FDCWD, pa, (mode_t)A1(r)));
+	case SYS_mkdirat:
+		if ((ret = get_path(p, A1(r), pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa))
+			return ACT_NATIVE;
+		return skip(r, uvfs_mkdirat(t, fd, pa, (mode_t)A2(r)));
+	case SYS_mknod:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_mknodat(t, AT_FDCWD, pa, (mode_t)A1(r), (dev_t)A2(r)));
+	case SYS_mknodat:
+		if ((ret = get_path(p, A1(r), pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa))
+			return ACT_NATIVE;
+		return skip(r, uvfs_mknodat(t, fd, pa, (mode_t)A2(r), (dev_t)A3(r)));
+	case SYS_rmdir:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_unlinkat(t, AT_FDCWD, pa, AT_REMOVEDIR));
+	case SYS_unlink:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_unlinkat(t, AT_FDCWD, pa, 0));
+	case SYS_unlinkat:
+		if ((ret = get_path(p, A1(r), pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa))
+			return ACT_NATIVE;
+		return skip(r, uvfs_unlinkat(t, fd, pa, iarg(A2(r))));
+	case SYS_rename:
+		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
+			return skip(r, ret);
+		return skip(r, uvfs_renameat2(t, AT_FDCWD, pa, AT_FDCWD, pb, 0));
+	case SYS_renameat:
+	case SYS_renameat2:
+		if ((ret = two_paths(p, A1(r), A3(r), pa, pb)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa) || dirfd_native(p, iarg(A2(r)), pb))
+			return ACT_NATIVE;
+		return skip(r, uvfs_renameat2(t, fd, pa, iarg(A2(r)), pb,
+					      nr == SYS_renameat2 ? (unsigned int)A4(r) : 0));
+	case SYS_link:
+		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
+			return skip(r, ret);
+		return skip(r, uvfs_linkat(t, AT_FDCWD, pa, AT_FDCWD, pb, 0));
+	case SYS_linkat:
+		if ((ret = two_paths(p, A1(r), A3(r), pa, pb)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa) || dirfd_native(p, iarg(A2(r)), pb))
+			return ACT_NATIVE;
+		return skip(r, uvfs_linkat(t, fd, pa, iarg(A2(r)), pb, iarg(A4(r))));
+	case SYS_symlink:
+		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
+			return skip(r, ret);
+		return skip(r, uvfs_symlinkat(t, pa, AT_FDCWD, pb));
+	case SYS_symlinkat:
+		if ((ret = two_paths(p, A0(r), A2(r), pa, pb)))
+			return skip(r, ret);
+		if (dirfd_native(p, iarg(A1(r)), pb))
+			return ACT_NATIVE;
+		return skip(r, uvfs_symlinkat(t, pa, iarg(A1(r)), pb));
+	case SYS_chmod:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_fchmodat(t, AT_FDCWD, pa, (mode_t)A1(r), 0));
+	case SYS_fchmodat:
+		if ((ret = get_path(p, A1(r), pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa))
+			return ACT_NATIVE;
+		return skip(r, uvfs_fchmodat(t, fd, pa, (mode_t)A2(r), 0));
+	case SYS_chown:
+	case SYS_lchown:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_fchownat(t, AT_FDCWD, pa, (uid_t)A1(r), (gid_t)A2(r),
+					     nr == SYS_lchown ? AT_SYMLINK_NOFOLLOW : 0));
+	case SYS_fchownat:
+		if ((ret = get_path(p, A1(r), pa)))
+			return skip(r, ret);
+		if (dirfd_native(p, fd, pa))
+			return ACT_NATIVE;
+		return skip(r, uvfs_fchownat(t, fd, pa, (uid_t)A2(r), (gid_t)A3(r), iarg(A4(r))));
+	case SYS_truncate:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_truncate(t, pa, (off_t)A1(r)));
+	case SYS_utime:
+		return skip(r, do_utimes(p, AT_FDCWD, A0(r), A1(r), 0, 2));
+	case SYS_utimes:
+		return skip(r, do_utimes(p, AT_FDCWD, A0(r), A1(r), 0, 1));
+	case SYS_futimesat:
+		return skip(r, do_utimes(p, fd, A1(r), A2(r), 0, 1));
+	case SYS_utimensat:
+		if (!A1(r) && !ufd(p, fd))
+			return ACT_NATIVE;
+		return skip(r, do_utimes(p, fd, A1(r), A2(r), iarg(A3(r)), 0));
+	case SYS_getxattr:
+	case SYS_lgetxattr:
+	case SYS_listxattr:
+	case SYS_llistxattr:
+		/* uvfs keeps no extended attributes: the name's errors, then none */
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		ret = uvfs_fstatat(t, AT_FDCWD, pa, &st,
+				   nr == SYS_lgetxattr || nr == SYS_llistxattr ? AT_SYMLINK_NOFOLLOW : 0);
+		if (ret)
+			return skip(r, ret);
+		return skip(r, nr == SYS_listxattr || nr == SYS_llistxattr ? 0 : -ENODATA);
+	case SYS_execve:
+		return do_exec(p, r, AT_FDCWD, A0(r), A1(r), A2(r), 0);
+	case SYS_execveat:
+		return do_exec(p, r, fd, A1(r), A2(r), A3(r), iarg(A4(r)));
+	}
+	return ACT_NATIVE;
+}
+
+void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
+{
+	struct uvfs_task *t = T(p);
+	long ret = (long)r->rax;
+
+	switch (p->pending) {
+	case PEND_OPEN:
+		/* the stand-in's number is uvfs's descriptor's */
+		if (ret < 0) {
+			uvfs_close(t, p->p_fd);
+		} else if (ret != p->p_fd) {
+			int err = uvfs_dup3(t, p->p_fd, (int)ret, (int)p->p_flags);
+
+			uvfs_close(t, p->p_fd);
+			if (err < 0) {
+				/* uvfs cannot hold that number: give it back */
+				fprintf(stderr, "uvfs-run: descriptor %ld: %s\n", ret, strerror(-err));
+			}
+		}
+		break;
+	case PEND_DUP:
+		if (ret < 0)
+			break;
+		if (p->p_fd >= 0) {
+			if (ret != p->p_fd)
+				uvfs_dup3(t, p->p_fd, (int)ret, (int)p->p_flags);
+		} else if (ufd(p, ret)) {
+			/* a host descriptor dup2'ed over a uvfs one */
+			uvfs_close(t, (int)ret);
+		}
+		break;
+	case PEND_CLOSE_RANGE:
+		if (ret == 0) {
+			unsigned int first = (unsigned int)r->rdi, last = (unsigned int)r->rsi;
+			unsigned int flags = (unsigned int)r->rdx;
+
+			for (unsigned int fd = first; fd <= last && fd < 65536; fd++) {
+				if (!ufd(p, fd))
+					continue;
+				if (flags & 4 /* CLOSE_RANGE_CLOEXEC */)
+					uvfs_fcntl(t, (int)fd, F_SETFD, FD_CLOEXEC);
+				else
+					uvfs_close(t, (int)fd);
+			}
+		}
+		break;
+	case PEND_NONE:
+		break;
+	}
+}
