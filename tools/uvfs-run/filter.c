@@ -21,8 +21,11 @@ static const char *const trapped[] = {
 	"symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "chown", "fchown",
 	"lchown", "fchownat", "truncate", "ftruncate", "utime", "utimes", "futimesat",
 	"utimensat", "statfs", "fstatfs", "umask", "execve", "execveat",
-	/* extended attributes: uvfs has none (ENODATA, as tmpfs without any set) */
+	/* extended attributes: uvfs has none (ENODATA, as tmpfs without any set); a
+	 * minimal access ACL is a chmod, as the kernel stores it */
 	"getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr",
+	"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
+	"fremovexattr",
 	/* descriptors */
 	"getdents", "getdents64", "lseek", "read", "write", "pread64", "pwrite64",
 	"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "close",

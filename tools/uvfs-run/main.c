@@ -3,7 +3,8 @@
  * uvfs-run [options] -- PROGRAM [ARGS...] - run PROGRAM with its file-system calls
  * answered by uvfs (run.h says how).  The namespace, in bwrap's style:
  *
- *   /            the host's root, read-only, through a host mount
+ *   /            the host's root, read-only, through a host mount with what the
+ *                host mounted below it (/dev: a device opens the host's device)
  *   /tmp         a fresh memfs, mode 1777
  *   /proc        uvfs's procfs
  *   --bind SRC DST, --ro-bind SRC DST   a host directory on DST
@@ -87,7 +88,7 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 	if (!t)
 		die("uvfs_task_new", errno);
 	if ((err = uvfs_mkdirat(t, AT_FDCWD, "/.r", 0755)) ||
-	    (err = uvfs_mount2(t, "/", "/.r", "host", MS_RDONLY, "ro")))
+	    (err = uvfs_mount2(t, "/", "/.r", "host", MS_RDONLY, "ro,recursive")))
 		die("mount the host's root", -err);
 	if ((err = uvfs_mount2(t, "tmpfs", "/.r/tmp", "tmpfs", 0, "mode=1777")))
 		die("mount /tmp", -err);

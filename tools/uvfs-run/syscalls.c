@@ -397,6 +397,73 @@ static long do_utimes(struct proc *p, int dirfd, unsigned long long path_addr,
 }
 
 /* ---------------------------------------------------------------------------------
+ * Extended attributes.  uvfs keeps none.  An access ACL that says no more than the
+ * mode (owner, group, other: what cp -a and setfacl -b set) is what the kernel turns
+ * into a chmod and stores nothing for (posix_acl_equiv_mode()), so it is a chmod
+ * here; any other ACL or attribute is EOPNOTSUPP.  Removing an ACL that is not there
+ * is 0, as the kernel's set_posix_acl(NULL) is; any other name ENODATA.
+ */
+#define ACL_XATTR_VERSION 2
+enum { ACL_USER_OBJ = 1, ACL_GROUP_OBJ = 4, ACL_OTHER = 0x20 };
+
+static long do_setxattr(struct proc *p, int dirfd, const char *path, int at_flags,
+			unsigned long long name_addr, unsigned long long value, size_t size)
+{
+	char name[256];
+	uint32_t buf[3 + 3 * 2];
+	struct stat st;
+	mode_t mode = 0;
+	long err;
+
+	err = mem_read_str(p->tid, name_addr, name, sizeof(name));
+	if (err)
+		return err == -ENAMETOOLONG ? -ERANGE : err;
+	err = uvfs_fstatat(T(p), dirfd, path, &st, at_flags);
+	if (err)
+		return err;
+	if (strcmp(name, "system.posix_acl_access") || S_ISLNK(st.st_mode))
+		return -EOPNOTSUPP;  /* a symlink has no ACL (no ->set_acl) */
+	if (size != 4 + 3 * 8)
+		return size < 4 ? -EINVAL : -EOPNOTSUPP;
+	if (mem_read(p->tid, value, buf, size))
+		return -EFAULT;
+	if (buf[0] != ACL_XATTR_VERSION)
+		return -EOPNOTSUPP;
+	for (int i = 0; i < 3; i++) {
+		uint16_t tag = (uint16_t)(buf[1 + 2 * i] & 0xffff);
+		uint16_t perm = (uint16_t)(buf[1 + 2 * i] >> 16);
+
+		if (perm & ~7u)
+			return -EINVAL;
+		switch (tag) {
+		case ACL_USER_OBJ: mode |= (mode_t)perm << 6; break;
+		case ACL_GROUP_OBJ: mode |= (mode_t)perm << 3; break;
+		case ACL_OTHER: mode |= perm; break;
+		default: return -EOPNOTSUPP;
+		}
+	}
+	return uvfs_fchmodat(T(p), dirfd, path, (st.st_mode & 07000) | mode,
+			     at_flags & AT_EMPTY_PATH);
+}
+
+static long do_removexattr(struct proc *p, int dirfd, const char *path, int at_flags,
+			   unsigned long long name_addr)
+{
+	char name[256];
+	struct stat st;
+	long err = mem_read_str(p->tid, name_addr, name, sizeof(name));
+
+	if (err)
+		return err == -ENAMETOOLONG ? -ERANGE : err;
+	err = uvfs_fstatat(T(p), dirfd, path, &st, at_flags);
+	if (err)
+		return err;
+	if (!strcmp(name, "system.posix_acl_access") || !strcmp(name, "system.posix_acl_default"))
+		return 0;
+	return -ENODATA;
+}
+
+/* ---------------------------------------------------------------------------------
  * Two-path calls
  */
 static long two_paths(struct proc *p, unsigned long long a, unsigned long long b,
@@ -862,6 +929,27 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		if (ret)
 			return skip(r, ret);
 		return skip(r, nr == SYS_listxattr || nr == SYS_llistxattr ? 0 : -ENODATA);
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr: {
+		bool l = nr == SYS_lsetxattr || nr == SYS_lremovexattr;
+
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		if (nr == SYS_setxattr || nr == SYS_lsetxattr)
+			return skip(r, do_setxattr(p, AT_FDCWD, pa, l ? AT_SYMLINK_NOFOLLOW : 0, A1(r),
+						   A2(r), (size_t)A3(r)));
+		return skip(r, do_removexattr(p, AT_FDCWD, pa, l ? AT_SYMLINK_NOFOLLOW : 0, A1(r)));
+	}
+	case SYS_fsetxattr:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		return skip(r, do_setxattr(p, fd, "", AT_EMPTY_PATH, A1(r), A2(r), (size_t)A3(r)));
+	case SYS_fremovexattr:
+		if (!ufd(p, fd))
+			return ACT_NATIVE;
+		return skip(r, do_removexattr(p, fd, "", AT_EMPTY_PATH, A1(r)));
 	case SYS_execve:
 		return do_exec(p, r, AT_FDCWD, A0(r), A1(r), A2(r), 0);
 	case SYS_execveat:
