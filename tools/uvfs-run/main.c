@@ -120,26 +120,80 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 	return t;
 }
 
-/* In the child (pid 1 of the new pid namespace): be traced, filter, exec. */
-static int child_main(void *arg)
+/*
+ * The pid namespace's first process is an init of uvfs-run's, not the program: pid 1
+ * ignores the signals it has no handler for (a program that kills itself would live
+ * on), and something must reap the orphans.  It forks the program (pid 2), reaps
+ * everything, and exits when the program has; the kernel then kills whatever is left
+ * in the namespace.  The program waits on a pipe until the tracer has seized it.
+ */
+struct start {
+	char **argv;
+	int go[2];      /* the tracer says "seized" */
+	int pid[2];     /* the init says nothing: the tracer finds the program by its parent */
+};
+
+static void program(struct start *st)
 {
-	char **argv = arg;
+	char c;
 	int err;
 
-	if (ptrace(PTRACE_TRACEME, 0, 0, 0)) {
-		fprintf(stderr, "uvfs-run: ptrace: %s\n", strerror(errno));
-		_exit(2);
-	}
-	raise(SIGSTOP);  /* the tracer sets its options, then lets us go on */
+	close(st->go[1]);
+	if (read(st->go[0], &c, 1) != 1)
+		_exit(2);  /* the tracer went away */
+	close(st->go[0]);
 	err = run_install_filter();
 	if (err) {
 		fprintf(stderr, "uvfs-run: seccomp: %s\n", strerror(-err));
 		_exit(2);
 	}
-	execvp(argv[0], argv);
+	execvp(st->argv[0], st->argv);
 	/* the filter is in place: this execvp's calls were uvfs's */
-	fprintf(stderr, "uvfs-run: %s: %s\n", argv[0], strerror(errno));
+	fprintf(stderr, "uvfs-run: %s: %s\n", st->argv[0], strerror(errno));
 	_exit(127);
+}
+
+static int init_main(void *arg)
+{
+	struct start *st = arg;
+	pid_t prog = fork();
+	int ws;
+
+	if (prog < 0)
+		_exit(2);
+	if (prog == 0)
+		program(st);
+	close(st->go[0]);
+	close(st->go[1]);
+	for (;;) {
+		pid_t w = wait(&ws);
+
+		if (w < 0 && errno != EINTR)
+			_exit(0);
+		if (w == prog)
+			_exit(0);  /* the tracer has the program's status */
+	}
+}
+
+/* The program's pid on the host: the init's only child */
+static pid_t find_program(pid_t init)
+{
+	char path[64];
+	long pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", init, init);
+	for (int tries = 0; tries < 2000 && !pid; tries++) {
+		f = fopen(path, "re");
+		if (f) {
+			if (fscanf(f, "%ld", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+		if (!pid)
+			usleep(1000);
+	}
+	return (pid_t)pid;
 }
 
 int main(int argc, char **argv)
@@ -151,8 +205,10 @@ int main(int argc, char **argv)
 	struct uvfs_task *t;
 	struct rlimit rl;
 	static char stack[1 << 16];
+	struct uvfs_task *prog_task;
+	struct start st;
 	int i, nm = 0, status, ws;
-	pid_t child;
+	pid_t init, child;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -202,28 +258,36 @@ int main(int argc, char **argv)
 		uvfs_chdir(t, "/");
 
 	fflush(NULL);
-	child = clone(child_main, stack + sizeof(stack), CLONE_NEWPID | SIGCHLD, argv + i);
-	if (child < 0) {
+	if (pipe2(st.go, O_CLOEXEC))
+		die("pipe", errno);
+	st.argv = argv + i;
+	init = clone(init_main, stack + sizeof(stack), CLONE_NEWPID | SIGCHLD, &st);
+	if (init < 0) {
 		fprintf(stderr, "uvfs-run: a new pid namespace: %s\n", strerror(errno));
 		return 2;
 	}
-	if (waitpid(child, &ws, __WALL) < 0 || !WIFSTOPPED(ws)) {
-		fprintf(stderr, "uvfs-run: the program did not start under ptrace\n");
+	close(st.go[0]);
+	child = find_program(init);
+	if (!child || ptrace(PTRACE_SEIZE, child, 0,
+			     PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+			     PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
+			     PTRACE_O_EXITKILL)) {
+		fprintf(stderr, "uvfs-run: ptrace: %s\n", strerror(child ? errno : ESRCH));
+		kill(init, SIGKILL);
 		return 2;
 	}
-	if (ptrace(PTRACE_SETOPTIONS, child, 0,
-		   PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-		   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
-		   PTRACE_O_EXITKILL)) {
-		fprintf(stderr, "uvfs-run: ptrace options: %s\n", strerror(errno));
-		kill(child, SIGKILL);
+	prog_task = uvfs_task_fork_as(t, 2);
+	if (!prog_task)
+		die("uvfs_task_fork_as", errno);
+	if (write(st.go[1], "g", 1) != 1)
+		die("start the program", errno);
+	close(st.go[1]);
+	if (run_trace(child, prog_task, &status)) {
+		kill(init, SIGKILL);
 		return 2;
 	}
-	ptrace(PTRACE_CONT, child, 0, 0);
-	if (run_trace(child, t, &status)) {
-		kill(child, SIGKILL);
-		return 2;
-	}
+	waitpid(init, &ws, 0);
+	uvfs_task_exit(t);
 	uvfs_free(run_fs);
 	return status;
 }

@@ -259,7 +259,7 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	if (!up || !proc_add(child, up))
 		return -ENOMEM;
 	up->task = first;
-	up->nspid = 1;
+	up->nspid = uvfs_task_pid(first);
 	proc_find(child)->attached = true;
 	*status = 0;
 	for (;;) {
@@ -316,11 +316,12 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 			resume(tid, PTRACE_CONT, 0);
 		} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 			on_exec(p);
-		} else if (!p->attached && WSTOPSIG(ws) == SIGSTOP) {
-			p->attached = true;  /* the stop a new tracee starts with */
+		} else if (ws >> 16 == PTRACE_EVENT_STOP) {
+			/* a new tracee's first stop (the program is seized: PTRACE_SEIZE's
+			 * children start with it), or a group-stop, which is not kept
+			 * (job control of traced programs: docs/SEMANTICS.md) */
+			p->attached = true;
 			resume(tid, PTRACE_CONT, 0);
-		} else if (ws >> 8 == SIGTRAP && p->pending == PEND_NONE) {
-			resume(tid, PTRACE_CONT, 0);  /* an event we did not ask for */
 		} else {
 			resume(tid, PTRACE_CONT, WSTOPSIG(ws));
 		}

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# test_uvfs_run.sh UVFS_RUN - real programs (Debian's bash and coreutils) under
+# uvfs-run, each answer compared with the same command run natively on the running
+# kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
+# uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
+set -u
+UR=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	shift
+	for l in "$@"; do echo "# $l"; done
+}
+# same NAME EXPECTED ACTUAL
+same() {
+	if [ "$2" == "$3" ]; then ok "$1"; else
+		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
+			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+	fi
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 77
+fi
+
+# The command natively: a private mount namespace, a fresh tmpfs on /tmp
+native() {
+	unshare -m --propagation private bash -c 'mount -t tmpfs none /tmp && cd /tmp && "$@"' \
+		native "$@"
+}
+
+seed='cd /tmp; touch foo bar; exec 42<bar; ls -l /proc/self/fd/42; mv foo bar; ls -l /proc/self/fd/42'
+# what follows "-> ": ls -l's date could change between two runs
+links() { sed -n 's/.* -> //p'; }
+
+want=$(native bash -c "$seed" | links)
+same "the seed session natively" "/tmp/bar
+/tmp/bar (deleted)" "$want"
+got=$(cd /tmp && "$UR" -- /bin/bash -c "$seed" | links)
+same "the seed session under uvfs-run equals the kernel's" "$want" "$got"
+got=$(cd /tmp && "$UR" --abi linux -- /bin/bash -c "$seed" | links)
+same "--abi linux" "$want" "$got"
+got=$("$UR" --abi linux-3.15 -- /bin/bash -c "$seed" | links)
+same "--abi linux-3.15: the removed target's name" "/tmp/bar
+/tmp/foo (deleted)" "$got"
+long=$(printf 'f%.0s' $(seq 48))
+seed48="cd /tmp; touch $long bar; exec 42<bar; ls -l /proc/self/fd/42; mv $long bar; ls -l /proc/self/fd/42"
+want=$(native bash -c "$seed48" | links)
+same "48-byte names natively" "/tmp/bar
+/tmp/bar (deleted)" "$want"
+got=$("$UR" -- /bin/bash -c "$seed48" | links)
+same "48-byte names under uvfs-run" "$want" "$got"
+got=$("$UR" --abi linux-3.17 -- /bin/bash -c "$seed48" | links)
+same "--abi linux-3.17, 48-byte names: the mover's name" "/tmp/bar
+/tmp/$long (deleted)" "$got"
+got=$("$UR" --abi linux-3.18 -- /bin/bash -c "$seed48" | links)
+same "--abi linux-3.18, 48-byte names" "/tmp/bar
+/tmp/bar (deleted)" "$got"
+
+# Ordinary shell work: the same script, the same output
+want=$(native bash "$here/work.sh" /tmp 2>&1; echo "status $?")
+got=$(cd /tmp && "$UR" -- /bin/bash "$here/work.sh" /tmp 2>&1; echo "status $?")
+same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
+
+# Faults: the program's status is uvfs-run's
+"$UR" -- /bin/bash -c 'exit 3'
+same "exit status" 3 $?
+"$UR" -- /bin/bash -c 'kill -KILL $$'
+same "killed by SIGKILL: 128 + 9" 137 $?
+"$UR" -- /bin/bash -c 'kill -SEGV $$'
+same "killed by SIGSEGV: 128 + 11" 139 $?
+got=$("$UR" -- /bin/bash -c '/nonexistent/program; echo "status $?"' 2>&1)
+same "exec of a missing file" "/bin/bash: line 1: /nonexistent/program: No such file or directory
+status 127" "$got"
+got=$("$UR" -- /nonexistent/program 2>&1; echo "status $?")
+same "uvfs-run of a missing program" "uvfs-run: /nonexistent/program: No such file or directory
+status 127" "$got"
+got=$("$UR" -- /bin/bash -c 'for i in $(seq 1000); do /bin/true & done; wait; echo waited' 2>&1)
+same "a thousand children" "waited" "$got"
+got=$("$UR" -- /bin/bash -c 'for i in $(seq 100); do echo $i > /tmp/f$i & done; wait; cat /tmp/f* | sort -n | tail -1; ls /tmp | wc -l' 2>&1)
+same "a hundred children writing files" "100
+100" "$got"
+# children left behind: the pid namespace ends with its first process
+start=$(date +%s)
+"$UR" -- /bin/bash -c 'sleep 1000 & sleep 1001 & exit 0'
+same "children left behind: the program's status" 0 $?
+same "children left behind: none left" "" "$(pgrep -f 'sleep 100[01]')"
+# uvfs-run killed: the program goes too (PTRACE_O_EXITKILL)
+"$UR" -- /bin/bash -c 'sleep 1002' &
+ur=$!
+for _ in $(seq 100); do pgrep -f 'sleep 1002' >/dev/null && break; sleep 0.05; done
+kill -KILL $ur
+wait $ur 2>/dev/null
+for _ in $(seq 100); do pgrep -f 'sleep 1002' >/dev/null || break; sleep 0.05; done
+same "uvfs-run killed: nothing left" "" "$(pgrep -f 'sleep 1002')"
+[ $(( $(date +%s) - start )) -lt 60 ] && ok "nothing waited for the children left behind" ||
+	not_ok "nothing waited for the children left behind"
+
+# Pids: the program's are uvfs's.  It is pid 2 of its pid namespace (uvfs-run's
+# init is 1); a child gets the next; /proc/self, /proc/PID and $$ agree.
+got=$("$UR" -- /bin/bash -c 'echo $$ $PPID; readlink /proc/self; /bin/bash -c "echo \$\$ \$PPID; readlink /proc/self; :"; echo /proc/[0-9]*')
+same "pids: the program's own, in uvfs's /proc" "2 1
+3
+4 2
+5
+/proc/1 /proc/2" "$got"
+
+# Without root: one line, status 2
+if id nobody >/dev/null 2>&1; then
+	got=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$UR" -- /bin/true 2>&1; echo "status $?")
+	same "without root: one line, status 2" "uvfs-run: needs root (a pid namespace, ptrace and seccomp)
+status 2" "$got"
+fi
+got=$("$UR" --bogus -- /bin/true 2>&1 | head -1; echo "status ${PIPESTATUS[0]}")
+same "an unknown option" "usage: uvfs-run [--abi NAME] [--chdir DIR] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] -- PROGRAM [ARGS...]
+status 2" "$got"
+
+echo "1..$n"
+[ "$failed" = 0 ]
