@@ -64,6 +64,12 @@ got=$("$UR" --abi linux-3.18 -- /bin/bash -c "$seed48" | links)
 same "--abi linux-3.18, 48-byte names" "/tmp/bar
 /tmp/bar (deleted)" "$got"
 
+# --abi all: once per era, side by side (the columns of uvfsh --abi all)
+got=$("$UR" --abi all -- /bin/bash -c 'cd /tmp; touch foo bar; exec 42<bar; readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42')
+same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux-3.15
+  /tmp/bar
+* /tmp/bar (deleted)                                     /tmp/foo (deleted)" "$got"
+
 # Ordinary shell work: the same script, the same output
 want=$(native bash "$here/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- /bin/bash "$here/work.sh" /tmp 2>&1; echo "status $?")

@@ -11,7 +11,8 @@
  *   --tmpfs DST                         a fresh memfs on DST
  *   --chdir DIR                         the working directory (default: uvfs-run's
  *                                       own, where it exists in the namespace; else /)
- *   --abi NAME                          the personality (linux, linux-3.15, ...)
+ *   --abi NAME                          the personality (linux, linux-3.15, ...);
+ *                                       all: once under each, side by side
  *
  * The program is pid 1 of a new pid namespace, and uvfs's pids are its pids.  The
  * exit status is the program's (128 + N for a signal N); 2 for uvfs-run's own errors.
@@ -32,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "columns.h"
 #include "run.h"
 
 struct mnt_opt {
@@ -129,8 +131,7 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
  */
 struct start {
 	char **argv;
-	int go[2];      /* the tracer says "seized" */
-	int pid[2];     /* the init says nothing: the tracer finds the program by its parent */
+	int go[2];      /* the tracer says "seized" (it finds the program as the init's child) */
 };
 
 static void program(struct start *st)
@@ -196,50 +197,25 @@ static pid_t find_program(pid_t init)
 	return (pid_t)pid;
 }
 
-int main(int argc, char **argv)
-{
-	struct uvfs_config cfg = { 0 };
+struct opts {
+	const char *abi, *chdir_to;
 	struct mnt_opt m[64];
-	const char *chdir_to = NULL;
+	int nm;
+	char **argv;
+};
+
+/* The program once, under one personality: its exit status, or 2 */
+static int run_once(const struct opts *o, const char *abi)
+{
+	struct uvfs_config cfg = { .abi = abi };
 	char cwd[PATH_MAX];
-	struct uvfs_task *t;
+	struct uvfs_task *t, *prog_task;
 	struct rlimit rl;
 	static char stack[1 << 16];
-	struct uvfs_task *prog_task;
 	struct start st;
-	int i, nm = 0, status, ws;
+	int status, ws;
 	pid_t init, child;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		if (!strcmp(a, "--abi") && i + 1 < argc) {
-			cfg.abi = argv[++i];
-		} else if (!strcmp(a, "--chdir") && i + 1 < argc) {
-			chdir_to = argv[++i];
-		} else if ((!strcmp(a, "--bind") || !strcmp(a, "--ro-bind")) && i + 2 < argc &&
-			   nm < 64) {
-			m[nm++] = (struct mnt_opt){ a, argv[i + 1], argv[i + 2] };
-			i += 2;
-		} else if (!strcmp(a, "--tmpfs") && i + 1 < argc && nm < 64) {
-			m[nm++] = (struct mnt_opt){ a, NULL, argv[i + 1] };
-			i++;
-		} else {
-			usage();
-		}
-	}
-	if (i >= argc)
-		usage();
-	if (geteuid() != 0) {
-		fprintf(stderr, "uvfs-run: needs root (a pid namespace, ptrace and seccomp)\n");
-		return 2;
-	}
 	/* uvfs's descriptor table as large as the kernel's may grow */
 	if (!getrlimit(RLIMIT_NOFILE, &rl))
 		cfg.max_files = rl.rlim_max > 65536 ? 65536 : (unsigned int)rl.rlim_max;
@@ -249,18 +225,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run_tracer_pid = getpid();
-	t = build_namespace(run_fs, m, nm);
-	if (!chdir_to && getcwd(cwd, sizeof(cwd)) && !uvfs_chdir(t, cwd))
-		chdir_to = NULL;
-	else if (chdir_to && uvfs_chdir(t, chdir_to))
-		die(chdir_to, ENOENT);
-	else if (!chdir_to)
-		uvfs_chdir(t, "/");
+	t = build_namespace(run_fs, o->m, o->nm);
+	if (o->chdir_to) {
+		int err = uvfs_chdir(t, o->chdir_to);
+
+		if (err)
+			die(o->chdir_to, -err);
+	} else if (!getcwd(cwd, sizeof(cwd)) || uvfs_chdir(t, cwd)) {
+		uvfs_chdir(t, "/");  /* not in the namespace: bwrap's choice too */
+	}
 
 	fflush(NULL);
 	if (pipe2(st.go, O_CLOEXEC))
 		die("pipe", errno);
-	st.argv = argv + i;
+	st.argv = o->argv;
 	init = clone(init_main, stack + sizeof(stack), CLONE_NEWPID | SIGCHLD, &st);
 	if (init < 0) {
 		fprintf(stderr, "uvfs-run: a new pid namespace: %s\n", strerror(errno));
@@ -290,4 +268,97 @@ int main(int argc, char **argv)
 	uvfs_task_exit(t);
 	uvfs_free(run_fs);
 	return status;
+}
+
+/*
+ * --abi all: the program once per personality, each in a process of its own with its
+ * standard output captured, then the outputs side by side (columns.h) as uvfsh --abi
+ * all prints them.  The status is the linux run's.
+ */
+static const char *const all_abis[] = { "linux", "linux-4.17", "linux-3.18", "linux-3.17",
+					"linux-3.15", "linux-3.14" };
+#define NABIS (sizeof(all_abis) / sizeof(all_abis[0]))
+
+static int run_all(const struct opts *o)
+{
+	char *outs[NABIS] = { 0 };
+	int status = 2;
+
+	for (size_t i = 0; i < NABIS; i++) {
+		size_t len = 0;
+		FILE *mem = open_memstream(&outs[i], &len);
+		char buf[4096];
+		int pfd[2], ws;
+		ssize_t n;
+		pid_t pid;
+
+		if (!mem || pipe(pfd))
+			die("capture", errno);
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0)
+			die("fork", errno);
+		if (pid == 0) {
+			close(pfd[0]);
+			dup2(pfd[1], 1);
+			close(pfd[1]);
+			_exit(run_once(o, all_abis[i]));
+		}
+		close(pfd[1]);
+		while ((n = read(pfd[0], buf, sizeof(buf))) > 0)
+			fwrite(buf, 1, (size_t)n, mem);
+		close(pfd[0]);
+		fclose(mem);
+		waitpid(pid, &ws, 0);
+		if (i == 0)
+			status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 2;
+	}
+	columns_print(all_abis, (const char *const *)outs, (int)NABIS);
+	for (size_t i = 0; i < NABIS; i++)
+		free(outs[i]);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "--abi") && i + 1 < argc) {
+			o.abi = argv[++i];
+		} else if (!strcmp(a, "--chdir") && i + 1 < argc) {
+			o.chdir_to = argv[++i];
+		} else if ((!strcmp(a, "--bind") || !strcmp(a, "--ro-bind")) && i + 2 < argc) {
+			if (o.nm == 64)
+				die(a, E2BIG);
+			o.m[o.nm++] = (struct mnt_opt){ a, argv[i + 1], argv[i + 2] };
+			i += 2;
+		} else if (!strcmp(a, "--tmpfs") && i + 1 < argc) {
+			if (o.nm == 64)
+				die(a, E2BIG);
+			o.m[o.nm++] = (struct mnt_opt){ a, NULL, argv[i + 1] };
+			i++;
+		} else {
+			usage();
+		}
+	}
+	if (i >= argc)
+		usage();
+	if (geteuid() != 0) {
+		fprintf(stderr, "uvfs-run: needs root (a pid namespace, ptrace and seccomp)\n");
+		return 2;
+	}
+	o.argv = argv + i;
+	if (o.abi && !strcmp(o.abi, "all"))
+		return run_all(&o);
+	return run_once(&o, o.abi);
 }
