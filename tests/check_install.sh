@@ -12,7 +12,7 @@ fail() { echo "check_install: $*" >&2; exit 1; }
 pc=$(find "$root$prefix" -name uvfs.pc | head -n 1)
 [ -n "$pc" ] || fail "no uvfs.pc under $root$prefix"
 for f in include/uvfs/uvfs.h bin/uvfsh bin/uvfs-difftest share/man/man1/uvfsh.1 \
-	 share/man/man1/uvfs-difftest.1; do
+	 share/man/man1/uvfs-difftest.1 bin/uvfs-run share/man/man1/uvfs-run.1; do
 	[ -e "$root$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
 ls "$(dirname "$(dirname "$pc")")"/libuvfs.so.0 >/dev/null || fail "no libuvfs.so.0 beside uvfs.pc"
