@@ -101,16 +101,9 @@ void buckets_replace(struct dcache_buckets **slot, struct dcache_buckets *nt)
 	urcu_bp_call_rcu(&old->rcu, buckets_free_rcu);
 }
 
-/*
- * Double the table when the load passes one.  A failed allocation only leaves the
- * chains longer, so it is not an error.  The chains move node by node while a
- * lockless walk may be following them: it can miss a dentry or see one twice, which
- * is harmless because every writer bumps ns_seq and such a walk is thrown away; what
- * it may never do is touch freed memory, hence the old table's grace period.
- */
-static void d_hash_grow(struct uvfs *fs)
+void buckets_grow(struct dcache_buckets **slot, size_t (*index)(const struct cds_hlist_node *))
 {
-	struct dcache_buckets *old = fs->dtable.tbl, *nt;
+	struct dcache_buckets *old = *slot, *nt;
 	size_t n = (old->mask + 1) * 2;
 
 	nt = buckets_alloc(n, false);
@@ -120,15 +113,31 @@ static void d_hash_grow(struct uvfs *fs)
 		struct cds_hlist_node *pos = old->b[i].next, *next;
 
 		for (; pos; pos = next) {
-			struct dentry *d = container_of(pos, struct dentry, d_hash);
-
 			next = pos->next;
 			/* the publishing form: a walk may be on this node (tsan.supp) */
-			cds_hlist_add_head_rcu(&d->d_hash,
-					       &nt->b[d_hash_index(d->d_parent, d->d_name.hash) & (n - 1)]);
+			cds_hlist_add_head_rcu(pos, &nt->b[index(pos) & (n - 1)]);
 		}
 	}
-	buckets_replace(&fs->dtable.tbl, nt);
+	buckets_replace(slot, nt);
+}
+
+static size_t d_hash_node_index(const struct cds_hlist_node *pos)
+{
+	const struct dentry *d = container_of(pos, struct dentry, d_hash);
+
+	return d_hash_index(d->d_parent, d->d_name.hash);
+}
+
+/*
+ * Double the table when the load passes one.  A failed allocation only leaves the
+ * chains longer, so it is not an error.  The chains move node by node while a
+ * lockless walk may be following them: it can miss a dentry or see one twice, which
+ * is harmless because every writer bumps ns_seq and such a walk is thrown away; what
+ * it may never do is touch freed memory, hence the old table's grace period.
+ */
+static void d_hash_grow(struct uvfs *fs)
+{
+	buckets_grow(&fs->dtable.tbl, d_hash_node_index);
 }
 
 void d_rehash(struct dentry *d)

@@ -168,6 +168,10 @@ struct dcache_table {
 struct dcache_buckets *buckets_alloc(size_t n, bool may_fail);
 /* *slot becomes nt, published; the old table is freed after a grace period */
 void buckets_replace(struct dcache_buckets **slot, struct dcache_buckets *nt);
+/* *slot replaced by a table twice as large, each node in the chain index() names
+ * (nothing done without memory: the chains stay longer) */
+struct cds_hlist_node;
+void buckets_grow(struct dcache_buckets **slot, size_t (*index)(const struct cds_hlist_node *));
 
 /* Frees waiting for a grace period (rcu_defer.c). */
 struct uvfs_defer {

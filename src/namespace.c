@@ -59,28 +59,18 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	return found;
 }
 
+static size_t mnt_hash_node_index(const struct cds_hlist_node *pos)
+{
+	const struct mount *m = container_of(pos, struct mount, mnt_hash);
+
+	return m_hash(m->mnt_parent, m->mnt_mountpoint);
+}
+
 /* Double the mount hash when the load passes one (d_hash_grow()'s way: a failed
  * allocation leaves the chains longer; a walk on a moving node fails ns_seq). */
 static void mnt_hash_grow(struct uvfs *fs)
 {
-	struct dcache_buckets *old = fs->mount_hashtable.tbl, *nt;
-	size_t n = (old->mask + 1) * 2;
-
-	nt = buckets_alloc(n, false);
-	if (!nt)
-		return;
-	for (size_t i = 0; i <= old->mask; i++) {
-		struct cds_hlist_node *pos = old->b[i].next, *next;
-
-		for (; pos; pos = next) {
-			struct mount *m = container_of(pos, struct mount, mnt_hash);
-
-			next = pos->next;
-			cds_hlist_add_head_rcu(&m->mnt_hash,
-					       &nt->b[m_hash(m->mnt_parent, m->mnt_mountpoint) & (n - 1)]);
-		}
-	}
-	buckets_replace(&fs->mount_hashtable.tbl, nt);
+	buckets_grow(&fs->mount_hashtable.tbl, mnt_hash_node_index);
 }
 
 int count_mounts(struct uvfs *fs, const struct mnt_namespace *ns, unsigned int n)

@@ -222,8 +222,8 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 /* ---------------------------------------------------------------------------------
  * Reading and writing a uvfs descriptor: through a buffer of the tracer's.
  */
-static long do_read(struct proc *p, int fd, unsigned long long buf, size_t count,
-		    off_t off, bool positioned)
+static long do_rw(struct proc *p, int fd, unsigned long long buf, size_t count,
+		  off_t off, bool positioned, bool write)
 {
 	size_t done = 0;
 	char *tmp = malloc(count < CHUNK ? (count ? count : 1) : CHUNK);
@@ -232,43 +232,20 @@ static long do_read(struct proc *p, int fd, unsigned long long buf, size_t count
 		return -ENOMEM;
 	do {
 		size_t want = count - done < CHUNK ? count - done : CHUNK;
-		ssize_t n = positioned ? uvfs_pread(T(p), fd, tmp, want, off + (off_t)done)
-				       : uvfs_read(T(p), fd, tmp, want);
-
-		if (n < 0) {
-			free(tmp);
-			return done ? (long)done : n;
-		}
-		if (n && mem_write(p->tid, buf + done, tmp, (size_t)n)) {
-			free(tmp);
-			return done ? (long)done : -EFAULT;
-		}
-		done += (size_t)n;
-		if ((size_t)n < want)
-			break;
-	} while (done < count);
-	free(tmp);
-	return (long)done;
-}
-
-static long do_write(struct proc *p, int fd, unsigned long long buf, size_t count,
-		     off_t off, bool positioned)
-{
-	size_t done = 0;
-	char *tmp = malloc(count < CHUNK ? (count ? count : 1) : CHUNK);
-
-	if (!tmp)
-		return -ENOMEM;
-	do {
-		size_t want = count - done < CHUNK ? count - done : CHUNK;
+		off_t at = off + (off_t)done;
 		ssize_t n;
 
-		if (mem_read(p->tid, buf + done, tmp, want)) {
-			free(tmp);
-			return done ? (long)done : -EFAULT;
+		if (write && mem_read(p->tid, buf + done, tmp, want)) {
+			n = -EFAULT;
+		} else if (write) {
+			n = positioned ? uvfs_pwrite(T(p), fd, tmp, want, at)
+				       : uvfs_write(T(p), fd, tmp, want);
+		} else {
+			n = positioned ? uvfs_pread(T(p), fd, tmp, want, at)
+				       : uvfs_read(T(p), fd, tmp, want);
+			if (n > 0 && mem_write(p->tid, buf + done, tmp, (size_t)n))
+				n = -EFAULT;
 		}
-		n = positioned ? uvfs_pwrite(T(p), fd, tmp, want, off + (off_t)done)
-			       : uvfs_write(T(p), fd, tmp, want);
 		if (n < 0) {
 			free(tmp);
 			return done ? (long)done : n;
@@ -293,10 +270,8 @@ static long do_rwv(struct proc *p, int fd, unsigned long long iov_addr, long iov
 	if (mem_read(p->tid, iov_addr, iov, (size_t)iovcnt * sizeof(iov[0])))
 		return -EFAULT;
 	for (long i = 0; i < iovcnt; i++) {
-		long n = write ? do_write(p, fd, (unsigned long)iov[i].iov_base, iov[i].iov_len,
-					  off + done, positioned)
-			       : do_read(p, fd, (unsigned long)iov[i].iov_base, iov[i].iov_len,
-					 off + done, positioned);
+		long n = do_rw(p, fd, (unsigned long)iov[i].iov_base, iov[i].iov_len, off + done,
+			       positioned, write);
 
 		if (n < 0)
 			return done ? done : n;
@@ -602,21 +577,21 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	}
 	/* descriptors' data */
 	case SYS_read:
-		return ufd(p, fd) ? skip(r, do_read(p, fd, A1(r), A2(r), 0, false)) : ACT_NATIVE;
+		return ufd(p, fd) ? skip(r, do_rw(p, fd, A1(r), A2(r), 0, false, false)) : ACT_NATIVE;
 	case SYS_write:
-		return ufd(p, fd) ? skip(r, do_write(p, fd, A1(r), A2(r), 0, false)) : ACT_NATIVE;
+		return ufd(p, fd) ? skip(r, do_rw(p, fd, A1(r), A2(r), 0, false, true)) : ACT_NATIVE;
 	case SYS_pread64:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
 		if ((long)A3(r) < 0)
 			return skip(r, -EINVAL);
-		return skip(r, do_read(p, fd, A1(r), A2(r), (off_t)A3(r), true));
+		return skip(r, do_rw(p, fd, A1(r), A2(r), (off_t)A3(r), true, false));
 	case SYS_pwrite64:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
 		if ((long)A3(r) < 0)
 			return skip(r, -EINVAL);
-		return skip(r, do_write(p, fd, A1(r), A2(r), (off_t)A3(r), true));
+		return skip(r, do_rw(p, fd, A1(r), A2(r), (off_t)A3(r), true, true));
 	case SYS_readv:
 	case SYS_writev:
 		if (!ufd(p, fd))
