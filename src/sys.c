@@ -379,6 +379,36 @@ int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid)
 	return 0;
 }
 
+int uvfs_task_setcred(struct uvfs_task *task, const struct uvfs_cred *c)
+{
+	struct group_info *gi;
+
+	if (!task || !c || c->ngroups > UVFS_NGROUPS_MAX)
+		return -EINVAL;
+	if (c->ngroups && !c->groups)
+		return -EFAULT;
+	gi = groups_alloc_sorted(c->groups, c->ngroups);
+	if (!gi)
+		return -ENOMEM;
+	task_enter(task);
+	task->cred.uid = c->uid;
+	task->cred.euid = c->euid;
+	task->cred.suid = c->suid;
+	task->cred.fsuid = c->fsuid;
+	task->cred.gid = c->gid;
+	task->cred.egid = c->egid;
+	task->cred.sgid = c->sgid;
+	task->cred.fsgid = c->fsgid;
+	task->cred.cap_effective = c->caps.effective & task->cred.cap_bset;
+	task->cred.cap_permitted = c->caps.permitted & task->cred.cap_bset;
+	task->cred.cap_inheritable = c->caps.inheritable;
+	put_group_info(task->fs, task->cred.group_info);
+	task->cred.group_info = gi;
+	task->cred_id = ++task->fs->next_cred_id;
+	task_leave(task);
+	return 0;
+}
+
 mode_t uvfs_umask(struct uvfs_task *task, mode_t mask)
 {
 	mode_t old;

@@ -282,6 +282,23 @@ int uvfs_getgroups(struct uvfs_task *task, int size, gid_t *list);
 int uvfs_capget(struct uvfs_task *task, struct uvfs_caps *caps);
 int uvfs_capset(struct uvfs_task *task, const struct uvfs_caps *caps);
 int uvfs_task_setcreds(struct uvfs_task *task, uid_t uid, gid_t gid);
+
+/*
+ * uvfs_task_setcred - the embedder's override of every credential at once, never
+ * refused: a runner copying what the kernel gave a real process (uvfs-run, after each
+ * set*id and capset its program makes).  The four uids and gids, the effective,
+ * permitted and inheritable capability sets (the bounding set stays), and the
+ * supplementary groups (any order).  -EINVAL (task or c NULL, more than 65536
+ * groups), -EFAULT (groups NULL with ngroups), -ENOMEM; on error nothing changed.
+ */
+struct uvfs_cred {
+	uid_t uid, euid, suid, fsuid;
+	gid_t gid, egid, sgid, fsgid;
+	struct uvfs_caps caps;
+	size_t ngroups;
+	const gid_t *groups;
+};
+int uvfs_task_setcred(struct uvfs_task *task, const struct uvfs_cred *c);
 mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
 
 /* ---------------------------------------------------------------------------------

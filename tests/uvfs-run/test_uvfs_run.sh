@@ -30,9 +30,11 @@ if [ "$(id -u)" != 0 ]; then
 	exit 77
 fi
 
-# The command natively: a private mount namespace, a fresh tmpfs on /tmp
+# The command natively: a private mount namespace, the root read-only and a fresh
+# tmpfs on /tmp, as uvfs-run's namespace has them
 native() {
-	unshare -m --propagation private bash -c 'mount -t tmpfs none /tmp && cd /tmp && "$@"' \
+	unshare -m --propagation private bash -c \
+		'mount -o remount,bind,ro / && mount -t tmpfs none /tmp && cd /tmp && "$@"' \
 		native "$@"
 }
 
@@ -74,6 +76,15 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 want=$(native bash "$here/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- /bin/bash "$here/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
+
+# Credentials: --uid/--gid, and a program that changes its own (setpriv calls
+# setgroups, setresgid, setresuid: the kernel's answer, then the same on uvfs)
+creds='id -u; id -g; id -G; touch /tmp/x; stat -c "%u %g %a" /tmp/x; cat /etc/shadow >/dev/null; echo "cat $?"; mkdir /tmp/d; chmod 700 /tmp/d; ls /tmp/d; echo "ls $?"; touch /etc/nope; echo "touch $?"'
+want=$(native setpriv --reuid=1000 --regid=1000 --clear-groups bash -c "$creds" 2>&1)
+got=$(cd /tmp && "$UR" --uid 1000 --gid 1000 -- bash -c "$creds" 2>&1)
+same "--uid 1000 --gid 1000 equals the kernel's setpriv" "$want" "$got"
+got=$(cd /tmp && "$UR" -- setpriv --reuid=1000 --regid=1000 --clear-groups bash -c "$creds" 2>&1)
+same "setpriv under uvfs-run: set*id on both" "$want" "$got"
 
 # Faults: the program's status is uvfs-run's
 "$UR" -- /bin/bash -c 'exit 3'
@@ -125,7 +136,11 @@ if id nobody >/dev/null 2>&1; then
 status 2" "$got"
 fi
 got=$("$UR" --bogus -- /bin/true 2>&1 | head -1; echo "status ${PIPESTATUS[0]}")
-same "an unknown option" "usage: uvfs-run [--abi NAME] [--chdir DIR] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] -- PROGRAM [ARGS...]
+same "an unknown option" "usage: uvfs-run [--abi NAME] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] -- PROGRAM [ARGS...]
+status 2" "$got"
+
+got=$("$UR" --uid -1 -- /bin/true 2>&1; echo "status $?")
+same "--uid out of range" "uvfs-run: --uid wants a number from 0 to 4294967294, not '-1'
 status 2" "$got"
 
 echo "1..$n"

@@ -26,6 +26,9 @@ static const char *const trapped[] = {
 	"getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr",
 	"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
 	"fremovexattr",
+	/* credentials: the kernel answers, then uvfs takes what it shows */
+	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setfsuid",
+	"setfsgid", "setgroups", "capset",
 	/* descriptors */
 	"getdents", "getdents64", "lseek", "read", "write", "pread64", "pwrite64",
 	"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "close",

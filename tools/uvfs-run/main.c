@@ -11,6 +11,7 @@
  *   --tmpfs DST                         a fresh memfs on DST
  *   --chdir DIR                         the working directory (default: uvfs-run's
  *                                       own, where it exists in the namespace; else /)
+ *   --uid N, --gid N                    the program's ids (uvfs's and the kernel's)
  *   --abi NAME                          the personality (linux, linux-3.15, ...);
  *                                       all: once under each, side by side
  *
@@ -32,6 +33,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "columns.h"
@@ -43,8 +45,8 @@ struct mnt_opt {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: uvfs-run [--abi NAME] [--chdir DIR] [--bind SRC DST] "
-			"[--ro-bind SRC DST] [--tmpfs DST] -- PROGRAM [ARGS...]\n");
+	fprintf(stderr, "usage: uvfs-run [--abi NAME] [--chdir DIR] [--uid N] [--gid N] "
+			"[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] -- PROGRAM [ARGS...]\n");
 	exit(2);
 }
 
@@ -132,6 +134,7 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
  */
 struct start {
 	char **argv;
+	long uid, gid;
 	int go[2];      /* the tracer says "seized" (it finds the program as the init's child) */
 };
 
@@ -144,6 +147,17 @@ static void program(struct start *st)
 	if (read(st->go[0], &c, 1) != 1)
 		_exit(2);  /* the tracer went away */
 	close(st->go[0]);
+	/* --uid/--gid: the kernel's credentials before the filter (uvfs's were given to
+	 * the task by the tracer); set*id calls after it go to both */
+	if (st->gid >= 0 && (setgroups(0, NULL) || setresgid((gid_t)st->gid, (gid_t)st->gid,
+							     (gid_t)st->gid))) {
+		fprintf(stderr, "uvfs-run: --gid %ld: %s\n", st->gid, strerror(errno));
+		_exit(2);
+	}
+	if (st->uid >= 0 && setresuid((uid_t)st->uid, (uid_t)st->uid, (uid_t)st->uid)) {
+		fprintf(stderr, "uvfs-run: --uid %ld: %s\n", st->uid, strerror(errno));
+		_exit(2);
+	}
 	err = run_install_filter();
 	if (err) {
 		fprintf(stderr, "uvfs-run: seccomp: %s\n", strerror(-err));
@@ -199,6 +213,7 @@ static pid_t find_program(pid_t init)
 
 struct opts {
 	const char *abi, *chdir_to;
+	long uid, gid;                   /* -1: root's (uvfs-run's own) */
 	struct mnt_opt m[64];
 	int nm;
 	char **argv;
@@ -238,6 +253,8 @@ static int run_once(const struct opts *o, const char *abi)
 	if (pipe2(st.go, O_CLOEXEC))
 		die("pipe", errno);
 	st.argv = o->argv;
+	st.uid = o->uid;
+	st.gid = o->gid;
 	/* a fork whose child is pid 1 of a new namespace: the raw clone, on the same
 	 * stack as fork (glibc's clone() wants a stack of its own, which the sanitizers
 	 * cannot follow; unshare(CLONE_NEWPID) would forbid liburcu its threads) */
@@ -261,6 +278,18 @@ static int run_once(const struct opts *o, const char *abi)
 	prog_task = uvfs_task_fork_as(t, 2);
 	if (!prog_task)
 		die("uvfs_task_fork_as", errno);
+	if (o->gid >= 0 || o->uid >= 0) {
+		/* as setgroups(0), setresgid and setresuid leave a process: the same ids
+		 * everywhere, no supplementary groups, no capabilities for a non-root uid */
+		int err = uvfs_setgroups(prog_task, 0, NULL);
+
+		if (!err && o->gid >= 0)
+			err = uvfs_setresgid(prog_task, (gid_t)o->gid, (gid_t)o->gid, (gid_t)o->gid);
+		if (!err && o->uid >= 0)
+			err = uvfs_setresuid(prog_task, (uid_t)o->uid, (uid_t)o->uid, (uid_t)o->uid);
+		if (err)
+			die("--uid/--gid", -err);
+	}
 	if (write(st.go[1], "g", 1) != 1)
 		die("start the program", errno);
 	close(st.go[1]);
@@ -325,7 +354,7 @@ static int run_all(const struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct opts o = { .uid = -1, .gid = -1 };
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -339,6 +368,21 @@ int main(int argc, char **argv)
 			break;
 		if (!strcmp(a, "--abi") && i + 1 < argc) {
 			o.abi = argv[++i];
+		} else if ((!strcmp(a, "--uid") || !strcmp(a, "--gid")) && i + 1 < argc) {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || v < 0 || v > 4294967294L) {
+				fprintf(stderr, "uvfs-run: %s wants a number from 0 to 4294967294, not '%s'\n",
+					a, argv[i]);
+				return 2;
+			}
+			if (a[2] == 'u')
+				o.uid = v;
+			else
+				o.gid = v;
 		} else if (!strcmp(a, "--chdir") && i + 1 < argc) {
 			o.chdir_to = argv[++i];
 		} else if ((!strcmp(a, "--bind") || !strcmp(a, "--ro-bind")) && i + 2 < argc) {

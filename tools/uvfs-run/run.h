@@ -37,6 +37,7 @@ enum pending {
 	PEND_OPEN,      /* a stand-in's open: move uvfs's descriptor to its number */
 	PEND_DUP,       /* dup/dup2/dup3/F_DUPFD: mirror the new number in uvfs */
 	PEND_CLOSE_RANGE,
+	PEND_CREDS,     /* a set*id call: the same call on uvfs when the kernel agreed */
 };
 
 /* A process of the program: its threads share one (struct proc is per thread,

@@ -143,6 +143,33 @@ static enum action host_fd_native(struct proc *p, struct user_regs_struct *r, in
 	return ACT_REWRITTEN;
 }
 
+/* The name a process opens a host file by: the tracer's /proc/PID/fd link to uvfs's
+ * descriptor (root), or the file's host path (a process of another uid may not open
+ * the tracer's links).  0, or -1 when there is none. */
+static bool unprivileged(const struct proc *p)
+{
+	uid_t r, e, sv;
+
+	return uvfs_getresuid(T(p), &r, &e, &sv) || e != 0;
+}
+
+static int host_name(const struct proc *p, int hfd, char *out, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	if (!unprivileged(p)) {
+		snprintf(out, size, "/proc/%d/fd/%d", run_tracer_pid, hfd);
+		return 0;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
+	n = readlink(link, out, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return -1;
+	out[n] = 0;
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------------
  * Opening: uvfs opens, then the kernel opens the stand-in at the lowest free number
  * of the process's table, and uvfs's descriptor moves there (run_syscall_exit).
@@ -150,7 +177,7 @@ static enum action host_fd_native(struct proc *p, struct user_regs_struct *r, in
 static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd,
 			   unsigned long long path_addr, int flags, mode_t mode, int path_arg)
 {
-	char path[NAME_MAX_BYTES], stand_in[64];
+	char path[NAME_MAX_BYTES], stand_in[PATH_MAX];
 	unsigned long addr;
 	struct stat st;
 	int fd, hfd, hflags, err = get_path(p, path_addr, path);
@@ -172,8 +199,8 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		int o = uvfs_openat(T(p), dirfd, path, O_PATH, 0);
 
 		hfd = o >= 0 ? uvfs_host_fd(T(p), o) : -1;
-		if (hfd >= 0 && !uvfs_fstat(T(p), o, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
-			snprintf(stand_in, sizeof(stand_in), "/proc/%d/fd/%d", run_tracer_pid, hfd);
+		if (hfd >= 0 && !uvfs_fstat(T(p), o, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
+		    !host_name(p, hfd, stand_in, sizeof(stand_in))) {
 			if (!put_string(p, r, stand_in, &addr)) {
 				uvfs_close(T(p), o);
 				r->orig_rax = SYS_openat;
@@ -191,14 +218,15 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 	if (fd < 0)
 		return skip(r, fd);
 	hfd = uvfs_host_fd(T(p), fd);
-	hflags = (flags & O_CLOEXEC) | O_NOFOLLOW;
+	if (hfd >= 0 && host_name(p, hfd, stand_in, sizeof(stand_in)))
+		hfd = -1;  /* no name to open it by: /dev/null stands in */
 	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) &&
-	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-		/* the real file: mmap and exec through this descriptor reach it */
-		snprintf(stand_in, sizeof(stand_in), "/proc/%d/fd/%d", run_tracer_pid, hfd);
+		   (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
+		   (!unprivileged(p) || (flags & O_ACCMODE) != O_WRONLY)) {
+		/* the real file: mmap and exec through this descriptor reach it (an
+		 * unprivileged program only where uvfs let it read) */
 		hflags = (flags & O_CLOEXEC) | O_RDONLY;
 	} else if (hfd >= 0) {
-		snprintf(stand_in, sizeof(stand_in), "/proc/%d/fd/%d", run_tracer_pid, hfd);
 		hflags = (flags & O_CLOEXEC) | O_PATH;
 	} else {
 		snprintf(stand_in, sizeof(stand_in), "/dev/null");
@@ -925,12 +953,75 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
 		return skip(r, do_removexattr(p, fd, "", AT_EMPTY_PATH, A1(r)));
+	case SYS_setuid:
+	case SYS_setgid:
+	case SYS_setreuid:
+	case SYS_setregid:
+	case SYS_setresuid:
+	case SYS_setresgid:
+	case SYS_setfsuid:
+	case SYS_setfsgid:
+	case SYS_setgroups:
+	case SYS_capset:
+		p->pending = PEND_CREDS;
+		p->p_arg = nr;
+		return ACT_EXIT_STOP;
 	case SYS_execve:
 		return do_exec(p, r, AT_FDCWD, A0(r), A1(r), A2(r), 0);
 	case SYS_execveat:
 		return do_exec(p, r, fd, A1(r), A2(r), A3(r), iarg(A4(r)));
 	}
 	return ACT_NATIVE;
+}
+
+/*
+ * A credential call the kernel has answered (set*id, setgroups, capset): uvfs's task
+ * takes the credentials the kernel now shows for the thread (/proc/TID/status), so
+ * that the two never disagree -- the kernel has what uvfs has no call for (keep-caps,
+ * securebits, ambient sets: setpriv uses them).
+ */
+static void sync_creds(struct proc *p)
+{
+	struct uvfs_cred c = { 0 };
+	gid_t groups[1024];
+	char path[64], line[8192];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", p->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+
+		if (sscanf(line, "Uid: %u %u %u %u", &c.uid, &c.euid, &c.suid, &c.fsuid) == 4 ||
+		    sscanf(line, "Gid: %u %u %u %u", &c.gid, &c.egid, &c.sgid, &c.fsgid) == 4)
+			continue;
+		if (!strncmp(line, "Groups:", 7)) {
+			char *s = line + 7, *end;
+
+			while (c.ngroups < sizeof(groups) / sizeof(groups[0])) {
+				unsigned long g = strtoul(s, &end, 10);
+
+				if (end == s)
+					break;
+				groups[c.ngroups++] = (gid_t)g;
+				s = end;
+			}
+		} else if (sscanf(line, "CapInh: %llx", &v) == 1) {
+			c.caps.inheritable = v;
+		} else if (sscanf(line, "CapPrm: %llx", &v) == 1) {
+			c.caps.permitted = v;
+		} else if (sscanf(line, "CapEff: %llx", &v) == 1) {
+			c.caps.effective = v;
+		}
+	}
+	fclose(f);
+	c.groups = groups;
+	err = uvfs_task_setcred(T(p), &c);
+	if (err)
+		fprintf(stderr, "uvfs-run: pid %d: credentials: %s\n", p->up->nspid, strerror(-err));
 }
 
 void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
@@ -978,6 +1069,9 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 					uvfs_close(t, (int)fd);
 			}
 		}
+		break;
+	case PEND_CREDS:
+		sync_creds(p);
 		break;
 	case PEND_NONE:
 		break;
