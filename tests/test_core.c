@@ -170,6 +170,51 @@ static void test_fork_as(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_task_setcred: every id, the capability sets and the groups at once */
+static void test_task_setcred(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	const gid_t groups[] = { 30, 10, 20 };
+	struct uvfs_cred c = { 1, 2, 3, 4, 5, 6, 7, 8, { 1u << 5, 1u << 5 | 1u << 7, 1u << 9 },
+			       3, groups };
+	struct uvfs_caps caps;
+	uid_t r, e, sv;
+	gid_t g[4];
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	assert_int_equal(uvfs_task_setcred(t, &c), 0);
+	assert_int_equal(uvfs_getresuid(t, &r, &e, &sv), 0);
+	assert_int_equal(r, 1);
+	assert_int_equal(e, 2);
+	assert_int_equal(sv, 3);
+	assert_int_equal(uvfs_setfsuid(t, 4), 4);   /* returns the old fsuid */
+	assert_int_equal(uvfs_getresgid(t, &g[0], &g[1], &g[2]), 0);
+	assert_int_equal(g[0], 5);
+	assert_int_equal(g[1], 6);
+	assert_int_equal(g[2], 7);
+	assert_int_equal(uvfs_setfsgid(t, 8), 8);
+	assert_int_equal(uvfs_getgroups(t, 4, g), 3);
+	assert_int_equal(g[0], 10);
+	assert_int_equal(g[2], 30);
+	assert_int_equal(uvfs_capget(t, &caps), 0);
+	assert_int_equal(caps.effective, 1u << 5);
+	assert_int_equal(caps.permitted, 1u << 5 | 1u << 7);
+	assert_int_equal(caps.inheritable, 1u << 9);
+	/* fsuid 4 in root's 0755 directory, CAP_KILL alone: no CAP_DAC_OVERRIDE */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/d/f", O_CREAT | O_WRONLY, 0644), -EACCES);
+	c.ngroups = 65537;
+	assert_int_equal(uvfs_task_setcred(t, &c), -EINVAL);
+	c.ngroups = 1;
+	c.groups = NULL;
+	assert_int_equal(uvfs_task_setcred(t, &c), -EFAULT);
+	assert_int_equal(uvfs_task_setcred(NULL, &c), -EINVAL);
+	assert_int_equal(uvfs_task_setcred(t, NULL), -EINVAL);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 static void test_sparse_file(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -986,6 +1031,7 @@ int main(void)
 		cmocka_unit_test(test_new_defaults),
 		cmocka_unit_test(test_fork_shares_open_files),
 		cmocka_unit_test(test_fork_as),
+		cmocka_unit_test(test_task_setcred),
 		cmocka_unit_test(test_sparse_file),
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
 		cmocka_unit_test(test_devices_have_no_drivers),
