@@ -110,6 +110,7 @@ struct mnt_namespace;
 struct ida {
 	unsigned long *bits;
 	int words;
+	int full;       /* every word below this one is full (the search starts there) */
 };
 struct dentry;
 struct defer_batch;
