@@ -86,6 +86,24 @@ same "--uid 1000 --gid 1000 equals the kernel's setpriv" "$want" "$got"
 got=$(cd /tmp && "$UR" -- setpriv --reuid=1000 --regid=1000 --clear-groups bash -c "$creds" 2>&1)
 same "setpriv under uvfs-run: set*id on both" "$want" "$got"
 
+# Exec: /proc/PID/exe names what the process runs, through a rename and an unlink
+# of the file (a host directory bound on /tmp/x, natively and under uvfs-run)
+exed=$(mktemp -d /var/tmp/uvfs-run-exe.XXXXXX)
+exe_script='/tmp/x/prog 100 & p=$!
+for i in $(seq 10000); do [ "$(readlink /proc/$p/exe)" = /tmp/x/prog ] && break; done
+readlink /proc/$p/exe; mv /tmp/x/prog /tmp/x/moved; readlink /proc/$p/exe
+rm /tmp/x/moved; readlink /proc/$p/exe; kill $p'
+cp /bin/sleep "$exed/prog"
+want=$(native bash -c 'mkdir /tmp/x && mount --bind "$1" /tmp/x && mount -o remount,bind,rw /tmp/x &&
+	bash -c "$2"' x "$exed" "$exe_script" 2>&1)
+same "exec natively" "/tmp/x/prog
+/tmp/x/moved
+/tmp/x/moved (deleted)" "$want"
+cp /bin/sleep "$exed/prog"
+got=$("$UR" --bind "$exed" /tmp/x -- bash -c "$exe_script" 2>&1)
+same "exec under uvfs-run: /proc/PID/exe through rename and unlink" "$want" "$got"
+rm -rf "$exed"
+
 # Faults: the program's status is uvfs-run's
 "$UR" -- /bin/bash -c 'exit 3'
 same "exit status" 3 $?

@@ -153,21 +153,33 @@ static bool unprivileged(const struct proc *p)
 	return uvfs_getresuid(T(p), &r, &e, &sv) || e != 0;
 }
 
-static int host_name(const struct proc *p, int hfd, char *out, size_t size)
+/* The host's own path of a host file, when it names that very file in the host's
+ * namespace: a file of the host root mount (the identity); not one of a --bind
+ * mount's clone (open_tree), whose /proc link is relative to a detached mount.
+ * 0, or -1. */
+static int host_path(int hfd, char *out, size_t size)
 {
+	struct stat a, b;
 	char link[64];
 	ssize_t n;
 
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
+	n = readlink(link, out, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1 || out[0] != '/')
+		return -1;
+	out[n] = 0;
+	if (fstat(hfd, &a) || lstat(out, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return -1;
+	return 0;
+}
+
+static int host_name(const struct proc *p, int hfd, char *out, size_t size)
+{
 	if (!unprivileged(p)) {
 		snprintf(out, size, "/proc/%d/fd/%d", run_tracer_pid, hfd);
 		return 0;
 	}
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
-	n = readlink(link, out, size - 1);
-	if (n <= 0 || (size_t)n >= size - 1)
-		return -1;
-	out[n] = 0;
-	return 0;
+	return host_path(hfd, out, size);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -486,10 +498,9 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 			   unsigned long long path_addr, unsigned long long argv,
 			   unsigned long long envp, int flags)
 {
-	char path[NAME_MAX_BYTES], host[PATH_MAX + 1], link[64];
+	char path[NAME_MAX_BYTES], host[PATH_MAX + 1];
 	unsigned long addr;
 	struct stat st;
-	ssize_t n;
 	int fd, hfd, err = get_path(p, path_addr, path);
 
 	if (err)
@@ -520,13 +531,12 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		uvfs_close(T(p), fd);
 		return skip(r, hfd);
 	}
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
-	n = readlink(link, host, sizeof(host) - 1);
-	if (n < 0) {
+	/* the host path where it names the file (a #! interpreter then opens the
+	 * same name in uvfs), else the tracer's descriptor */
+	if (host_path(hfd, host, sizeof(host)) && host_name(p, hfd, host, sizeof(host))) {
 		uvfs_close(T(p), fd);
-		return skip(r, -ENOEXEC);
+		return skip(r, -EACCES);
 	}
-	host[n] = 0;
 	free(p->up->exec_path);
 	/* what uvfs's exec resolves when the kernel's has run: the same file, by the
 	 * descriptor uvfs still holds, so that a rename meanwhile does not matter */
