@@ -104,6 +104,12 @@ got=$("$UR" --bind "$exed" /tmp/x -- bash -c "$exe_script" 2>&1)
 same "exec under uvfs-run: /proc/PID/exe through rename and unlink" "$want" "$got"
 rm -rf "$exed"
 
+# A statically linked program (Debian's ldconfig is static-pie): the cache read
+# through uvfs's host mount, mapped through its stand-in
+want=$(native /sbin/ldconfig -p 2>&1 | md5sum)
+got=$("$UR" -- /sbin/ldconfig -p 2>&1 | md5sum)
+same "a static program (ldconfig -p)" "$want" "$got"
+
 # Faults: the program's status is uvfs-run's
 "$UR" -- /bin/bash -c 'exit 3'
 same "exit status" 3 $?
