@@ -72,9 +72,14 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
   /tmp/bar
 * /tmp/bar (deleted)                                     /tmp/foo (deleted)" "$got"
 
-# Ordinary shell work: the same script, the same output
-want=$(native bash "$here/work.sh" /tmp 2>&1; echo "status $?")
-got=$(cd /tmp && "$UR" -- /bin/bash "$here/work.sh" /tmp 2>&1; echo "status $?")
+# Ordinary shell work: the same script, the same output.  The script is copied out
+# of the source tree, which may be under /tmp (CI clones there), where both sides
+# have a fresh tmpfs.
+work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
+cp "$here/work.sh" "$work/"
+want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
+got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
+rm -rf "$work"
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
 
 # Credentials: --uid/--gid, and a program that changes its own (setpriv calls
