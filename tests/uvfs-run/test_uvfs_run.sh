@@ -109,6 +109,19 @@ got=$("$UR" --bind "$exed" /tmp/x -- bash -c "$exe_script" 2>&1)
 same "exec under uvfs-run: /proc/PID/exe through rename and unlink" "$want" "$got"
 rm -rf "$exed"
 
+# copy_file_range between uvfs files (offsets given and not), as the kernel copies
+cfr='seq 100000 > a; python3 -c "
+import os
+a = os.open(\"a\", os.O_RDONLY); b = os.open(\"c\", os.O_WRONLY | os.O_CREAT, 0o644)
+print(os.copy_file_range(a, b, 1000), os.lseek(a, 0, 1), os.lseek(b, 0, 1))
+print(os.copy_file_range(a, b, 100, 0, 10), os.lseek(a, 0, 1), os.lseek(b, 0, 1))
+print(os.copy_file_range(a, b, 10**7), os.copy_file_range(a, b, 10))
+os.close(b)
+" ; md5sum c'
+want=$(native bash -c "$cfr" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c "cd /tmp; $cfr" 2>&1)
+same "copy_file_range" "$want" "$got"
+
 # A statically linked program (Debian's ldconfig is static-pie): the cache read
 # through uvfs's host mount, mapped through its stand-in
 want=$(native /sbin/ldconfig -p 2>&1 | md5sum)

@@ -33,6 +33,8 @@ static const char *const trapped[] = {
 	"getdents", "getdents64", "lseek", "read", "write", "pread64", "pwrite64",
 	"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "close",
 	"close_range", "dup", "dup2", "dup3", "fcntl", "fsync", "fdatasync",
+	/* copies inside the kernel: uvfs's files have no page cache to splice from */
+	"copy_file_range", "sendfile", "splice", "tee",
 };
 
 int run_install_filter(void)

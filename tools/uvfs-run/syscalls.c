@@ -322,6 +322,65 @@ static long do_rwv(struct proc *p, int fd, unsigned long long iov_addr, long iov
 	return done;
 }
 
+/*
+ * copy_file_range between two uvfs descriptors: what the kernel's generic copy does
+ * (tmpfs has no ->copy_file_range: splice through the page cache), a read and a write
+ * at a time, each offset from its pointer or the file's position.  One uvfs and one
+ * host descriptor: EXDEV, as two filesystems are for the kernel; programs then copy
+ * with read and write (coreutils does).
+ */
+static long do_copy_file_range(struct proc *p, const struct user_regs_struct *r)
+{
+	int in = iarg(A0(r)), out = iarg(A2(r));
+	bool uin = ufd(p, in), uout = ufd(p, out);
+	unsigned long long pin = A1(r), pout = A3(r);
+	size_t len = (size_t)A4(r), done = 0;
+	loff_t oin = 0, oout = 0;
+	char *buf;
+
+	if (!uin || !uout)
+		return -EXDEV;
+	if (A5(r))
+		return -EINVAL;  /* no flags are defined */
+	if ((pin && mem_read(p->tid, pin, &oin, sizeof(oin))) ||
+	    (pout && mem_read(p->tid, pout, &oout, sizeof(oout))))
+		return -EFAULT;
+	if (oin < 0 || oout < 0)
+		return -EINVAL;
+	buf = malloc(CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	while (done < len) {
+		size_t want = len - done < CHUNK ? len - done : CHUNK;
+		ssize_t n = pin ? uvfs_pread(T(p), in, buf, want, oin) : uvfs_read(T(p), in, buf, want);
+		ssize_t w;
+
+		if (n <= 0) {
+			if (n < 0 && !done)
+				done = (size_t)n;
+			break;
+		}
+		w = pout ? uvfs_pwrite(T(p), out, buf, (size_t)n, oout) : uvfs_write(T(p), out, buf, (size_t)n);
+		if (w < 0) {
+			if (!done)
+				done = (size_t)w;
+			break;
+		}
+		if (pin)
+			oin += w;
+		if (pout)
+			oout += w;
+		done += (size_t)w;
+		if (w < n)
+			break;
+	}
+	free(buf);
+	if ((long)done >= 0 && ((pin && mem_write(p->tid, pin, &oin, sizeof(oin))) ||
+				(pout && mem_write(p->tid, pout, &oout, sizeof(oout)))))
+		return -EFAULT;
+	return (long)done;
+}
+
 /* ---------------------------------------------------------------------------------
  * Attributes
  */
@@ -682,6 +741,19 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		free(buf);
 		return skip(r, ret);
 	}
+	case SYS_copy_file_range:
+		if (!ufd(p, fd) && !ufd(p, iarg(A2(r))))
+			return ACT_NATIVE;
+		return skip(r, do_copy_file_range(p, r));
+	case SYS_sendfile:
+	case SYS_splice:
+	case SYS_tee:
+		/* a uvfs descriptor on either side: EINVAL, as for a file that cannot
+		 * splice (docs/SEMANTICS.md section 9); programs fall back to read and
+		 * write */
+		if (!ufd(p, fd) && !ufd(p, iarg(nr == SYS_sendfile ? A1(r) : A2(r))))
+			return ACT_NATIVE;
+		return skip(r, -EINVAL);
 	case SYS_fsync:
 	case SYS_fdatasync:
 		return ufd(p, fd) ? skip(r, uvfs_fsync(t, fd)) : ACT_NATIVE;
