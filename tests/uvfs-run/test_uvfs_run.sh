@@ -122,6 +122,14 @@ want=$(native bash -c "$cfr" 2>&1)
 got=$(cd /tmp && "$UR" -- bash -c "cd /tmp; $cfr" 2>&1)
 same "copy_file_range" "$want" "$got"
 
+# mount(8) inside: uvfs's namespace, never the host's
+mnt='mkdir /tmp/m; mount -t tmpfs -o size=1m none /tmp/m && df -h /tmp/m | tail -1; touch /tmp/m/f; umount /tmp/m; echo "umount $?"; ls /tmp/m; mount --bind /etc /tmp/m; ls /tmp/m/passwd; umount /tmp/m; umount /tmp/m; echo "umount $?"'
+before=$(wc -l < /proc/self/mountinfo)
+want=$(native bash -c "$mnt" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c "$mnt" 2>&1)
+same "mount and umount inside" "$want" "$got"
+same "mount and umount inside: the host's mounts untouched" "$before" "$(wc -l < /proc/self/mountinfo)"
+
 # A statically linked program (Debian's ldconfig is static-pie): the cache read
 # through uvfs's host mount, mapped through its stand-in
 want=$(native /sbin/ldconfig -p 2>&1 | md5sum)

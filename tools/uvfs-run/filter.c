@@ -21,6 +21,8 @@ static const char *const trapped[] = {
 	"symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "chown", "fchown",
 	"lchown", "fchownat", "truncate", "ftruncate", "utime", "utimes", "futimesat",
 	"utimensat", "statfs", "fstatfs", "umask", "execve", "execveat",
+	/* mounts: uvfs's namespace, not the host's */
+	"mount", "umount2", "pivot_root",
 	/* extended attributes: uvfs has none (ENODATA, as tmpfs without any set); a
 	 * minimal access ACL is a chmod, as the kernel stores it */
 	"getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr",

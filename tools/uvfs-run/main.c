@@ -15,7 +15,9 @@
  *   --abi NAME                          the personality (linux, linux-3.15, ...);
  *                                       all: once under each, side by side
  *
- * The program is pid 1 of a new pid namespace, and uvfs's pids are its pids.  The
+ * The program is pid 2 of a new pid namespace (and in a private mount namespace of
+ * the kernel's, which its mount calls never reach: they are uvfs's), and uvfs's pids
+ * are its pids.  The
  * exit status is the program's (128 + N for a signal N); 2 for uvfs-run's own errors.
  */
 #include <errno.h>
@@ -171,8 +173,15 @@ static void program(struct start *st)
 
 static _Noreturn void init_main(struct start *st)
 {
-	pid_t prog = fork();
+	pid_t prog;
 	int ws;
+
+	/* a mount namespace of the kernel's own, private, so that nothing a program
+	 * does on the kernel's side reaches the host's mounts (its mount(2) calls are
+	 * uvfs's: they never get here) */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		_exit(2);
+	prog = fork();
 
 	if (prog < 0)
 		_exit(2);
@@ -258,7 +267,7 @@ static int run_once(const struct opts *o, const char *abi)
 	/* a fork whose child is pid 1 of a new namespace: the raw clone, on the same
 	 * stack as fork (glibc's clone() wants a stack of its own, which the sanitizers
 	 * cannot follow; unshare(CLONE_NEWPID) would forbid liburcu its threads) */
-	init = (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, 0);
+	init = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | SIGCHLD, NULL, NULL, NULL, 0);
 	if (init < 0) {
 		fprintf(stderr, "uvfs-run: a new pid namespace: %s\n", strerror(errno));
 		return 2;

@@ -1048,6 +1048,44 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		p->pending = PEND_CREDS;
 		p->p_arg = nr;
 		return ACT_EXIT_STOP;
+	case SYS_mount: {
+		char fstype[256], *data = NULL;
+		const char *src = NULL, *type = NULL;
+
+		/* copy_mount_string(): each string that is given (NULL is allowed), the
+		 * data a page at most (copy_mount_options()) */
+		if (A0(r) && (ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		src = A0(r) ? pa : NULL;
+		if ((ret = get_path(p, A1(r), pb)))
+			return skip(r, ret);
+		if (A2(r)) {
+			ret = mem_read_str(p->tid, A2(r), fstype, sizeof(fstype));
+			if (ret)
+				return skip(r, ret == -ENAMETOOLONG ? -ENODEV : ret);
+			type = fstype;
+		}
+		if (A4(r)) {
+			data = calloc(1, 4097);
+			if (!data)
+				return skip(r, -ENOMEM);
+			if (mem_read_str(p->tid, A4(r), data, 4096) == -EFAULT) {
+				free(data);
+				return skip(r, -EFAULT);
+			}
+		}
+		ret = uvfs_mount2(t, src, pb, type, (unsigned long)A3(r), data);
+		free(data);
+		return skip(r, ret);
+	}
+	case SYS_umount2:
+		if ((ret = get_path(p, A0(r), pa)))
+			return skip(r, ret);
+		return skip(r, uvfs_umount2(t, pa, iarg(A1(r))));
+	case SYS_pivot_root:
+		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
+			return skip(r, ret);
+		return skip(r, uvfs_pivot_root(t, pa, pb));
 	case SYS_execve:
 		return do_exec(p, r, AT_FDCWD, A0(r), A1(r), A2(r), 0);
 	case SYS_execveat:
