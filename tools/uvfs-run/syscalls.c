@@ -568,14 +568,11 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		return skip(r, -EINVAL);
 	if (dirfd_native(p, dirfd, path))
 		return ACT_NATIVE;
-	fd = uvfs_openat(T(p), dirfd, path,
-			 O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0) |
-			 (!path[0] && (flags & AT_EMPTY_PATH) ? 0 : 0), 0);
-	if (!path[0] && (flags & AT_EMPTY_PATH)) {
-		if (fd >= 0)
-			uvfs_close(T(p), fd);
-		fd = uvfs_dup(T(p), dirfd);
-	}
+	if (!path[0] && (flags & AT_EMPTY_PATH))
+		fd = uvfs_dup(T(p), dirfd);  /* fexecve */
+	else
+		fd = uvfs_openat(T(p), dirfd, path,
+				 O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
 	if (fd < 0)
 		return skip(r, fd);
 	err = uvfs_fstat(T(p), fd, &st);
@@ -597,9 +594,12 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		return skip(r, -EACCES);
 	}
 	free(p->up->exec_path);
-	/* what uvfs's exec resolves when the kernel's has run: the same file, by the
-	 * descriptor uvfs still holds, so that a rename meanwhile does not matter */
-	if (asprintf(&p->up->exec_path, "%s", path[0] ? path : "") < 0)
+	/* what uvfs's exec resolves when the kernel's has run (trace.c, on_exec): the
+	 * name as given, a descriptor's relative one through uvfs's /proc/self/fd
+	 * (execveat, fexecve) */
+	if ((dirfd == AT_FDCWD || path[0] == '/'
+	     ? asprintf(&p->up->exec_path, "%s", path)
+	     : asprintf(&p->up->exec_path, "/proc/self/fd/%d%s%s", dirfd, path[0] ? "/" : "", path)) < 0)
 		p->up->exec_path = NULL;
 	uvfs_close(T(p), fd);
 	if (put_string(p, r, host, &addr))
