@@ -252,8 +252,8 @@ static void on_exec(struct proc *p)
 int run_trace(pid_t child, struct uvfs_task *first, int *status)
 {
 	struct uproc *up = calloc(1, sizeof(*up));
-	pid_t early[256];
-	int nearly = 0, ws;
+	pid_t *early = NULL;
+	int nearly = 0, early_max = 0, ws;
 	bool done = false;
 
 	if (!up || !proc_add(child, up))
@@ -285,8 +285,17 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 			continue;
 		if (!p) {
 			/* a new tracee before its parent's event: keep it stopped */
-			if (nearly < (int)(sizeof(early) / sizeof(early[0])))
-				early[nearly++] = tid;
+			if (nearly == early_max) {
+				pid_t *e = realloc(early, (size_t)(early_max = early_max * 2 + 16) *
+							  sizeof(*e));
+
+				if (!e) {
+					kill(tid, SIGKILL);  /* cannot wait for its parent's event */
+					continue;
+				}
+				early = e;
+			}
+			early[nearly++] = tid;
 			continue;
 		}
 		if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
@@ -301,8 +310,11 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 			if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg)) {
 				int err = new_tracee(p, (pid_t)msg);
 
-				if (err)
+				if (err) {
+					/* without a task it would wait for ever: it goes */
 					fprintf(stderr, "uvfs-run: process %lu: %s\n", msg, strerror(-err));
+					kill((pid_t)msg, SIGKILL);
+				}
 				for (int i = 0; i < nearly; i++) {
 					if (early[i] != (pid_t)msg)
 						continue;
@@ -326,5 +338,6 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 			resume(tid, PTRACE_CONT, WSTOPSIG(ws));
 		}
 	}
+	free(early);
 	return 0;
 }
