@@ -170,6 +170,24 @@ same "uvfs-run killed: nothing left" "" "$(pgrep -f 'sleep 1002')"
 [ $(( $(date +%s) - start )) -lt 60 ] && ok "nothing waited for the children left behind" ||
 	not_ok "nothing waited for the children left behind"
 
+# Job control: a program stopped by SIGSTOP stays stopped until a SIGCONT
+jc=$(mktemp /var/tmp/uvfs-run-jc.XXXXXX)
+"$UR" -- bash -c 'kill -STOP $$; echo resumed' > "$jc" 2>&1 &
+ur=$!
+state=
+for _ in $(seq 200); do
+	p=$(pgrep -f '^bash -c kill -STOP')
+	[ -n "$p" ] && state=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+	case "$state" in t|T) break ;; esac
+	sleep 0.05
+done
+sleep 0.2
+same "job control: stopped, nothing printed" "stopped:" "stopped:$(cat "$jc")"
+kill -CONT "$p" 2>/dev/null
+wait $ur
+same "job control: resumed by SIGCONT" "resumed" "$(cat "$jc")"
+rm -f "$jc"
+
 # Pids: the program's are uvfs's.  It is pid 2 of its pid namespace (uvfs-run's
 # init is 1); a child gets the next; /proc/self, /proc/PID and $$ agree.
 got=$("$UR" -- /bin/bash -c 'echo $$ $PPID; readlink /proc/self; /bin/bash -c "echo \$\$ \$PPID; readlink /proc/self; :"; echo /proc/[0-9]*')

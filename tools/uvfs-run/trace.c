@@ -329,11 +329,16 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 			on_exec(p);
 		} else if (ws >> 16 == PTRACE_EVENT_STOP) {
-			/* a new tracee's first stop (the program is seized: PTRACE_SEIZE's
-			 * children start with it), or a group-stop, which is not kept
-			 * (job control of traced programs: docs/SEMANTICS.md) */
+			/* a new tracee's first stop (PTRACE_SEIZE's children start with
+			 * it, SIGTRAP), or a group-stop (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU),
+			 * which PTRACE_LISTEN keeps until a SIGCONT: job control works */
+			int sig = WSTOPSIG(ws);
+
+			if (p->attached && sig != SIGTRAP)
+				resume(tid, PTRACE_LISTEN, 0);
+			else
+				resume(tid, PTRACE_CONT, 0);
 			p->attached = true;
-			resume(tid, PTRACE_CONT, 0);
 		} else {
 			resume(tid, PTRACE_CONT, WSTOPSIG(ws));
 		}
