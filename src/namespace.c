@@ -50,6 +50,7 @@ struct mount *lookup_mnt(struct uvfs *fs, const struct mount *parent,
 	     pos = rcu_dereference(pos->next)) {
 		struct mount *m = container_of(pos, struct mount, mnt_hash);
 
+		tsan_acquire(m);  /* mnt_hash_publish()'s release: rcu_dereference() */
 		if (READ_ONCE(m->mnt_parent) == parent && READ_ONCE(m->mnt_mountpoint) == dentry &&
 		    m != parent && READ_ONCE(m->mnt_attach_seq) >= top) {
 			found = m;
@@ -129,6 +130,23 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	return m;
 }
 
+/* cds_hlist_add_head_rcu(), with the mount's own fields and links written before the
+ * release that ThreadSanitizer is told of (it does not model rcu_dereference() as the
+ * acquire it is, and a new mount's memory is fresh from calloc): lookup_mnt() reads
+ * the chain without ns_lock */
+static void mnt_hash_publish(struct uvfs *fs, struct mount *m)
+{
+	struct dcache_buckets *t = fs->mount_hashtable.tbl;
+	struct cds_hlist_head *head = &t->b[m_hash(m->mnt_parent, m->mnt_mountpoint) & t->mask];
+
+	m->mnt_hash.next = head->next;
+	m->mnt_hash.prev = (struct cds_hlist_node *)head;
+	if (head->next)
+		head->next->prev = &m->mnt_hash;
+	tsan_release(m);
+	__atomic_store_n(&head->next, &m->mnt_hash, __ATOMIC_RELEASE);
+}
+
 void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		   struct dentry *mountpoint)
 {
@@ -152,9 +170,7 @@ void mnt_attach_to(struct uvfs *fs, struct mount *m, struct mount *parent,
 		cds_list_add_tail(&m->mnt_child, &parent->mnt_mounts);
 		mountpoint->d_mounts++;
 		d_flags_set(mountpoint, DCACHE_MOUNTED);
-		cds_hlist_add_head_rcu(&m->mnt_hash,
-				       &fs->mount_hashtable.tbl->b[m_hash(parent, mountpoint) &
-								  fs->mount_hashtable.tbl->mask]);
+		mnt_hash_publish(fs, m);
 		if (++fs->mount_hashtable.count > fs->mount_hashtable.tbl->mask + 1)
 			mnt_hash_grow(fs);
 	}
