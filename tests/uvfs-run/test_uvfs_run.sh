@@ -77,10 +77,15 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 # have a fresh tmpfs.
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
+cp "$here/openat2.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
-rm -rf "$work"
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
+# openat2: struct open_how's checks, RESOLVE_CACHED, a plain open
+want=$(native python3 "$work/openat2.py" 2>&1)
+got=$(cd /tmp && "$UR" -- python3 "$work/openat2.py" 2>&1)
+same "openat2" "$want" "$got"
+rm -rf "$work"
 
 # Credentials: --uid/--gid, and a program that changes its own (setpriv calls
 # setgroups, setresgid, setresuid: the kernel's answer, then the same on uvfs)
