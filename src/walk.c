@@ -23,7 +23,7 @@
  *   dentries, external names           freed after a grace period (rcu_defer.c)
  *   inodes and their fs parts, bodies  the same (inode.c, ->free_inode)
  *   the hash table                     the old one freed by call_rcu when it grows
- *   mounts                             freed only by uvfs_free (lookup_mnt)
+ *   mounts, the mount hash table       freed after a grace period (namespace.c)
  *   the task's root and cwd            the caller's own task
  *   other tasks (/proc/PID)            freed after a grace period (task.c)
  *   fd arrays, open files              the same (file.c: fdget_rcu)
