@@ -81,7 +81,7 @@ tsan: deps
 # each run from the scripts of tests/; the source tree is never written.
 FUZZ_BUILD = build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz_ops fuzz_sysscript fuzz_shell fuzz_hostfs
+FUZZ_TARGETS = fuzz_ops fuzz_sysscript fuzz_shell fuzz_hostfs fuzz_uvfsrun
 $(FUZZ_BUILD)/build.ninja:
 	CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_sanitize=address,undefined \
 	  -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link -Dwerror=true

@@ -17,7 +17,8 @@ fuzz_ops) seeds="" ;;
 fuzz_sysscript) seeds="tests/diff tests/regress" ;;
 fuzz_shell) seeds="tests/scripts examples" ;;
 fuzz_hostfs) seeds="" ;;
-*) echo "cpu-hour.sh: no target '$t' (fuzz_ops, fuzz_sysscript, fuzz_shell, fuzz_hostfs)" >&2; exit 2 ;;
+fuzz_uvfsrun) seeds="" ;;
+*) echo "cpu-hour.sh: no target '$t' (fuzz_ops, fuzz_sysscript, fuzz_shell, fuzz_hostfs, fuzz_uvfsrun)" >&2; exit 2 ;;
 esac
 
 mkdir -p build-fuzz/findings-hour build-fuzz/corpus-"$t"

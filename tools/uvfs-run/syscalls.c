@@ -431,6 +431,57 @@ static long do_copy_file_range(struct proc *p, const struct user_regs_struct *r)
 	return (long)done;
 }
 
+/*
+ * getdents64, getdents: as many entries as the process's buffer holds, as the kernel
+ * fills it, through a tracer buffer of at most CHUNK bytes at a time (a count of
+ * gigabytes is allowed and common: the entries are what bounds the copy).  An entry
+ * that does not fit stays for the next call; EINVAL only when not even the first
+ * fits.  The old getdents's struct linux_dirent is a dirent64 with d_type moved to
+ * the record's last byte (the same length).
+ */
+static long do_getdents(struct proc *p, int fd, unsigned long long ubuf, size_t count,
+			bool old)
+{
+	size_t done = 0, cap = count < CHUNK ? (count ? count : 1) : CHUNK;
+	char *buf = malloc(cap);
+	long ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (done < count) {
+		size_t want = count - done < cap ? count - done : cap;
+		off_t pos = uvfs_lseek(T(p), fd, 0, SEEK_CUR);
+
+		ret = uvfs_getdents64(T(p), fd, buf, want);
+		if (ret <= 0)
+			break;
+		for (long off = 0; old && off < ret;) {
+			unsigned short reclen;
+			unsigned char type;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			type = (unsigned char)buf[off + 18];
+			memmove(buf + off + 18, buf + off + 19, reclen - 19u);
+			buf[off + reclen - 1] = (char)type;
+			off += reclen;
+		}
+		if (mem_write(p->tid, ubuf + done, buf, (size_t)ret)) {
+			/* these entries stay for the next call */
+			if (pos >= 0)
+				uvfs_lseek(T(p), fd, pos, SEEK_SET);
+			ret = -EFAULT;
+			break;
+		}
+		done += (size_t)ret;
+	}
+	free(buf);
+	/* an error after some entries: those entries, as the kernel's getdents64
+	 * returns what it copied before an entry failed (EINVAL: it did not fit;
+	 * EFAULT: the buffer ends in memory the process has not -- the kernel keeps
+	 * the part of that chunk that was copied, this the chunks before it) */
+	return done ? (long)done : ret;
+}
+
 /* ---------------------------------------------------------------------------------
  * Attributes
  */
@@ -762,35 +813,11 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	case SYS_lseek:
 		return ufd(p, fd) ? skip(r, uvfs_lseek(t, fd, (off_t)A1(r), iarg(A2(r)))) : ACT_NATIVE;
 	case SYS_getdents64:
-	case SYS_getdents: {
-		size_t count = iarg(A2(r)) < 0 ? 0 : (size_t)iarg(A2(r));
-		char *buf;
-
+	case SYS_getdents:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
-		buf = malloc(count ? count : 1);
-		if (!buf)
-			return skip(r, -ENOMEM);
-		ret = uvfs_getdents64(t, fd, buf, count);
-		if (ret > 0 && nr == SYS_getdents) {
-			/* struct linux_dirent: d_ino, d_off, d_reclen, name, NUL, d_type
-			 * last: the same length as a dirent64 of the same name */
-			for (long off = 0; off < ret;) {
-				unsigned short reclen;
-				unsigned char type;
-
-				memcpy(&reclen, buf + off + 16, 2);
-				type = (unsigned char)buf[off + 18];
-				memmove(buf + off + 18, buf + off + 19, reclen - 19u);
-				buf[off + reclen - 1] = (char)type;
-				off += reclen;
-			}
-		}
-		if (ret > 0 && mem_write(p->tid, A1(r), buf, (size_t)ret))
-			ret = -EFAULT;
-		free(buf);
-		return skip(r, ret);
-	}
+		return skip(r, do_getdents(p, fd, A1(r), iarg(A2(r)) < 0 ? 0 : (size_t)iarg(A2(r)),
+					   nr == SYS_getdents));
 	case SYS_copy_file_range:
 		if (!ufd(p, fd) && !ufd(p, iarg(A2(r))))
 			return ACT_NATIVE;
@@ -915,6 +942,10 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return ACT_NATIVE;
 		if (size <= 0)
 			return skip(r, -EINVAL);
+		/* no link's body is longer than PATH_MAX - 1 (a symlink's, d_path()'s
+		 * page): a larger buffer gets the same bytes */
+		if (size > PATH_MAX)
+			size = PATH_MAX;
 		buf = malloc((size_t)size);
 		if (!buf)
 			return skip(r, -ENOMEM);
@@ -929,7 +960,9 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		return skip(r, ret);
 	}
 	case SYS_getcwd: {
-		size_t size = (size_t)A1(r);
+		/* the kernel builds the name in a PATH_MAX page and copies it when it
+		 * fits: a larger buffer changes nothing */
+		size_t size = A1(r) < PATH_MAX ? (size_t)A1(r) : PATH_MAX;
 		char *buf = malloc(size ? size : 1);
 
 		if (!buf)

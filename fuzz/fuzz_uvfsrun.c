@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fuzz_uvfsrun.c - uvfs-run's request decoding (tools/uvfs-run/syscalls.c) on
+ * hostile registers and memory.  A traced process is played by the input: each step
+ * is a system call number (one the seccomp filter traps, or any) and six argument
+ * registers (small descriptors, AT_FDCWD, pointers into the process's memory and
+ * just past it, NULL, huge values); the memory is a 64 KiB image whose first bytes
+ * the input fills (paths, structs, iovecs).  run_syscall() decodes and answers
+ * exactly as it does for a real process; where it leaves the call to the kernel or
+ * rewrites it, the harness plays the kernel on a model of the process's descriptor
+ * table, and then run_syscall_exit() sees that result.
+ *
+ * Checked after every step:
+ * - a skipped call's result is a value or -errno in [-4095, -1];
+ * - a call left to the kernel has its registers untouched;
+ * - a rewritten call is openat or execve of a NUL-terminated path in the process's
+ *   memory (the stand-in), or the same call with its path argument moved there;
+ * - one descriptor space: every descriptor uvfs has is a stand-in in the model of
+ *   the kernel's table, and every stand-in there is a descriptor of uvfs's;
+ * and after the instance is freed, nothing of it is left (fuzz_common.h).
+ *
+ * The harness's rules (not uvfs-run's): it refuses mount -t host (the input would
+ * choose a host directory to write in) and plays every execve as failing (an exec
+ * that runs is trace.c's, not decoding).  As root it first moves to a private mount
+ * namespace with a tmpfs of its own on /dev/shm, where its host mount's directory is.
+ */
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "fuzz_common.h"
+#include "run.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+struct uvfs *run_fs;
+pid_t run_tracer_pid;
+
+/* ---------------------------------------------------------------------------------
+ * The traced process's memory: [MEM_BASE, MEM_BASE + MEM_SIZE); the stack pointer at
+ * its top, so that a rewritten call's scratch string lands inside it.
+ */
+#define MEM_BASE 0x7f0000000000ul
+#define MEM_SIZE (64u << 10)
+static unsigned char mem[MEM_SIZE];
+
+static bool in_mem(unsigned long addr, size_t len)
+{
+	return addr >= MEM_BASE && len <= MEM_SIZE && addr - MEM_BASE <= MEM_SIZE - len;
+}
+
+int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len)
+{
+	(void)tid;
+	if (!len)
+		return 0;
+	if (!in_mem(addr, len))
+		return -EFAULT;
+	memcpy(buf, mem + (addr - MEM_BASE), len);
+	return 0;
+}
+
+int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len)
+{
+	(void)tid;
+	if (!len)
+		return 0;
+	if (!in_mem(addr, len))
+		return -EFAULT;
+	memcpy(mem + (addr - MEM_BASE), buf, len);
+	return 0;
+}
+
+int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max)
+{
+	(void)tid;
+	for (size_t i = 0; i < max; i++) {
+		if (!in_mem(addr + i, 1))
+			return -EFAULT;
+		buf[i] = (char)mem[addr + i - MEM_BASE];
+		if (!buf[i])
+			return 0;
+	}
+	return -ENAMETOOLONG;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The model of the kernel's descriptor table: free, a host descriptor (the terminal,
+ * a pipe, a host file the kernel opened), or a stand-in of a uvfs descriptor.
+ */
+#define NFD 1024  /* RLIMIT_NOFILE: uvfs's default per task is the same */
+enum kfd { K_FREE, K_HOST, K_STANDIN };
+static enum kfd ktab[NFD];
+
+static long k_lowest(long from, enum kfd kind)
+{
+	for (long n = from < 0 ? 0 : from; n < NFD; n++)
+		if (ktab[n] == K_FREE) {
+			ktab[n] = kind;
+			return n;
+		}
+	return -EMFILE;
+}
+
+static bool k_valid(unsigned long long fd)
+{
+	return fd < NFD && ktab[fd] != K_FREE;
+}
+
+static bool u_has(struct uvfs_task *t, int fd)
+{
+	return uvfs_fcntl(t, fd, F_GETFD, 0) >= 0;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The input
+ */
+struct input {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint64_t take(struct input *in, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++) {
+		v = v << 8 | (in->n ? *in->p : 0);
+		if (in->n) {
+			in->p++;
+			in->n--;
+		}
+	}
+	return v;
+}
+
+/* An argument register: what programs pass, and what they should not. */
+static unsigned long long arg(struct input *in)
+{
+	static const unsigned long long special[] = {
+		0, 1, (unsigned long long)(long)AT_FDCWD, (unsigned long long)-1l, 0x7fffffff,
+		0x80000000ull, 0xffffffffull, 0x100000003ull, 1ull << 63, ~0ull >> 1,
+		AT_EMPTY_PATH, AT_SYMLINK_NOFOLLOW, AT_REMOVEDIR, O_CREAT | O_RDWR,
+		O_CREAT | O_EXCL | O_WRONLY, O_DIRECTORY, O_PATH, O_TMPFILE | O_RDWR, 0644,
+		01777, 4096, 65536, MEM_BASE + MEM_SIZE, MEM_BASE + MEM_SIZE - 1,
+		MEM_BASE - 1,
+	};
+	unsigned k = (unsigned)take(in, 1);
+
+	if (k < 64)
+		return k % 16;                                       /* a descriptor */
+	if (k < 160)
+		return MEM_BASE + take(in, 2) % MEM_SIZE;            /* a pointer */
+	if (k < 240)
+		return special[k % (sizeof(special) / sizeof(special[0]))];
+	return take(in, 8);
+}
+
+/* The trapped calls (filter.c's list), and now and then any number. */
+static const long calls[] = {
+	SYS_open, SYS_openat, SYS_openat2, SYS_creat, SYS_stat, SYS_lstat, SYS_fstat,
+	SYS_newfstatat, SYS_statx, SYS_access, SYS_faccessat, SYS_faccessat2, SYS_readlink,
+	SYS_readlinkat, SYS_getcwd, SYS_chdir, SYS_fchdir, SYS_chroot, SYS_mkdir,
+	SYS_mkdirat, SYS_mknod, SYS_mknodat, SYS_rmdir, SYS_unlink, SYS_unlinkat,
+	SYS_rename, SYS_renameat, SYS_renameat2, SYS_link, SYS_linkat, SYS_symlink,
+	SYS_symlinkat, SYS_chmod, SYS_fchmod, SYS_fchmodat, SYS_chown, SYS_fchown,
+	SYS_lchown, SYS_fchownat, SYS_truncate, SYS_ftruncate, SYS_utime, SYS_utimes,
+	SYS_futimesat, SYS_utimensat, SYS_statfs, SYS_fstatfs, SYS_umask, SYS_execve,
+	SYS_execveat, SYS_mount, SYS_umount2, SYS_pivot_root, SYS_getxattr, SYS_lgetxattr,
+	SYS_fgetxattr, SYS_listxattr, SYS_llistxattr, SYS_flistxattr, SYS_setxattr,
+	SYS_lsetxattr, SYS_fsetxattr, SYS_removexattr, SYS_lremovexattr,
+	SYS_fremovexattr, SYS_setuid, SYS_setgid, SYS_setreuid, SYS_setregid,
+	SYS_setresuid, SYS_setresgid, SYS_setfsuid, SYS_setfsgid, SYS_setgroups,
+	SYS_capset, SYS_getdents, SYS_getdents64, SYS_lseek, SYS_read, SYS_write,
+	SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev, SYS_preadv, SYS_pwritev,
+	SYS_preadv2, SYS_pwritev2, SYS_close, SYS_close_range, SYS_dup, SYS_dup2,
+	SYS_dup3, SYS_fcntl, SYS_fsync, SYS_fdatasync, SYS_copy_file_range, SYS_sendfile,
+	SYS_splice, SYS_tee,
+};
+#define NCALLS (sizeof(calls) / sizeof(calls[0]))
+
+/* ---------------------------------------------------------------------------------
+ * The kernel's part, on the model
+ */
+
+/* A call left to the kernel: what it does to the descriptor table. */
+static void kernel_native(const struct user_regs_struct *r)
+{
+	long nr = (long)r->orig_rax;
+
+	if (nr == SYS_close && k_valid(r->rdi & 0xffffffffu))
+		ktab[r->rdi & 0xffffffffu] = K_FREE;
+	else if (nr == SYS_fcntl && k_valid(r->rdi & 0xffffffffu) &&
+		 ((int)r->rsi == F_DUPFD || (int)r->rsi == F_DUPFD_CLOEXEC) &&
+		 (unsigned long)r->rdx < NFD)
+		k_lowest((long)r->rdx, ktab[r->rdi & 0xffffffffu]);
+	/* opens relative to a host descriptor, and the rest: a failure (no change) */
+}
+
+/* A call the tracer stops at the exit of: dup*, F_DUPFD, close_range, credentials.
+ * The kernel's result, as its own checks give it. */
+static long kernel_exit_stop(const struct user_regs_struct *r)
+{
+	long nr = (long)r->orig_rax;
+	unsigned int a = (unsigned int)r->rdi, b = (unsigned int)r->rsi;
+
+	switch (nr) {
+	case SYS_dup:
+		return k_valid(a) ? k_lowest(0, ktab[a]) : -EBADF;
+	case SYS_dup2:
+	case SYS_dup3:
+		if (nr == SYS_dup3 && ((r->rdx & ~(unsigned long long)O_CLOEXEC) || a == b))
+			return -EINVAL;
+		if (!k_valid(a))
+			return -EBADF;
+		if (b >= NFD)
+			return -EBADF;
+		ktab[b] = ktab[a];
+		return b;
+	case SYS_fcntl:
+		/* F_DUPFD's lowest number: an unsigned long against RLIMIT_NOFILE */
+		return (unsigned long)r->rdx < NFD ? k_lowest((long)r->rdx, ktab[a]) : -EINVAL;
+	case SYS_close_range:
+		if ((unsigned int)r->rdx & ~6u)
+			return -EINVAL;
+		if (a > b)
+			return -EINVAL;
+		if (!((unsigned int)r->rdx & 4))
+			for (unsigned long n = a; n <= b && n < NFD; n++)
+				ktab[n] = K_FREE;
+		return 0;
+	}
+	return 0;  /* the credential calls: the kernel agreed */
+}
+
+/* A rewritten call: openat of a stand-in or host device, the same call on the
+ * kernel's /proc/TID/fd/N, or execve of the real file. */
+static long kernel_rewritten(struct proc *p, const struct user_regs_struct *was,
+			     const struct user_regs_struct *r)
+{
+	long nr = (long)r->orig_rax;
+	char path[PATH_MAX];
+	unsigned long long pa = nr == SYS_openat || nr == SYS_openat2 || nr == SYS_newfstatat ||
+				nr == SYS_statx || nr == SYS_faccessat || nr == SYS_faccessat2 ||
+				nr == SYS_readlinkat ? r->rsi : r->rdi;
+
+	FUZZ_CHECK(mem_read_str(p->tid, pa, path, sizeof(path)) == 0 && path[0] == '/');
+	if (nr == SYS_execve)
+		return -ENOENT;
+	if (r->orig_rax != was->orig_rax) {
+		FUZZ_CHECK(nr == SYS_openat && (long)r->rdi == AT_FDCWD);
+		return k_lowest(0, p->pending == PEND_OPEN ? K_STANDIN : K_HOST);
+	}
+	/* /proc/TID/fd/N of a host descriptor: opens make a host descriptor */
+	FUZZ_CHECK(!strncmp(path, "/proc/", 6));
+	if (nr == SYS_open || nr == SYS_openat || nr == SYS_openat2 || nr == SYS_creat)
+		return k_lowest(0, K_HOST);
+	return 0;
+}
+
+/* One descriptor space: uvfs's descriptors are exactly the stand-ins. */
+static void check_fds(struct uvfs_task *t)
+{
+	for (int n = 0; n < NFD; n++)
+		FUZZ_CHECK(u_has(t, n) == (ktab[n] == K_STANDIN));
+	FUZZ_CHECK(!u_has(t, NFD));
+}
+
+/* ---------------------------------------------------------------------------------
+ * The instance: as uvfs-run builds it (memfs on /tmp, uvfs's /proc), with a host
+ * directory of the harness's on /h in place of the host's root.
+ */
+static const char *host_dir(void)
+{
+	static char dir[64];
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "/dev/shm/fuzz-uvfsrun-XXXXXX");
+		FUZZ_CHECK(mkdtemp(dir) && chmod(dir, 01777) == 0);
+	}
+	return dir;
+}
+
+static int rm_entry(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	if (ftw->level == 0)
+		return 0;
+	return type == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	if (geteuid() == 0 && unshare(CLONE_NEWNS) == 0 &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+		FUZZ_CHECK(mount("none", "/dev/shm", "tmpfs", 0, "size=256m") == 0);
+	run_tracer_pid = getpid();
+	return 0;
+}
+
+static struct uvfs_task *build(struct uvfs *fs, unsigned how)
+{
+	static const char *const policy[] = { NULL, "never", "timeout=1", "always" };
+	struct uvfs_task *t = uvfs_task_new(fs);
+	char f[128];
+	int fd;
+
+	FUZZ_CHECK(t);
+	snprintf(f, sizeof(f), "%s/f", host_dir());
+	fd = open(f, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	FUZZ_CHECK(fd >= 0 && write(fd, "#!/bin/sh\n", 10) == 10 && close(fd) == 0);
+	snprintf(f, sizeof(f), "%s/d", host_dir());
+	FUZZ_CHECK(mkdir(f, 0755) == 0);
+	FUZZ_CHECK(uvfs_mkdirat(t, AT_FDCWD, "/h", 0755) == 0);
+	FUZZ_CHECK(uvfs_mount2(t, host_dir(), "/h", "host", how & 4 ? MS_RDONLY : 0,
+			       policy[how % 4]) == 0);
+	FUZZ_CHECK(uvfs_mkdirat(t, AT_FDCWD, "/tmp", 01777) == 0);
+	FUZZ_CHECK(uvfs_mount2(t, "tmpfs", "/tmp", "tmpfs", 0, "mode=1777") == 0);
+	fd = uvfs_openat(t, AT_FDCWD, "/tmp/f", O_CREAT | O_RDWR, 0644);
+	FUZZ_CHECK(fd >= 0 && uvfs_write(t, fd, "0123456789", 10) == 10 && uvfs_close(t, fd) == 0);
+	FUZZ_CHECK(uvfs_symlinkat(t, "f", AT_FDCWD, "/tmp/l") == 0);
+	FUZZ_CHECK(uvfs_chdir(t, how & 8 ? "/h" : "/tmp") == 0);
+	return t;
+}
+
+/* The harness's rules: no host mount the input chooses, no fifo (opening one
+ * without a peer waits for it, forever in a single-threaded harness). */
+static bool refused(const struct user_regs_struct *r)
+{
+	long nr = (long)r->orig_rax;
+	char type[8];
+
+	if (nr == SYS_mknod || nr == SYS_mknodat)
+		return ((mode_t)(nr == SYS_mknod ? r->rsi : r->rdx) & S_IFMT) == S_IFIFO;
+	return nr == SYS_mount &&
+	       mem_read_str(0, r->rdx, type, sizeof(type)) == 0 && !strcmp(type, "host");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = { data, size };
+	struct uvfs_config cfg = { .max_inodes = 0 };
+	struct uproc up = { 0 };
+	struct proc p = { 0 };
+	size_t image;
+
+	run_fs = uvfs_new(&cfg);
+	FUZZ_CHECK(run_fs);
+	up.task = build(run_fs, (unsigned)take(&in, 1));
+	up.threads = 1;
+	up.nspid = uvfs_task_pid(up.task);
+	p.tid = getpid();
+	p.up = &up;
+	p.attached = true;
+	memset(ktab, 0, sizeof(ktab));
+	ktab[0] = ktab[1] = ktab[2] = K_HOST;  /* the terminal */
+
+	memset(mem, 0, sizeof(mem));
+	image = (size_t)take(&in, 2) % 4096;
+	if (image > in.n)
+		image = in.n;
+	memcpy(mem, in.p, image);
+	in.p += image;
+	in.n -= image;
+
+	for (int steps = 0; in.n && steps < 64; steps++) {
+		struct user_regs_struct r = { 0 }, was;
+		unsigned k = (unsigned)take(&in, 1);
+		enum action act;
+		long ret;
+
+		r.orig_rax = (unsigned long long)(k < 250 ? calls[k % NCALLS] : (long)take(&in, 2));
+		r.rdi = arg(&in);
+		r.rsi = arg(&in);
+		r.rdx = arg(&in);
+		r.r10 = arg(&in);
+		r.r8 = arg(&in);
+		r.r9 = arg(&in);
+		r.rsp = MEM_BASE + MEM_SIZE;
+		r.rax = (unsigned long long)-ENOSYS;
+		if (refused(&r))
+			continue;
+		was = r;
+		act = run_syscall(&p, &r);
+		switch (act) {
+		case ACT_NATIVE:
+			FUZZ_CHECK(!memcmp(&r, &was, sizeof(r)) && p.pending == PEND_NONE);
+			kernel_native(&r);
+			break;
+		case ACT_SKIP:
+			ret = (long)r.rax;
+			FUZZ_CHECK(ret >= -4095 && p.pending == PEND_NONE);
+			break;
+		case ACT_EXIT_STOP:
+			FUZZ_CHECK(!memcmp(&r, &was, sizeof(r)) && p.pending != PEND_NONE);
+			r.rax = (unsigned long long)kernel_exit_stop(&r);
+			run_syscall_exit(&p, &r);
+			break;
+		case ACT_REWRITTEN:
+			r.rax = (unsigned long long)kernel_rewritten(&p, &was, &r);
+			run_syscall_exit(&p, &r);
+			break;
+		}
+		p.pending = PEND_NONE;
+		check_fds(up.task);
+		fuzz_check_stats(run_fs);
+	}
+	free(up.exec_path);
+	uvfs_task_exit(up.task);
+	uvfs_free(run_fs);
+	run_fs = NULL;
+	fuzz_check_nothing_left();
+	nftw(host_dir(), rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
+}
