@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * filter.c - the seccomp filter: the file-system calls uvfs answers stop the process
+ * filter.c - the seccomp filters: the file-system calls uvfs answers stop the process
  * for the tracer (SCMP_ACT_TRACE); everything else -- memory, signals, time, sockets,
  * pipes, and every call a descriptor of the host's makes -- runs on the kernel without
- * the tracer ever seeing it.  The list is the specification of what uvfs-run answers
- * (docs/uvfs-run.1 prints it).
+ * the tracer ever seeing it.  The lists are the specification of what uvfs-run
+ * answers (docs/uvfs-run.1 prints them).
+ *
+ * Two kinds of filter.  The first, installed by the program's first process before
+ * its exec, traps every call that names a path (and close_range, the credential
+ * calls).  A call that only names a descriptor (read, write, fstat, lseek, close,
+ * dup2...) concerns uvfs only when the descriptor is one of uvfs's, and seccomp sees
+ * the number, not the table: so those calls are trapped only on the numbers where a
+ * process has had a uvfs descriptor.  When uvfs's descriptor lands on a number none
+ * of the process's filters watches, the tracer makes the process install one more
+ * (trace.c, watch()), for that number's group: 0, 1, 2 and 3 each alone, then
+ * [4, 8), [8, 16), [16, 32), [32, 64) and everything from 64 -- at most nine per
+ * process, each a few dozen BPF instructions, inherited by its children and kept
+ * across exec as the kernel keeps every filter.  A host pipe or terminal on a number
+ * no uvfs descriptor ever had costs nothing; one on a watched number a round trip.
  */
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <sys/syscall.h>
 
 #include "run.h"
 
@@ -31,13 +47,107 @@ static const char *const trapped[] = {
 	/* credentials: the kernel answers, then uvfs takes what it shows */
 	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setfsuid",
 	"setfsgid", "setgroups", "capset",
-	/* descriptors */
-	"getdents", "getdents64", "lseek", "read", "write", "pread64", "pwrite64",
-	"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "close",
-	"close_range", "dup", "dup2", "dup3", "fcntl", "fsync", "fdatasync",
-	/* copies inside the kernel: uvfs's files have no page cache to splice from */
-	"copy_file_range", "sendfile", "splice", "tee",
+	/* descriptors: the ones that may close many */
+	"close_range",
 };
+
+/* Calls whose first argument is a descriptor: trapped on watched numbers only.
+ * (fstat, fchmod... are here; their *at forms with a path are above.) */
+static const int by_fd0[] = {
+	SYS_read, SYS_write, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
+	SYS_preadv, SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_lseek, SYS_fstat,
+	SYS_close, SYS_fcntl, SYS_getdents, SYS_getdents64, SYS_dup, SYS_fsync,
+	SYS_fdatasync, SYS_ftruncate, SYS_fchmod, SYS_fchown, SYS_fchdir, SYS_fstatfs,
+	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr,
+};
+/* ... or the second: dup2 and dup3 onto a uvfs number close uvfs's descriptor;
+ * sendfile(out, in) and tee(in, out) read one */
+static const int by_fd1[] = { SYS_dup2, SYS_dup3, SYS_sendfile, SYS_tee };
+/* ... or the third: copy_file_range(in, off, out) and splice(in, off, out) */
+static const int by_fd2[] = { SYS_copy_file_range, SYS_splice };
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+int run_fd_group(int fd)
+{
+	if (fd < 4)
+		return fd;
+	if (fd >= 64)
+		return 8;
+	return 33 - __builtin_clz((unsigned int)fd);  /* [4, 8) 4, [8, 16) 5 ... [32, 64) 7 */
+}
+
+/* The numbers [lo, hi] of a group */
+static void group_range(int g, unsigned int *lo, unsigned int *hi)
+{
+	if (g < 4) {
+		*lo = *hi = (unsigned int)g;
+	} else if (g < 8) {
+		*lo = 1u << (g - 2);
+		*hi = (1u << (g - 1)) - 1;
+	} else {
+		*lo = 64;
+		*hi = 0xffffffffu;
+	}
+}
+
+/* the low half of argument i (x86-64 is little-endian) */
+#define ARG_LO(i) ((unsigned int)(offsetof(struct seccomp_data, args) + 8 * (i)))
+#define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
+#define JUMP(code, k, jt, jf) \
+	((struct sock_filter)BPF_JUMP(code, k, (unsigned char)(jt), (unsigned char)(jf)))
+
+/*
+ * The watching filter of group g, into out (RUN_WATCH_MAX instructions at most);
+ * returns how many.  The kernel reads a descriptor argument as an unsigned int (the
+ * low half of the register), so the low half is what is compared.  BPF jumps only
+ * forward:
+ *
+ *	0	A = nr
+ *	1..	A == each call of by_fd0 -> chk0, of by_fd1 -> chk1, of by_fd2 -> chk2
+ *	allow	ALLOW
+ *	chk1	A = arg1; lo <= A <= hi -> trace; else chk0
+ *	chk2	A = arg2; lo <= A <= hi -> trace; else chk0
+ *	chk0	A = arg0; lo <= A <= hi -> trace; else allow0
+ *	allow0	ALLOW
+ *	trace	TRACE
+ */
+int run_watch_filter(int g, struct sock_filter *out)
+{
+	const size_t n0 = N(by_fd0), n1 = N(by_fd1), n2 = N(by_fd2), njeq = n0 + n1 + n2;
+	const size_t allow = 1 + njeq, chk1 = allow + 1, chk2 = chk1 + 3, chk0 = chk2 + 3,
+		     allow0 = chk0 + 3, trace = allow0 + 1;
+	const size_t chk[3] = { chk0, chk1, chk2 };
+	unsigned int lo, hi;
+	size_t k = 0;
+
+	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 <= RUN_WATCH_MAX,
+		       "the watching filter fits RUN_WATCH_MAX");
+	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 < 256,
+		       "every jump fits BPF's 8-bit offsets");
+	group_range(g, &lo, &hi);
+	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	for (size_t i = 0; i < njeq; i++, k++) {
+		int nr = i < n0 ? by_fd0[i] : i < n0 + n1 ? by_fd1[i - n0] : by_fd2[i - n0 - n1];
+		size_t to = chk[i < n0 ? 0 : i < n0 + n1 ? 1 : 2];
+
+		out[k] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr, to - k - 1, 0);
+	}
+	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	for (int a = 1; a <= 3; a++) {
+		int arg = a % 3;  /* 1, 2, then 0 */
+		size_t miss = arg ? chk0 : allow0;
+
+		out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(arg));
+		out[k] = JUMP(BPF_JMP | BPF_JGE | BPF_K, lo, 0, miss - k - 1);
+		k++;
+		out[k] = JUMP(BPF_JMP | BPF_JGT | BPF_K, hi, miss - k - 1, trace - k - 1);
+		k++;
+	}
+	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	return (int)k;
+}
 
 int run_install_filter(void)
 {

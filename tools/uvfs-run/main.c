@@ -14,6 +14,8 @@
  *   --uid N, --gid N                    the program's ids (uvfs's and the kernel's)
  *   --abi NAME                          the personality (linux, linux-3.15, ...);
  *                                       all: once under each, side by side
+ *   --stats                             at the end, on standard error: how many
+ *                                       calls stopped the program for the tracer
  *
  * The program is pid 2 of a new pid namespace (and in a private mount namespace of
  * the kernel's, which its mount calls never reach: they are uvfs's), and uvfs's pids
@@ -48,7 +50,7 @@ struct mnt_opt {
 static void usage(void)
 {
 	fprintf(stderr, "usage: uvfs-run [--abi NAME] [--chdir DIR] [--uid N] [--gid N] "
-			"[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] -- PROGRAM [ARGS...]\n");
+			"[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] -- PROGRAM [ARGS...]\n");
 	exit(2);
 }
 
@@ -225,6 +227,7 @@ struct opts {
 	long uid, gid;                   /* -1: root's (uvfs-run's own) */
 	struct mnt_opt m[64];
 	int nm;
+	bool stats;                      /* --stats */
 	char **argv;
 };
 
@@ -309,6 +312,10 @@ static int run_once(const struct opts *o, const char *abi)
 	waitpid(init, &ws, 0);
 	uvfs_task_exit(t);
 	uvfs_free(run_fs);
+	if (o->stats)
+		fprintf(stderr, "uvfs-run: %lu calls trapped, %lu answered by uvfs, %lu passed to the "
+			"kernel; %lu watching filters\n", run_stats.traps, run_stats.answered,
+			run_stats.traps - run_stats.answered, run_stats.watches);
 	return status;
 }
 
@@ -392,6 +399,8 @@ int main(int argc, char **argv)
 				o.uid = v;
 			else
 				o.gid = v;
+		} else if (!strcmp(a, "--stats")) {
+			o.stats = true;
 		} else if (!strcmp(a, "--chdir") && i + 1 < argc) {
 			o.chdir_to = argv[++i];
 		} else if ((!strcmp(a, "--bind") || !strcmp(a, "--ro-bind")) && i + 2 < argc) {

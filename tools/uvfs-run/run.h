@@ -48,6 +48,17 @@ struct uproc {
 	int threads;                 /* live threads of the group */
 	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
 	char *exec_path;             /* an execve the kernel is running: uvfs follows */
+	unsigned int watched;        /* the groups (run_fd_group) the process's filters
+				      * trap descriptor calls on: a fork's child has its
+				      * parent's, exec keeps them */
+};
+
+/* A watching filter being installed in a process (trace.c, watch()): the seccomp
+ * call made in its place, and what the process is to see when it is done. */
+enum inject {
+	INJ_NONE,
+	INJ_ENTRY,                   /* waiting for the seccomp call's entry */
+	INJ_EXIT,                    /* ... and its exit */
 };
 
 struct proc {
@@ -59,15 +70,33 @@ struct proc {
 	int p_fd, p_fd2;             /* PEND_OPEN: uvfs's descriptor; PEND_DUP: source, uvfs or -1 */
 	unsigned int p_flags;        /* O_CLOEXEC for the new descriptor */
 	long p_arg;
+	int new_ufd;                 /* run_syscall_exit: a number uvfs's descriptor
+				      * now has, or -1 */
+	enum inject inj;
+	int inj_group;
+	struct user_regs_struct inj_saved;  /* the registers the call returned with */
 };
 
 /* trace.c */
 extern struct uvfs *run_fs;
 extern pid_t run_tracer_pid;
+/* what the tracer saw (--stats): seccomp stops, of them the ones uvfs answered
+ * (skipped or rewritten), and watching filters installed */
+struct run_stats {
+	unsigned long traps, answered, watches;
+};
+extern struct run_stats run_stats;
 int run_trace(pid_t child, struct uvfs_task *first, int *status);
 
 /* filter.c: install the filter in the calling process (the child, before exec) */
 int run_install_filter(void);
+/* the group of descriptor numbers a watching filter traps, 0..RUN_FD_GROUPS-1 */
+#define RUN_FD_GROUPS 9
+int run_fd_group(int fd);
+/* group g's watching filter into out: its length */
+#define RUN_WATCH_MAX 64
+struct sock_filter;
+int run_watch_filter(int g, struct sock_filter *out);
 
 /* syscalls.c: a seccomp stop: the call's number and registers.  Returns true when
  * the call was answered (regs changed: skipped with a result, or rewritten) */

@@ -1232,6 +1232,7 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 	struct uvfs_task *t = T(p);
 	long ret = (long)r->rax;
 
+	p->new_ufd = -1;
 	switch (p->pending) {
 	case PEND_OPEN:
 		/* the stand-in's number is uvfs's descriptor's */
@@ -1246,6 +1247,8 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 				fprintf(stderr, "uvfs-run: descriptor %ld: %s\n", ret, strerror(-err));
 			}
 		}
+		if (ret >= 0 && ufd(p, ret))
+			p->new_ufd = (int)ret;
 		break;
 	case PEND_DUP:
 		if (ret < 0)
@@ -1253,6 +1256,8 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 		if (p->p_fd >= 0) {
 			if (ret != p->p_fd)
 				uvfs_dup3(t, p->p_fd, (int)ret, (int)p->p_flags);
+			if (ufd(p, ret))
+				p->new_ufd = (int)ret;
 		} else if (ufd(p, ret)) {
 			/* a host descriptor dup2'ed over a uvfs one */
 			uvfs_close(t, (int)ret);

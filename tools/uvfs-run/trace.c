@@ -10,6 +10,9 @@
  * The loop waits for any tracee and handles one stop at a time:
  *   - PTRACE_EVENT_SECCOMP: a trapped call (syscalls.c);
  *   - a syscall-exit stop (asked for with PTRACE_SYSCALL by a rewritten call);
+ *   - the entry and exit of a seccomp call the tracer makes a process do in place of
+ *     resuming it, when uvfs's descriptor lands on a number its filters do not
+ *     watch yet (watch(); filter.c says why);
  *   - PTRACE_EVENT_FORK/VFORK/CLONE: a new tracee; PTRACE_EVENT_EXEC: uvfs follows the
  *     exec the kernel has just done;
  *   - a signal: delivered as it came, but the SIGSTOP every new tracee starts with.
@@ -17,11 +20,14 @@
  * until the event says whose it is.
  */
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +36,7 @@
 
 struct uvfs *run_fs;
 pid_t run_tracer_pid;
+struct run_stats run_stats;
 
 #define PROC_HASH 4096
 static struct proc *procs[PROC_HASH];
@@ -162,6 +169,7 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	if (!up)
 		return -ENOMEM;
 	up->nspid = nspid;
+	up->watched = parent->up->watched;  /* the kernel copied the filters */
 	up->task = uvfs_task_fork_as(parent->up->task, nspid);
 	if (!up->task) {
 		int err = -errno;
@@ -183,22 +191,32 @@ static void resume(pid_t tid, int how, int sig)
 	(void)ptrace(how, tid, 0, (void *)(long)sig);
 }
 
+/* How a stopped tracee goes on: while a watching filter is being installed
+ * (watch_start), with its syscall stops (a signal handler may run first) */
+static int cont_of(const struct proc *p)
+{
+	return p->inj != INJ_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+}
+
 static void on_seccomp(struct proc *p)
 {
+	int cont = cont_of(p);
 	struct user_regs_struct regs;
 	enum action a;
 
 	if (ptrace(PTRACE_GETREGS, p->tid, 0, &regs))
-		return resume(p->tid, PTRACE_CONT, 0);
+		return resume(p->tid, cont, 0);
 	a = run_syscall(p, &regs);
+	run_stats.traps++;
+	run_stats.answered += a != ACT_NATIVE;
 	switch (a) {
 	case ACT_NATIVE:
-		resume(p->tid, PTRACE_CONT, 0);
+		resume(p->tid, cont, 0);
 		break;
 	case ACT_SKIP:
 		regs.orig_rax = (unsigned long long)-1;  /* skipped: rax is the result */
 		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &regs);
-		resume(p->tid, PTRACE_CONT, 0);
+		resume(p->tid, cont, 0);
 		break;
 	case ACT_REWRITTEN:
 		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &regs);
@@ -210,13 +228,104 @@ static void on_seccomp(struct proc *p)
 	}
 }
 
+/*
+ * Watching a descriptor number: at the exit stop of the call that gave uvfs's
+ * descriptor a number no filter of the process watches, the process is sent back to
+ * its syscall instruction with seccomp(SECCOMP_SET_MODE_FILTER, TSYNC, prog) in its
+ * registers; at that call's entry the program is written below its stack pointer
+ * (below the red zone: nothing of the process lives there, and nothing of it runs
+ * between the entry and the kernel's copy of the program); at its exit the registers
+ * the first call returned with are put back.  A signal handler that runs before the
+ * seccomp call (a signal pending at the resumption) makes its own calls first: they
+ * are handled as always, and the seccomp call follows when the handler returns.
+ * Failing that, the process could read uvfs's descriptor through the stand-in, so
+ * it is killed, with a message.
+ */
+static void watch_fail(struct proc *p, int fd, long err)
+{
+	fprintf(stderr, "uvfs-run: pid %d: cannot watch descriptor %d: %s\n", p->up->nspid, fd,
+		strerror(err > 0 ? EAGAIN : (int)-err));
+	kill(p->tid, SIGKILL);
+}
+
+static bool watch_start(struct proc *p, struct user_regs_struct *regs, int fd)
+{
+	struct user_regs_struct r = *regs;
+
+	p->inj_saved = *regs;
+	p->inj_group = run_fd_group(fd);
+	r.rip -= 2;  /* the syscall instruction (0f 05) */
+	r.rax = SYS_seccomp;
+	r.rdi = SECCOMP_SET_MODE_FILTER;
+	r.rsi = SECCOMP_FILTER_FLAG_TSYNC;
+	r.rdx = 0;   /* the program's address: at the entry */
+	if (ptrace(PTRACE_SETREGS, p->tid, 0, &r)) {
+		watch_fail(p, fd, -errno);
+		return false;
+	}
+	p->inj = INJ_ENTRY;
+	resume(p->tid, PTRACE_SYSCALL, 0);
+	return true;
+}
+
+/* The entry or exit stop of the seccomp call, or of a signal handler's call */
+static void watch_step(struct proc *p)
+{
+	struct __ptrace_syscall_info info;
+	struct user_regs_struct r;
+	int fd = (int)p->inj_saved.rax;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->tid, sizeof(info), &info) <= 0 ||
+	    ptrace(PTRACE_GETREGS, p->tid, 0, &r))
+		return resume(p->tid, PTRACE_SYSCALL, 0);
+	if (info.op == PTRACE_SYSCALL_INFO_ENTRY && p->inj == INJ_ENTRY &&
+	    info.entry.nr == SYS_seccomp && info.instruction_pointer == p->inj_saved.rip) {
+		struct sock_filter prog[RUN_WATCH_MAX];
+		struct sock_fprog fp = { .len = (unsigned short)run_watch_filter(p->inj_group, prog) };
+		unsigned long at = (r.rsp - 128 - sizeof(prog) - sizeof(fp)) & ~15ul;
+
+		fp.filter = (struct sock_filter *)(at + sizeof(fp));
+		if (mem_write(p->tid, at + sizeof(fp), prog, fp.len * sizeof(prog[0])) ||
+		    mem_write(p->tid, at, &fp, sizeof(fp))) {
+			r.rdx = 0;   /* EFAULT */
+		} else {
+			r.rdx = at;
+		}
+		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &r);
+		p->inj = INJ_EXIT;
+		return resume(p->tid, PTRACE_SYSCALL, 0);
+	}
+	if (info.op == PTRACE_SYSCALL_INFO_EXIT && p->inj == INJ_EXIT) {
+		if (info.exit.rval)
+			watch_fail(p, fd, info.exit.rval);
+		else
+			p->up->watched |= 1u << p->inj_group;
+		run_stats.watches += !info.exit.rval;
+		p->inj = INJ_NONE;
+		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &p->inj_saved);
+		return resume(p->tid, PTRACE_CONT, 0);
+	}
+	/* a signal handler's call before ours: its exit, if the tracer asked for it */
+	if (info.op == PTRACE_SYSCALL_INFO_EXIT && p->pending != PEND_NONE) {
+		run_syscall_exit(p, &r);
+		p->pending = PEND_NONE;
+	}
+	resume(p->tid, PTRACE_SYSCALL, 0);
+}
+
 static void on_syscall_exit(struct proc *p)
 {
 	struct user_regs_struct regs;
 
+	if (p->inj != INJ_NONE)
+		return watch_step(p);
+	p->new_ufd = -1;
 	if (!ptrace(PTRACE_GETREGS, p->tid, 0, &regs))
 		run_syscall_exit(p, &regs);
 	p->pending = PEND_NONE;
+	if (p->new_ufd >= 0 && !(p->up->watched & (1u << run_fd_group(p->new_ufd))) &&
+	    watch_start(p, &regs, p->new_ufd))
+		return;
 	resume(p->tid, PTRACE_CONT, 0);
 }
 
@@ -237,6 +346,7 @@ static void on_exec(struct proc *p)
 			up->threads--;
 		}
 	}
+	p->inj = INJ_NONE;  /* an exec (from a signal handler) ends a pending one */
 	if (up->exec_path) {
 		int err = uvfs_task_exec(up->task, up->exec_path);
 
@@ -325,7 +435,7 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 					break;
 				}
 			}
-			resume(tid, PTRACE_CONT, 0);
+			resume(tid, cont_of(p), 0);
 		} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 			on_exec(p);
 		} else if (ws >> 16 == PTRACE_EVENT_STOP) {
@@ -337,10 +447,10 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 			if (p->attached && sig != SIGTRAP)
 				resume(tid, PTRACE_LISTEN, 0);
 			else
-				resume(tid, PTRACE_CONT, 0);
+				resume(tid, cont_of(p), 0);
 			p->attached = true;
 		} else {
-			resume(tid, PTRACE_CONT, WSTOPSIG(ws));
+			resume(tid, cont_of(p), WSTOPSIG(ws));
 		}
 	}
 	free(early);
