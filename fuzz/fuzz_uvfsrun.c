@@ -244,20 +244,23 @@ static long kernel_rewritten(struct proc *p, const struct user_regs_struct *was,
 			     const struct user_regs_struct *r)
 {
 	long nr = (long)r->orig_rax;
-	char path[PATH_MAX];
+	char path[PATH_MAX], host_fd[64];
 	unsigned long long pa = nr == SYS_openat || nr == SYS_openat2 || nr == SYS_newfstatat ||
 				nr == SYS_statx || nr == SYS_faccessat || nr == SYS_faccessat2 ||
 				nr == SYS_readlinkat ? r->rsi : r->rdi;
+	int n = snprintf(host_fd, sizeof(host_fd), "/proc/%d/fd/", p->tid);
 
 	FUZZ_CHECK(mem_read_str(p->tid, pa, path, sizeof(path)) == 0 && path[0] == '/');
 	if (nr == SYS_execve)
 		return -ENOENT;
-	if (r->orig_rax != was->orig_rax) {
+	if (strncmp(path, host_fd, (size_t)n)) {
+		/* a stand-in (PEND_OPEN) or a host device (PEND_NONE): openat of it */
 		FUZZ_CHECK(nr == SYS_openat && (long)r->rdi == AT_FDCWD);
 		return k_lowest(0, p->pending == PEND_OPEN ? K_STANDIN : K_HOST);
 	}
-	/* /proc/TID/fd/N of a host descriptor: opens make a host descriptor */
-	FUZZ_CHECK(!strncmp(path, "/proc/", 6));
+	/* the same call on /proc/TID/fd/N of a host descriptor: opens make a host
+	 * descriptor */
+	FUZZ_CHECK(r->orig_rax == was->orig_rax);
 	if (nr == SYS_open || nr == SYS_openat || nr == SYS_openat2 || nr == SYS_creat)
 		return k_lowest(0, K_HOST);
 	return 0;
@@ -300,7 +303,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (geteuid() == 0 && unshare(CLONE_NEWNS) == 0 &&
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
 		FUZZ_CHECK(mount("none", "/dev/shm", "tmpfs", 0, "size=256m") == 0);
-	run_tracer_pid = getpid();
+	/* the tracer's /proc/PID/fd/N names a stand-in: a pid other than the
+	 * process's, whose /proc/TID/fd/N names its own host descriptors */
+	run_tracer_pid = 1;
 	return 0;
 }
 
