@@ -37,6 +37,14 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 		path_put(&path);
 		goto out;
 	}
+	/* begin_new_exec(): unshare_files() -- a table shared by CLONE_FILES is
+	 * copied, and only the copy loses the close-on-exec descriptors */
+	err = unshare_files(task);
+	if (err) {
+		allow_write_access(inode);
+		path_put(&path);
+		goto out;
+	}
 	/* set_mm_exe_file(): the old executable may be written again */
 	if (task->exe.dentry)
 		allow_write_access(task->exe.dentry->d_inode);
@@ -60,9 +68,9 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 	task->dumpable = task->cred.uid == task->cred.euid && task->cred.gid == task->cred.egid ?
 			 SUID_DUMP_USER : task->fs->suid_dumpable;
 	/* do_close_on_exec() */
-	for (unsigned int fd = 0; fd < task->files.size; fd++)
-		if (task->files.fd[fd] && task->files.cloexec[fd])
-			fd_close(&task->files, (int)fd);
+	for (unsigned int fd = 0; fd < task->files->size; fd++)
+		if (task->files->fd[fd] && task->files->cloexec[fd])
+			fd_close(task->files, (int)fd);
 out:
 	task_leave(task);
 	return err;

@@ -39,9 +39,9 @@ int uvfs_dup(struct uvfs_task *task, int oldfd)
 	if (!f) {
 		fd = -EBADF;
 	} else {
-		fd = fd_alloc(task->fs, &task->files, 0);
+		fd = fd_alloc(task->fs, task->files, 0);
 		if (fd >= 0)
-			fd_install(&task->files, (unsigned int)fd, get_file(f), false);
+			fd_install(task->files, (unsigned int)fd, get_file(f), false);
 	}
 	task_leave(task);
 	return fd;
@@ -57,7 +57,7 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 	if (oldfd == newfd)
 		return -EINVAL;
 	task_enter(task);
-	if (newfd < 0 || (unsigned int)newfd >= task->files.max) {
+	if (newfd < 0 || (unsigned int)newfd >= task->files->max) {
 		err = -EBADF;
 		goto out;
 	}
@@ -67,12 +67,12 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 		goto out;
 	}
 	/* Make room for newfd: allocate before closing anything. */
-	if ((unsigned int)newfd >= task->files.size) {
-		err = fd_alloc(task->fs, &task->files, (unsigned int)newfd);
+	if ((unsigned int)newfd >= task->files->size) {
+		err = fd_alloc(task->fs, task->files, (unsigned int)newfd);
 		if (err < 0)
 			goto out;
 	}
-	fd_install(&task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
+	fd_install(task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
 	err = newfd;
 out:
 	task_leave(task);
@@ -99,19 +99,19 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
 		/* do_fcntl(): "int argi = (int)arg", then f_dupfd() takes it unsigned */
-		if ((unsigned int)(int)arg >= task->files.max) {
+		if ((unsigned int)(int)arg >= task->files->max) {
 			ret = -EINVAL;
 			break;
 		}
-		ret = fd_alloc(task->fs, &task->files, (unsigned int)(int)arg);
+		ret = fd_alloc(task->fs, task->files, (unsigned int)(int)arg);
 		if (ret >= 0)
-			fd_install(&task->files, (unsigned int)ret, get_file(f), cmd == F_DUPFD_CLOEXEC);
+			fd_install(task->files, (unsigned int)ret, get_file(f), cmd == F_DUPFD_CLOEXEC);
 		break;
 	case F_GETFD:
-		ret = task->files.cloexec[fd] ? FD_CLOEXEC : 0;
+		ret = task->files->cloexec[fd] ? FD_CLOEXEC : 0;
 		break;
 	case F_SETFD:
-		task->files.cloexec[fd] = (arg & FD_CLOEXEC) != 0;
+		task->files->cloexec[fd] = (arg & FD_CLOEXEC) != 0;
 		ret = 0;
 		break;
 	case F_GETFL:

@@ -84,11 +84,15 @@ void fput(struct file *f)
 	defer_free(fs, f, file_free_deferred);
 }
 
-int fdtable_init(struct fdtable *t, unsigned int max)
+struct fdtable *fdtable_alloc(unsigned int max)
 {
-	memset(t, 0, sizeof(*t));
-	t->max = max;
-	return 0;
+	struct fdtable *t = uvfs_zalloc(sizeof(*t));
+
+	if (t) {
+		t->max = max;
+		t->users = 1;
+	}
+	return t;
 }
 
 /*
@@ -128,25 +132,7 @@ static int fdtable_grow(struct uvfs *fs, struct fdtable *t, unsigned int need)
 	return 0;
 }
 
-int fdtable_copy(struct uvfs *fs, struct fdtable *dst, const struct fdtable *src)
-{
-	fdtable_init(dst, src->max);
-	if (!src->size)
-		return 0;
-	if (fdtable_grow(fs, dst, src->size - 1)) {
-		fdtable_release(fs, dst);
-		return -ENOMEM;
-	}
-	for (unsigned int i = 0; i < src->size; i++) {
-		if (src->fd[i])
-			WRITE_ONCE(dst->fd[i], get_file(src->fd[i]));  /* fdget_rcu() */
-		dst->cloexec[i] = src->cloexec[i];
-	}
-	dst->count = src->count;
-	return 0;
-}
-
-void fdtable_release(struct uvfs *fs, struct fdtable *t)
+static void fdtable_release(struct uvfs *fs, struct fdtable *t)
 {
 	for (unsigned int i = 0; i < t->size; i++)
 		if (t->fd[i])
@@ -154,12 +140,38 @@ void fdtable_release(struct uvfs *fs, struct fdtable *t)
 	if (t->fd)
 		defer_kfree(fs, t->fd);
 	free(t->cloexec);
-	memset(t, 0, sizeof(*t));
+	defer_kfree(fs, t);
+}
+
+struct fdtable *fdtable_dup(struct uvfs *fs, const struct fdtable *src)
+{
+	struct fdtable *dst = fdtable_alloc(src->max);
+
+	if (!dst || !src->size)
+		return dst;
+	if (fdtable_grow(fs, dst, src->size - 1)) {
+		fdtable_release(fs, dst);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < src->size; i++) {
+		if (src->fd[i])
+			WRITE_ONCE(dst->fd[i], get_file(src->fd[i]));  /* fdget_rcu() */
+		dst->cloexec[i] = src->cloexec[i];
+	}
+	dst->count = src->count;
+	return dst;
+}
+
+void fdtable_put(struct uvfs *fs, struct fdtable *t)
+{
+	if (--t->users == 0)
+		fdtable_release(fs, t);
 }
 
 struct file *fdget(struct uvfs_task *task, int fd)
 {
-	struct fdtable *t = &task->files;
+	struct fdtable *t = task->files;
+
 
 	if (fd < 0 || (unsigned int)fd >= t->size)
 		return NULL;
@@ -169,7 +181,9 @@ struct file *fdget(struct uvfs_task *task, int fd)
 lockless_read
 struct file *fdget_rcu(struct uvfs_task *task, int fd)
 {
-	struct fdtable *t = &task->files;
+	/* exec and unshare(CLONE_FILES) replace a shared table: the old one is freed
+	 * after a grace period */
+	struct fdtable *t = __atomic_load_n(&task->files, __ATOMIC_ACQUIRE);
 	unsigned int n = __atomic_load_n(&t->size, __ATOMIC_ACQUIRE);
 	struct file **arr = __atomic_load_n(&t->fd, __ATOMIC_ACQUIRE);
 

@@ -55,12 +55,18 @@ struct fdtable {
 	unsigned int count;        /* open descriptors (st_size of /proc/PID/fd); ns_lock,
 				    * read lockless by stat, checked by ns_seq */
 	unsigned int max;          /* RLIMIT_NOFILE; immutable */
+	unsigned int users;        /* the tasks sharing it (clone's CLONE_FILES: the
+				    * kernel's files_struct.count) */
 };
 
-int fdtable_init(struct fdtable *t, unsigned int max);
-/* A copy sharing the same open files (fork). */
-int fdtable_copy(struct uvfs *fs, struct fdtable *dst, const struct fdtable *src);
-void fdtable_release(struct uvfs *fs, struct fdtable *t);
+/* A new empty table of one user, or NULL (ENOMEM). */
+struct fdtable *fdtable_alloc(unsigned int max);
+/* dup_fd(): a table of one user with the same open files (fork, exec and
+ * unshare(CLONE_FILES) of a shared table), or NULL (ENOMEM). */
+struct fdtable *fdtable_dup(struct uvfs *fs, const struct fdtable *src);
+/* put_files_struct(): one user less; the last closes every descriptor, and the
+ * table is freed after a grace period (fdget_rcu may be reading it). */
+void fdtable_put(struct uvfs *fs, struct fdtable *t);
 
 /* The file at fd, no reference taken (the caller holds ns_lock), or NULL. */
 struct file *fdget(struct uvfs_task *task, int fd);

@@ -28,7 +28,7 @@ int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 		/* vfs_mkdir() */
 		err = may_create(&task->cred, dir);
 		if (!err)
-			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->umask,
+			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->fs_struct->umask,
 								 task->cred.fsuid, task->cred.fsgid)
 					       : -EPERM;
 	}
@@ -87,7 +87,7 @@ int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 	if (!err)
 		err = !dir->i_op->create ? -EPERM :
 		      dir->i_op->create(dir, d, (mode & S_IFMT) |
-					(mode_strip_sgid(&task->cred, dir, mode & 07777) & ~task->umask),
+					(mode_strip_sgid(&task->cred, dir, mode & 07777) & ~task->fs_struct->umask),
 					dev, task->cred.fsuid, task->cred.fsgid);
 	dput(d);
 	nd_done(&nd);

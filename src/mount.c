@@ -458,12 +458,12 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 	if (flags & MNT_EXPIRE) {
 		/* do_umount(): MNT_EXPIRE alone, and only marks an unused mount the
 		 * first time (EAGAIN): nothing here expires mounts */
-		if (m == task->root.mnt || (flags & (MNT_FORCE | MNT_DETACH)))
+		if (m == task->fs_struct->root.mnt || (flags & (MNT_FORCE | MNT_DETACH)))
 			goto put;
 		err = m->mnt_count > 1 ? -EBUSY : -EAGAIN;
 		goto put;
 	}
-	if (m == task->root.mnt && !(flags & MNT_DETACH)) {
+	if (m == task->fs_struct->root.mnt && !(flags & MNT_DETACH)) {
 		/* do_umount_root(): "unmounting" one's root remounts it read-only */
 		if (!m->mnt_sb->s_readonly && sb_prepare_remount_readonly_busy(fs, m->mnt_sb)) {
 			err = -EBUSY;
@@ -499,27 +499,37 @@ out:
  */
 int uvfs_unshare(struct uvfs_task *task, int flags)
 {
-	struct mnt_namespace *ns;
+	struct mnt_namespace *ns = NULL;
 	int err = 0;
 
 	if (!task)
 		return -EINVAL;
 	if (flags & ~(CLONE_NEWNS | CLONE_FS | CLONE_FILES))
 		return -EINVAL;
-	if (!(flags & CLONE_NEWNS))
-		return 0;
+	/* check_unshare_flags(): a new mount namespace wants an fs_struct of its own */
+	if (flags & CLONE_NEWNS)
+		flags |= CLONE_FS;
 	task_enter(task);
-	if (!cred_capable(&task->cred, CAP_SYS_ADMIN)) {
+	if ((flags & CLONE_NEWNS) && !cred_capable(&task->cred, CAP_SYS_ADMIN)) {
 		err = -EPERM;  /* unshare_nsproxy_namespaces() */
 		goto out;
 	}
-	ns = copy_mnt_ns(task->fs, task->mnt_ns, &task->root, &task->pwd);
-	if (!ns) {
-		err = -ENOMEM;
+	/* ksys_unshare(): unshare_fs(), unshare_fd(), then the namespace; the copies
+	 * are made before anything changes (ENOMEM leaves the task as it was) */
+	if ((flags & CLONE_FS) && (err = unshare_fs_struct(task)))
 		goto out;
+	if ((flags & CLONE_FILES) && (err = unshare_files(task)))
+		goto out;
+	if (flags & CLONE_NEWNS) {
+		ns = copy_mnt_ns(task->fs, task->mnt_ns, &task->fs_struct->root,
+				 &task->fs_struct->pwd);
+		if (!ns) {
+			err = -ENOMEM;
+			goto out;
+		}
+		put_mnt_ns(task->fs, task->mnt_ns);
+		task->mnt_ns = ns;
 	}
-	put_mnt_ns(task->fs, task->mnt_ns);
-	task->mnt_ns = ns;
 out:
 	task_leave(task);
 	return err;
@@ -542,7 +552,7 @@ static void chroot_fs_refs(struct uvfs *fs, const struct path *old, const struct
 	struct uvfs_task *t;
 
 	cds_list_for_each_entry(t, &fs->tasks, t_list) {
-		struct path *p[2] = { &t->root, &t->pwd };
+		struct path *p[2] = { &t->fs_struct->root, &t->fs_struct->pwd };
 
 		for (int i = 0; i < 2; i++) {
 			if (!path_equal(p[i], old))
@@ -580,7 +590,7 @@ int uvfs_pivot_root(struct uvfs_task *task, const char *new_root, const char *pu
 	err = filename_lookup(task, AT_FDCWD, put_old, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &old);
 	if (err)
 		goto put_new;
-	root = task->root;
+	root = task->fs_struct->root;
 	path_get(&root);
 	new_mnt = new.mnt;
 	root_mnt = root.mnt;

@@ -143,11 +143,11 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 {
 	struct uvfs_task *task = nd->task;
 
-	nd->root = task->root;
+	nd->root = task->fs_struct->root;
 	if (*name == '/') {
 		nd->path = nd->root;
 	} else if (dfd == AT_FDCWD) {
-		nd->path = task->pwd;
+		nd->path = task->fs_struct->pwd;
 	} else {
 		struct file *f = fdget(task, dfd);
 
@@ -436,7 +436,7 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 
 		if (err)
 			return err;
-		len = (size_t)readlink_path(&target, &reader->root, buf, bufsiz);
+		len = (size_t)readlink_path(&target, &reader->fs_struct->root, buf, bufsiz);
 		path_put(&target);
 		return (ssize_t)len;
 	}

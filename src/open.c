@@ -223,7 +223,7 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 		return ERR_PTR(-EACCES); /* lookup_open(): no ->create */
 	}
 	err = dir_inode->i_op->create(dir_inode, d,
-				      mode_strip_sgid(&task->cred, dir_inode, op->mode) & ~task->umask, 0,
+				      mode_strip_sgid(&task->cred, dir_inode, op->mode) & ~task->fs_struct->umask, 0,
 				      task->cred.fsuid, task->cred.fsgid);
 	if (err) {
 		dput(d);
@@ -366,7 +366,7 @@ static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
 	}
 	err = dir_inode->i_op->tmpfile(dir_inode, d,
 				       mode_strip_sgid(&task->cred, dir_inode, op->mode & 07777) &
-				       ~task->umask,
+				       ~task->fs_struct->umask,
 				       task->cred.fsuid, task->cred.fsgid);
 	if (!err) {
 		struct path p = { .mnt = dir.mnt, .dentry = d };
@@ -427,7 +427,7 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 	task_enter(task);
 	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT; then
 	 * alloc_empty_file(), before anything is created. */
-	fd = fd_alloc(task->fs, &task->files, 0);
+	fd = fd_alloc(task->fs, task->files, 0);
 	if (fd < 0)
 		goto out;
 	f = alloc_empty_file(task->fs);
@@ -441,7 +441,7 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 		fd = err;
 		goto out;
 	}
-	fd_install(&task->files, (unsigned int)fd, f, flags & O_CLOEXEC);
+	fd_install(task->files, (unsigned int)fd, f, flags & O_CLOEXEC);
 out:
 	task_leave(task);
 	return fd;
@@ -452,16 +452,16 @@ int uvfs_close(struct uvfs_task *task, int fd)
 	int err;
 
 	task_enter(task);
-	err = fd_close(&task->files, fd);
+	err = fd_close(task->files, fd);
 	task_leave(task);
 	return err;
 }
 
 static void set_pwd(struct uvfs_task *task, struct path *path)
 {
-	struct path old = task->pwd;
+	struct path old = task->fs_struct->pwd;
 
-	task->pwd = *path;
+	task->fs_struct->pwd = *path;
 	path_put(&old);
 }
 
@@ -573,9 +573,9 @@ int uvfs_chroot(struct uvfs_task *task, const char *name)
 		err = -EPERM;
 	}
 	if (!err) {
-		struct path old = task->root;
+		struct path old = task->fs_struct->root;
 
-		task->root = path;
+		task->fs_struct->root = path;
 		path_put(&old);
 	}
 	task_leave(task);
@@ -594,13 +594,13 @@ int uvfs_getcwd(struct uvfs_task *task, char *buf, size_t size)
 	b.buf = page;
 	b.len = UVFS_PATH_MAX;
 	task_enter(task);
-	d_path_sync(&task->pwd);
-	if (d_unlinked(task->pwd.dentry)) {
+	d_path_sync(&task->fs_struct->pwd);
+	if (d_unlinked(task->fs_struct->pwd.dentry)) {
 		err = -ENOENT;
 		goto out;
 	}
 	prepend(&b, "", 1);
-	if (prepend_path(&task->pwd, &task->root, &b) > 0)
+	if (prepend_path(&task->fs_struct->pwd, &task->fs_struct->root, &b) > 0)
 		prepend(&b, "(unreachable)", 13);
 	len = UVFS_PATH_MAX - b.len;
 	if (b.len < 0)

@@ -130,7 +130,7 @@ static ssize_t readlink_task(struct uvfs_task *task, enum which_link which, int 
 	path = task_link_path(task, which, fd, false);
 	/* The reader's root: the task reads its own links here. */
 	if (path)
-		ret = readlink_path(path, &task->root, buf, bufsiz);
+		ret = readlink_path(path, &task->fs_struct->root, buf, bufsiz);
 	else
 		ret = which == LINK_FD ? -EBADF : -ENOENT;
 	task_leave(task);

@@ -416,8 +416,8 @@ mode_t uvfs_umask(struct uvfs_task *task, mode_t mask)
 	if (!task)
 		return (mode_t)-1;
 	task_enter(task);
-	old = task->umask;
-	task->umask = mask & 0777;
+	old = task->fs_struct->umask;
+	task->fs_struct->umask = mask & 0777;
 	task_leave(task);
 	return old;
 }

@@ -2,9 +2,13 @@
 /*
  * task.c - tasks: creation, fork, exit, credentials (kernel/fork.c, fs/fs_struct.c).
  *
- * Locking: task fields and uvfs.tasks are protected by uvfs.ns_lock.  A task holds
- * references on its root and cwd paths, and through its descriptor table on files.
+ * Locking: task fields, fs_structs, descriptor tables and uvfs.tasks are protected
+ * by uvfs.ns_lock.  A task holds a reference on its fs_struct (root and cwd paths)
+ * and on its descriptor table (open files), each shared by CLONE_FS or CLONE_FILES;
+ * the lockless walk reads both through the task, so they are freed after a grace
+ * period.
  */
+#include <sched.h>
 #include <urcu/rculist.h>
 
 #include "dcache.h"
@@ -97,8 +101,36 @@ static struct uvfs_task *task_alloc(struct uvfs *fs, int pid)
 	return t;
 }
 
+/* fs/fs_struct.c: an fs_struct of one user */
+static struct fs_struct *copy_fs_struct(const struct fs_struct *old)
+{
+	struct fs_struct *f = uvfs_zalloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->users = 1;
+	f->umask = old->umask;
+	f->root = old->root;
+	f->pwd = old->pwd;
+	path_get(&f->root);
+	path_get(&f->pwd);
+	return f;
+}
+
+static void fs_struct_put(struct uvfs *fs, struct fs_struct *f)
+{
+	if (--f->users)
+		return;
+	path_put(&f->pwd);
+	path_put(&f->root);
+	defer_kfree(fs, f);  /* walk_start may be reading it */
+}
+
 struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 {
+	struct fs_struct init_fs = { .umask = 022 };
+	struct fs_struct *fsx;
+	struct fdtable *files;
 	struct uvfs_task *t;
 
 	if (!fs) {
@@ -106,20 +138,28 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 		return NULL;
 	}
 	uvfs_lock(fs);
-	t = task_alloc(fs, 0);
-	if (t) {
+	/* the first namespace, at its root as it is now */
+	init_fs.root.mnt = init_fs.pwd.mnt = ns_root_mount(fs, fs->init_ns);
+	init_fs.root.dentry = init_fs.pwd.dentry = init_fs.root.mnt->mnt_root;
+	fsx = copy_fs_struct(&init_fs);
+	files = fdtable_alloc(fs->max_files);
+	t = fsx && files ? task_alloc(fs, 0) : NULL;
+	if (!t) {
+		int err = fsx && files ? errno : ENOMEM;
+
+		if (fsx)
+			fs_struct_put(fs, fsx);
+		if (files)
+			fdtable_put(fs, files);
+		errno = err;
+	} else {
 		cred_init_root(&t->cred);
 		t->cred_id = ++fs->next_cred_id;
 		t->dumpable = SUID_DUMP_USER;
-		t->umask = 022;
-		/* the first namespace, at its root as it is now */
 		t->mnt_ns = fs->init_ns;
 		get_mnt_ns(t->mnt_ns);
-		t->root.mnt = t->pwd.mnt = ns_root_mount(fs, fs->init_ns);
-		t->root.dentry = t->pwd.dentry = t->root.mnt->mnt_root;
-		path_get(&t->root);
-		path_get(&t->pwd);
-		fdtable_init(&t->files, fs->max_files);
+		t->fs_struct = fsx;
+		t->files = files;
 		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
 		__atomic_store_n(&fs->pid_table[t->pid], t, __ATOMIC_RELEASE);
 	}
@@ -130,36 +170,53 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 /* PID_MAX_LIMIT (include/linux/threads.h, 64-bit) */
 #define UVFS_PID_MAX 4194304
 
-/* fork: pid 0, the next free */
-static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid)
+/*
+ * copy_process() for the namespace: pid 0 is the next free.  copy_fs() and
+ * copy_files(): CLONE_FS and CLONE_FILES share the parent's, else a copy -- made
+ * before anything changes, so that ENOMEM leaves everything as it was.
+ */
+static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid, unsigned long flags)
 {
+	struct fs_struct *fsx;
+	struct fdtable *files;
 	struct uvfs *fs;
 	struct uvfs_task *t;
 
-	if (!parent || pid < 0 || pid > UVFS_PID_MAX) {
+	if (!parent || pid < 0 || pid > UVFS_PID_MAX || (flags & ~(unsigned long)(CLONE_FS | CLONE_FILES))) {
 		errno = EINVAL;
 		return NULL;
 	}
 	fs = parent->fs;
 	uvfs_lock(fs);
-	t = task_alloc(fs, pid);
-	if (t && fdtable_copy(fs, &t->files, &parent->files)) {
-		atomic_fetch_sub(&uvfs_live.tasks, 1);
-		free(t);
-		t = NULL;
-		errno = ENOMEM;
+	if (flags & CLONE_FS) {
+		fsx = parent->fs_struct;
+		fsx->users++;
+	} else {
+		fsx = copy_fs_struct(parent->fs_struct);
 	}
-	if (t) {
+	if (flags & CLONE_FILES) {
+		files = parent->files;
+		files->users++;
+	} else {
+		files = fdtable_dup(fs, parent->files);
+	}
+	t = fsx && files ? task_alloc(fs, pid) : NULL;
+	if (!t) {
+		int err = fsx && files ? errno : ENOMEM;
+
+		if (fsx)
+			fs_struct_put(fs, fsx);
+		if (files)
+			fdtable_put(fs, files);
+		errno = err;
+	} else {
 		cred_copy(&t->cred, &parent->cred);
 		t->dumpable = parent->dumpable;  /* the mm is copied */
 		t->cred_id = ++fs->next_cred_id;  /* copy_creds(): a new cred */
-		t->umask = parent->umask;
 		t->mnt_ns = parent->mnt_ns;
 		get_mnt_ns(t->mnt_ns);
-		t->root = parent->root;
-		t->pwd = parent->pwd;
-		path_get(&t->root);
-		path_get(&t->pwd);
+		t->fs_struct = fsx;
+		t->files = files;
 		if (parent->exe.dentry) {
 			t->exe = parent->exe;
 			path_get(&t->exe);
@@ -176,7 +233,7 @@ static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid)
 
 struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent)
 {
-	return task_fork(parent, 0);
+	return task_fork(parent, 0, 0);
 }
 
 struct uvfs_task *uvfs_task_fork_as(struct uvfs_task *parent, int pid)
@@ -185,7 +242,42 @@ struct uvfs_task *uvfs_task_fork_as(struct uvfs_task *parent, int pid)
 		errno = EINVAL;
 		return NULL;
 	}
-	return task_fork(parent, pid);
+	return task_fork(parent, pid, 0);
+}
+
+struct uvfs_task *uvfs_task_clone(struct uvfs_task *parent, int pid, unsigned long flags)
+{
+	return task_fork(parent, pid, flags);
+}
+
+int unshare_fs_struct(struct uvfs_task *t)
+{
+	struct fs_struct *old = t->fs_struct, *f;
+
+	assert(ns_locked(t->fs));
+	if (old->users == 1)
+		return 0;
+	f = copy_fs_struct(old);
+	if (!f)
+		return -ENOMEM;
+	__atomic_store_n(&t->fs_struct, f, __ATOMIC_RELEASE);  /* walk_start */
+	fs_struct_put(t->fs, old);
+	return 0;
+}
+
+int unshare_files(struct uvfs_task *t)
+{
+	struct fdtable *old = t->files, *f;
+
+	assert(ns_locked(t->fs));
+	if (old->users == 1)
+		return 0;
+	f = fdtable_dup(t->fs, old);
+	if (!f)
+		return -ENOMEM;
+	__atomic_store_n(&t->files, f, __ATOMIC_RELEASE);  /* fdget_rcu */
+	fdtable_put(t->fs, old);
+	return 0;
 }
 
 const struct path *task_link_path(struct uvfs_task *t, enum which_link which, int fd, bool rcu)
@@ -199,9 +291,9 @@ const struct path *task_link_path(struct uvfs_task *t, enum which_link which, in
 	case LINK_EXE:
 		return t->exe.dentry ? &t->exe : NULL;
 	case LINK_CWD:
-		return &t->pwd;
+		return &t->fs_struct->pwd;
 	case LINK_ROOT:
-		return &t->root;
+		return &t->fs_struct->root;
 	}
 	return NULL;
 }
@@ -216,15 +308,14 @@ void task_release(struct uvfs_task *t)
 {
 	struct uvfs *fs = t->fs;
 
-	fdtable_release(fs, &t->files);
+	fdtable_put(fs, t->files);
 	if (t->exe.dentry)
 		allow_write_access(t->exe.dentry->d_inode);
 	path_put(&t->exe);
 	/* release_task(): proc_flush_pid() — before the task leaves the list, so that
 	 * /proc/PID is not found while it is still being torn down */
 	fs_types_task_gone(fs, t->pid);
-	path_put(&t->pwd);
-	path_put(&t->root);
+	fs_struct_put(fs, t->fs_struct);
 	put_mnt_ns(fs, t->mnt_ns);  /* exit_task_namespaces(): after the fs_struct */
 	cred_release(fs, &t->cred);
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */

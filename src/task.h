@@ -10,6 +10,18 @@
 #include "cred.h"
 #include "file.h"
 
+/*
+ * What clone(CLONE_FS) shares (the kernel's struct fs_struct): the root, the working
+ * directory and the umask.  Fields under ns_lock; root and pwd are read lockless by
+ * the walk (walk_start), checked by ns_seq; freed after a grace period.
+ */
+struct fs_struct {
+	unsigned int users;           /* the tasks sharing it */
+	mode_t umask;
+	struct path root;             /* holds references */
+	struct path pwd;              /* holds references */
+};
+
 struct uvfs_task {
 	struct uvfs *fs;              /* immutable */
 	int pid;                      /* immutable */
@@ -21,17 +33,24 @@ struct uvfs_task {
 	 * credentials and at fork (prepare_creds()); a file remembers its opener's
 	 * (f_cred_id), for linkat(AT_EMPTY_PATH)'s "f_cred == current_cred()" */
 	unsigned long cred_id;
-	mode_t umask;
 	struct mnt_namespace *mnt_ns; /* holds a reference (nsproxy->mnt_ns) */
-	struct path root;             /* holds references */
-	struct path pwd;              /* holds references */
+	/* CLONE_FS and CLONE_FILES share these; a reference each.  The pointers change
+	 * under ns_lock (unshare, exec's unshare_files) with a release store, and are
+	 * read lockless (walk_start, fdget_rcu) */
+	struct fs_struct *fs_struct;
+	struct fdtable *files;
 	struct path exe;              /* the executable (mm->exe_file); NULL dentry if none */
-	struct fdtable files;
 	struct cds_list_head t_list;  /* in uvfs.tasks */
 };
 
 /* Release everything a task holds (exit, uvfs_free); ns_lock held. */
 void task_release(struct uvfs_task *t);
+
+/* unshare(CLONE_FS), unshare(CLONE_FILES): a private copy of a shared fs_struct or
+ * descriptor table (nothing to do for one of one user).  0 or -ENOMEM, which leaves
+ * the task as it was.  ns_lock held. */
+int unshare_fs_struct(struct uvfs_task *t);
+int unshare_files(struct uvfs_task *t);
 
 /* The links a task has in /proc/PID and through uvfs_readlink_*(). */
 enum which_link { LINK_FD, LINK_EXE, LINK_CWD, LINK_ROOT };

@@ -590,14 +590,17 @@ static inline void walk_init_rcu(struct walk *nd, const struct uvfs_task *task,
 lockless_read
 static int walk_start(struct walk *nd, struct uvfs_task *task, int dirfd, const char *name)
 {
-	nd->root_mnt = READ_ONCE(task->root.mnt);
-	nd->root_dentry = READ_ONCE(task->root.dentry);
+	/* unshare(CLONE_FS) replaces it; the old one is freed after a grace period */
+	const struct fs_struct *fsx = __atomic_load_n(&task->fs_struct, __ATOMIC_ACQUIRE);
+
+	nd->root_mnt = READ_ONCE(fsx->root.mnt);
+	nd->root_dentry = READ_ONCE(fsx->root.dentry);
 	if (name[0] == '/') {
 		nd->mnt = nd->root_mnt;
 		nd->dentry = nd->root_dentry;
 	} else if (dirfd == AT_FDCWD) {
-		nd->mnt = READ_ONCE(task->pwd.mnt);
-		nd->dentry = READ_ONCE(task->pwd.dentry);
+		nd->mnt = READ_ONCE(fsx->pwd.mnt);
+		nd->dentry = READ_ONCE(fsx->pwd.dentry);
 	} else {
 		const struct file *f = fdget_rcu(task, dirfd);
 

@@ -170,6 +170,111 @@ static void test_fork_as(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_task_clone: CLONE_FILES shares the descriptor table, CLONE_FS the root, cwd
+ * and umask, each until exec (files) or unshare gives a copy; a sharer's exit
+ * leaves the table to the other; other flags EINVAL; ENOMEM at every allocation
+ * leaves no task and the parent as it was (kernel/fork.c copy_files(), copy_fs(),
+ * fs/exec.c begin_new_exec()'s unshare_files()). */
+static void test_clone_fs_files(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *p = uvfs_task_new(fs), *c, *d;
+	char buf[64];
+	int fd;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(p, AT_FDCWD, "/d", 0755), 0);
+	fd = uvfs_openat(p, AT_FDCWD, "/x", O_CREAT | O_WRONLY, 0755);
+	assert_int_equal(fd, 0);
+	assert_int_equal(uvfs_close(p, fd), 0);
+	/* CLONE_FILES: one table */
+	c = uvfs_task_clone(p, 0, CLONE_FILES);
+	assert_non_null(c);
+	assert_int_equal(uvfs_task_pid(c), 2);
+	fd = uvfs_openat(c, AT_FDCWD, "/d", O_RDONLY | O_CLOEXEC, 0);
+	assert_int_equal(fd, 0);
+	assert_int_equal(uvfs_fcntl(p, 0, F_GETFD, 0), FD_CLOEXEC);
+	assert_int_equal(uvfs_dup3(p, 0, 5, 0), 5);
+	assert_int_equal(uvfs_fcntl(c, 5, F_GETFD, 0), 0);
+	assert_int_equal(uvfs_readlinkat(p, AT_FDCWD, "/proc/2/fd/5", buf, sizeof(buf)), 2);
+	/* ... but not the cwd */
+	assert_int_equal(uvfs_chdir(c, "/d"), 0);
+	assert_int_equal(uvfs_getcwd(p, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "/");
+	/* exec gives the execing task a copy, without its close-on-exec descriptors */
+	assert_int_equal(uvfs_task_exec(c, "/x"), 0);
+	assert_int_equal(uvfs_fcntl(c, 0, F_GETFD, 0), -EBADF);
+	assert_int_equal(uvfs_fcntl(c, 5, F_GETFD, 0), 0);
+	assert_int_equal(uvfs_fcntl(p, 0, F_GETFD, 0), FD_CLOEXEC);
+	assert_int_equal(uvfs_close(c, 5), 0);
+	assert_int_equal(uvfs_fcntl(p, 5, F_GETFD, 0), 0);
+	uvfs_task_exit(c);
+	/* a sharer's exit closes nothing of the other's */
+	d = uvfs_task_clone(p, 9, CLONE_FILES);
+	assert_non_null(d);
+	assert_int_equal(uvfs_task_pid(d), 9);
+	uvfs_task_exit(d);
+	assert_int_equal(uvfs_fcntl(p, 5, F_GETFD, 0), 0);
+	/* unshare(CLONE_FILES): from then on, a copy */
+	d = uvfs_task_clone(p, 0, CLONE_FILES);
+	assert_non_null(d);
+	assert_int_equal(uvfs_unshare(d, CLONE_FILES), 0);
+	assert_int_equal(uvfs_close(d, 5), 0);
+	assert_int_equal(uvfs_fcntl(p, 5, F_GETFD, 0), 0);
+	uvfs_task_exit(d);
+	/* CLONE_FS: one cwd, root and umask; not the descriptors */
+	c = uvfs_task_clone(p, 0, CLONE_FS);
+	assert_non_null(c);
+	assert_int_equal(uvfs_chdir(c, "/d"), 0);
+	assert_int_equal(uvfs_getcwd(p, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "/d");
+	assert_int_equal(uvfs_umask(c, 077), 022);
+	assert_int_equal(uvfs_umask(p, 022), 077);
+	assert_int_equal(uvfs_close(c, 5), 0);
+	assert_int_equal(uvfs_fcntl(p, 5, F_GETFD, 0), 0);
+	/* unshare(CLONE_NEWNS) implies CLONE_FS: the cwd is the clone's own after it */
+	assert_int_equal(uvfs_unshare(c, CLONE_NEWNS), 0);
+	assert_int_equal(uvfs_chdir(c, "/"), 0);
+	assert_int_equal(uvfs_getcwd(p, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "/d");
+	uvfs_task_exit(c);
+	assert_int_equal(uvfs_chdir(p, "/"), 0);
+	/* other flags */
+	errno = 0;
+	assert_null(uvfs_task_clone(p, 0, CLONE_VM));
+	assert_int_equal(errno, EINVAL);
+	assert_null(uvfs_task_clone(NULL, 0, CLONE_FS));
+	assert_int_equal(errno, EINVAL);
+	/* ENOMEM at every allocation: no task, the next pid not taken, nothing shared */
+	for (long k = 0; k < 16; k++) {
+		unsigned long flags = k & 1 ? CLONE_FS : CLONE_FILES;
+
+		uvfs_fail_countdown = k / 2;
+		c = uvfs_task_clone(p, 0, flags);
+		uvfs_fail_countdown = -1;
+		if (c) {
+			uvfs_task_exit(c);
+			continue;
+		}
+		assert_int_equal(errno, ENOMEM);
+		c = uvfs_task_clone(p, 0, 0);
+		assert_non_null(c);
+		assert_int_equal(uvfs_close(c, 5), 0);
+		assert_int_equal(uvfs_chdir(c, "/d"), 0);
+		assert_int_equal(uvfs_fcntl(p, 5, F_GETFD, 0), 0);
+		assert_int_equal(uvfs_getcwd(p, buf, sizeof(buf)), 2);
+		uvfs_task_exit(c);
+	}
+	/* chroot through a CLONE_FS sharer: the root of both */
+	c = uvfs_task_clone(p, 0, CLONE_FS);
+	assert_non_null(c);
+	assert_int_equal(uvfs_chroot(c, "/d"), 0);
+	uvfs_task_exit(c);
+	assert_int_equal(uvfs_faccessat2(p, AT_FDCWD, "/x", F_OK, 0), -ENOENT);
+	uvfs_task_exit(p);
+	uvfs_free(fs);
+}
+
 /* uvfs_task_setcred: every id, the capability sets and the groups at once */
 static void test_task_setcred(void **state)
 {
@@ -1031,6 +1136,7 @@ int main(void)
 		cmocka_unit_test(test_new_defaults),
 		cmocka_unit_test(test_fork_shares_open_files),
 		cmocka_unit_test(test_fork_as),
+		cmocka_unit_test(test_clone_fs_files),
 		cmocka_unit_test(test_task_setcred),
 		cmocka_unit_test(test_sparse_file),
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),

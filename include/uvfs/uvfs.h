@@ -212,7 +212,17 @@ struct uvfs_task *uvfs_task_fork(struct uvfs_task *parent);
  * later uvfs_task_fork counts on from the highest pid given. */
 struct uvfs_task *uvfs_task_fork_as(struct uvfs_task *parent, int pid);
 
-/* uvfs_task_exit - close every descriptor, drop root and cwd, free the task. */
+/* uvfs_task_clone - clone(2) as the namespace sees it: a child with pid (0: the next
+ * free, as uvfs_task_fork; else as uvfs_task_fork_as) that shares with parent what
+ * flags (<sched.h>) say -- CLONE_FS: root, working directory and umask; CLONE_FILES: the
+ * descriptor table (a descriptor one opens, closes or dups is the other's too, until
+ * an exec or unshare(CLONE_FILES) gives it a copy) -- and copies the rest, as
+ * uvfs_task_fork does.  NULL with errno EINVAL (parent NULL, pid out of range, any
+ * other flag), EEXIST (a live task has pid), ENOMEM. */
+struct uvfs_task *uvfs_task_clone(struct uvfs_task *parent, int pid, unsigned long flags);
+
+/* uvfs_task_exit - close every descriptor (of a table no other task shares), drop
+ * root and cwd, free the task. */
 void uvfs_task_exit(struct uvfs_task *task);
 
 /* The task's pid; -EINVAL for NULL. */
@@ -654,8 +664,9 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
  *   its open files stay where they are).  Mounts and unmounts in one namespace are
  *   not seen in the other (propagation is private); a mount point of another
  *   namespace only does not make rmdir, unlink or rename EBUSY, and goes with the
- *   name (Linux 3.18+).  CLONE_FS and CLONE_FILES are accepted (a uvfs task has its
- *   own root, cwd and descriptors already); any other flag is EINVAL (not modelled).
+ *   name (Linux 3.18+).  Also CLONE_FS and CLONE_FILES: a private copy of an
+ *   fs_struct or descriptor table shared by uvfs_task_clone (CLONE_NEWNS implies
+ *   CLONE_FS, as in the kernel); any other flag is EINVAL (not modelled).
  *   Errors: EINVAL NULL task or other flags; EPERM without CAP_SYS_ADMIN; ENOMEM.
  *
  * uvfs_pivot_root - pivot_root(2): the mount at new_root becomes the root of the

@@ -173,7 +173,7 @@ char *proc_mounts_text(struct uvfs_task *t, bool info, size_t *len)
 	m = open_memstream(&text, len);
 	if (m) {
 		for (i = 0; i < n; i++)
-			show_one(m, v[i], &t->root, info);
+			show_one(m, v[i], &t->fs_struct->root, info);
 		if (fclose(m)) {
 			free(text);
 			text = NULL;

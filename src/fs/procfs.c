@@ -322,17 +322,17 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		t = find_task(fs, pi->pid);
 		if (!t)
 			return false;
-		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files.size; fd++) {
-			if (!t->files.fd[fd])
+		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files->size; fd++) {
+			if (!t->files->fd[fd])
 				continue;
 			STAT_ADD(fs->stats.dir_steps, fd - ((unsigned long)*pos - 2) + 1);
 			*pos = (long)fd + 2;
-			fill_fd_entry(e, pi->type, pi->pid, (unsigned int)fd, t->files.fd[fd]);
+			fill_fd_entry(e, pi->type, pi->pid, (unsigned int)fd, t->files->fd[fd]);
 			return true;
 		}
-		if ((unsigned long)*pos - 2 < t->files.size)
-			STAT_ADD(fs->stats.dir_steps, t->files.size - ((unsigned long)*pos - 2));
-		*pos = (long)t->files.size + 2;
+		if ((unsigned long)*pos - 2 < t->files->size)
+			STAT_ADD(fs->stats.dir_steps, t->files->size - ((unsigned long)*pos - 2));
+		*pos = (long)t->files->size + 2;
 		return false;
 	default:
 		return false;
@@ -387,9 +387,9 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 	case PROC_FDINFO_DIR:
 		STAT_ADD(fs->stats.dir_steps, 1);
 		t = find_task(fs, pi->pid);
-		if (!number || !t || n >= t->files.size || !t->files.fd[n])
+		if (!number || !t || n >= t->files->size || !t->files->fd[n])
 			return false;
-		fill_fd_entry(e, pi->type, pi->pid, (unsigned int)n, t->files.fd[n]);
+		fill_fd_entry(e, pi->type, pi->pid, (unsigned int)n, t->files->fd[n]);
 		return true;
 	default:
 		return false;
@@ -721,7 +721,7 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 		return -ENOENT;
 	len = snprintf(text, sizeof(text), "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%" PRIu32 "\n",
 		       (long long)target->f_pos,
-		       target->f_flags | (t->files.cloexec[pi->fd] ? O_CLOEXEC : 0),
+		       target->f_flags | (t->files->cloexec[pi->fd] ? O_CLOEXEC : 0),
 		       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
 	return simple_read_from_buffer(buf, count, pos, text, (size_t)len);
 }
@@ -755,8 +755,15 @@ static void proc_getattr(const struct inode *inode, struct stat *st)
 		st->st_uid = 0;
 		st->st_gid = 0;
 	}
-	if (pi->type == PROC_FD_DIR)
-		st->st_size = t ? __atomic_load_n(&t->files.count, __ATOMIC_RELAXED) : 0;
+	if (pi->type == PROC_FD_DIR && t) {
+		/* lockless stat: exec or unshare may replace the table (freed after a
+		 * grace period) */
+		const struct fdtable *files = __atomic_load_n(&t->files, __ATOMIC_ACQUIRE);
+
+		st->st_size = __atomic_load_n(&files->count, __ATOMIC_RELAXED);
+	} else if (pi->type == PROC_FD_DIR) {
+		st->st_size = 0;
+	}
 }
 
 static const struct inode_operations proc_dir_iops = {
