@@ -77,7 +77,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 # have a fresh tmpfs.
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
-cp "$here/openat2.py" "$here/signals.py" "$work/"
+cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -91,6 +91,20 @@ want=$(native python3 "$work/signals.py" 100)
 same "signals during the installation of watching filters, natively" "bad 0" "$want"
 got=$("$UR" -- python3 "$work/signals.py" 100)
 same "signals during the installation of watching filters" "$want" "$got"
+# clone(2) with CLONE_FILES, with nothing, with CLONE_FS: one table or a copy, one
+# cwd or two -- and the two sharers of a table read each other's new descriptors
+want=$(native python3 "$work/clone.py" 2>&1)
+same "clone natively: CLONE_FILES shares the table, CLONE_FS the cwd" "CLONE_FILES parent: fd 40 shared, cwd /tmp
+CLONE_FILES child: fd 20 shared
+CLONE_FILES child exit 0
+none parent: fd 40 errno 9, cwd /tmp
+none child: fd 20 errno 9
+none child exit 0
+CLONE_FS parent: fd 40 errno 9, cwd /tmp/d
+CLONE_FS child: fd 20 errno 9
+CLONE_FS child exit 0" "$want"
+got=$(cd /tmp && "$UR" -- python3 "$work/clone.py" 2>&1)
+same "clone with CLONE_FILES and CLONE_FS" "$want" "$got"
 
 rm -rf "$work"
 

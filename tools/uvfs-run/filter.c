@@ -16,7 +16,9 @@
  * (trace.c, watch()), for that number's group: 0, 1, 2 and 3 each alone, then
  * [4, 8), [8, 16), [16, 32), [32, 64) and everything from 64 -- at most nine per
  * process, each a few dozen BPF instructions, inherited by its children and kept
- * across exec as the kernel keeps every filter.  A host pipe or terminal on a number
+ * across exec as the kernel keeps every filter.  Processes that share one table
+ * (clone's CLONE_FILES without CLONE_THREAD) watch every number (RUN_GROUP_ALL):
+ * a descriptor one of them opens is the other's at once.  A host pipe or terminal on a number
  * no uvfs descriptor ever had costs nothing; one on a watched number a round trip.
  */
 #include <errno.h>
@@ -86,7 +88,7 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
 		*lo = 1u << (g - 2);
 		*hi = (1u << (g - 1)) - 1;
 	} else {
-		*lo = 64;
+		*lo = g == RUN_GROUP_ALL ? 0 : 64;
 		*hi = 0xffffffffu;
 	}
 }

@@ -74,6 +74,8 @@ struct proc {
 				      * now has, or -1 */
 	enum inject inj;
 	int inj_group;
+	bool watch_all;              /* install RUN_GROUP_ALL at the next stop that may:
+				      * it shares its table with another process */
 	struct user_regs_struct inj_saved;  /* the registers the call returned with */
 };
 
@@ -90,8 +92,9 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status);
 
 /* filter.c: install the filter in the calling process (the child, before exec) */
 int run_install_filter(void);
-/* the group of descriptor numbers a watching filter traps, 0..RUN_FD_GROUPS-1 */
-#define RUN_FD_GROUPS 9
+/* the group of descriptor numbers a watching filter traps; RUN_GROUP_ALL: every
+ * number (a table shared with another process) */
+#define RUN_GROUP_ALL 9
 int run_fd_group(int fd);
 /* group g's watching filter into out: its length */
 #define RUN_WATCH_MAX 64

@@ -4,8 +4,9 @@
  * vforks, clones and execs followed by the kernel's PTRACE_O_TRACE* options, the
  * whole tree killed if uvfs-run dies: PTRACE_O_EXITKILL), and its threads map to uvfs
  * tasks: a new process (fork, vfork, clone without CLONE_THREAD) is a
- * uvfs_task_fork_as() of its parent's task with the pid the program's pid namespace
- * gave it; a new thread shares its process's task.
+ * uvfs_task_clone() of its parent's task with the pid the program's pid namespace
+ * gave it, sharing what CLONE_FS and CLONE_FILES say; a new thread shares its
+ * process's task.
  *
  * The loop waits for any tracee and handles one stop at a time:
  *   - PTRACE_EVENT_SECCOMP: a trapped call (syscalls.c);
@@ -22,7 +23,9 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,9 +154,30 @@ static pid_t ns_pid(pid_t tid, pid_t *tgid)
 	return ns;
 }
 
-/* A new tracee, reported by its parent's event: a process or a thread. */
+/* The clone flags of the call the parent is stopped in (fork and vfork: none) */
+static unsigned long clone_flags(struct proc *parent)
+{
+	struct user_regs_struct r;
+	uint64_t flags = 0;
+
+	if (ptrace(PTRACE_GETREGS, parent->tid, 0, &r))
+		return 0;
+	if (r.orig_rax == SYS_clone)
+		return r.rdi;
+	if (r.orig_rax == SYS_clone3 && !mem_read(parent->tid, r.rdi, &flags, sizeof(flags)))
+		return flags;  /* struct clone_args starts with the flags */
+	return 0;
+}
+
+/*
+ * A new tracee, reported by its parent's event: a thread (CLONE_THREAD: its
+ * process's task), or a process whose uvfs task shares with its parent's what the
+ * clone shares (CLONE_FS, CLONE_FILES: uvfs_task_clone).  Two processes sharing a
+ * table both watch every descriptor number from then on (filter.c).
+ */
 static int new_tracee(struct proc *parent, pid_t tid)
 {
+	unsigned long flags = clone_flags(parent);
 	pid_t tgid = 0, nspid = ns_pid(tid, &tgid);
 	struct uproc *up;
 
@@ -170,7 +194,7 @@ static int new_tracee(struct proc *parent, pid_t tid)
 		return -ENOMEM;
 	up->nspid = nspid;
 	up->watched = parent->up->watched;  /* the kernel copied the filters */
-	up->task = uvfs_task_fork_as(parent->up->task, nspid);
+	up->task = uvfs_task_clone(parent->up->task, nspid, flags & (CLONE_FS | CLONE_FILES));
 	if (!up->task) {
 		int err = -errno;
 
@@ -181,6 +205,10 @@ static int new_tracee(struct proc *parent, pid_t tid)
 		uvfs_task_exit(up->task);
 		free(up);
 		return -ENOMEM;
+	}
+	if ((flags & CLONE_FILES) && !(up->watched & (1u << RUN_GROUP_ALL))) {
+		proc_find(tid)->watch_all = true;
+		parent->watch_all = true;
 	}
 	return 0;
 }
@@ -241,26 +269,27 @@ static void on_seccomp(struct proc *p)
  * Failing that, the process could read uvfs's descriptor through the stand-in, so
  * it is killed, with a message.
  */
-static void watch_fail(struct proc *p, int fd, long err)
+static void watch_fail(struct proc *p, int group, long err)
 {
-	fprintf(stderr, "uvfs-run: pid %d: cannot watch descriptor %d: %s\n", p->up->nspid, fd,
-		strerror(err > 0 ? EAGAIN : (int)-err));
+	fprintf(stderr, "uvfs-run: pid %d: cannot watch descriptor group %d: %s\n", p->up->nspid,
+		group, strerror(err > 0 ? EAGAIN : (int)-err));
 	kill(p->tid, SIGKILL);
 }
 
-static bool watch_start(struct proc *p, struct user_regs_struct *regs, int fd)
+static bool watch_start(struct proc *p, struct user_regs_struct *regs, int group)
 {
 	struct user_regs_struct r = *regs;
 
 	p->inj_saved = *regs;
-	p->inj_group = run_fd_group(fd);
+	p->inj_group = group;
+	p->watch_all = false;
 	r.rip -= 2;  /* the syscall instruction (0f 05) */
 	r.rax = SYS_seccomp;
 	r.rdi = SECCOMP_SET_MODE_FILTER;
 	r.rsi = SECCOMP_FILTER_FLAG_TSYNC;
 	r.rdx = 0;   /* the program's address: at the entry */
 	if (ptrace(PTRACE_SETREGS, p->tid, 0, &r)) {
-		watch_fail(p, fd, -errno);
+		watch_fail(p, group, -errno);
 		return false;
 	}
 	p->inj = INJ_ENTRY;
@@ -273,7 +302,6 @@ static void watch_step(struct proc *p)
 {
 	struct __ptrace_syscall_info info;
 	struct user_regs_struct r;
-	int fd = (int)p->inj_saved.rax;
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->tid, sizeof(info), &info) <= 0 ||
 	    ptrace(PTRACE_GETREGS, p->tid, 0, &r))
@@ -297,7 +325,9 @@ static void watch_step(struct proc *p)
 	}
 	if (info.op == PTRACE_SYSCALL_INFO_EXIT && p->inj == INJ_EXIT) {
 		if (info.exit.rval)
-			watch_fail(p, fd, info.exit.rval);
+			watch_fail(p, p->inj_group, info.exit.rval);
+		else if (p->inj_group == RUN_GROUP_ALL)
+			p->up->watched = (2u << RUN_GROUP_ALL) - 1;
 		else
 			p->up->watched |= 1u << p->inj_group;
 		run_stats.watches += !info.exit.rval;
@@ -323,10 +353,24 @@ static void on_syscall_exit(struct proc *p)
 	if (!ptrace(PTRACE_GETREGS, p->tid, 0, &regs))
 		run_syscall_exit(p, &regs);
 	p->pending = PEND_NONE;
+	if (p->watch_all && watch_start(p, &regs, RUN_GROUP_ALL))
+		return;
 	if (p->new_ufd >= 0 && !(p->up->watched & (1u << run_fd_group(p->new_ufd))) &&
-	    watch_start(p, &regs, p->new_ufd))
+	    watch_start(p, &regs, run_fd_group(p->new_ufd)))
 		return;
 	resume(p->tid, PTRACE_CONT, 0);
+}
+
+/* A new process's first stop: on it goes, or first installs RUN_GROUP_ALL */
+static void start_tracee(struct proc *c)
+{
+	struct user_regs_struct regs;
+
+	c->attached = true;
+	if (c->watch_all && !ptrace(PTRACE_GETREGS, c->tid, 0, &regs) &&
+	    watch_start(c, &regs, RUN_GROUP_ALL))
+		return;
+	resume(c->tid, PTRACE_CONT, 0);
 }
 
 static void on_exec(struct proc *p)
@@ -430,12 +474,14 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 						continue;
 					early[i] = early[--nearly];
 					if (proc_find((pid_t)msg))
-						proc_find((pid_t)msg)->attached = true;
-					resume((pid_t)msg, PTRACE_CONT, 0);
+						start_tracee(proc_find((pid_t)msg));
+					else
+						resume((pid_t)msg, PTRACE_CONT, 0);
 					break;
 				}
 			}
-			resume(tid, cont_of(p), 0);
+			/* a parent that now shares its table: its clone's exit stop */
+			resume(tid, p->watch_all ? PTRACE_SYSCALL : cont_of(p), 0);
 		} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 			on_exec(p);
 		} else if (ws >> 16 == PTRACE_EVENT_STOP) {
@@ -446,9 +492,10 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 
 			if (p->attached && sig != SIGTRAP)
 				resume(tid, PTRACE_LISTEN, 0);
+			else if (!p->attached)
+				start_tracee(p);
 			else
 				resume(tid, cont_of(p), 0);
-			p->attached = true;
 		} else {
 			resume(tid, cont_of(p), WSTOPSIG(ws));
 		}
