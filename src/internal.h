@@ -109,8 +109,8 @@ struct mnt_namespace;
 /* A set of small ids, the lowest free first (ida.h). */
 struct ida {
 	unsigned long *bits;
-	int words;
-	int full;       /* every word below this one is full (the search starts there) */
+	unsigned long *full;  /* bit w: bits[w] is full (the search skips 64 words a step) */
+	int words;            /* of bits; full has (words + 63) / 64 */
 };
 struct dentry;
 struct defer_batch;

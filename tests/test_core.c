@@ -22,6 +22,7 @@
 
 #include "testutil.h"
 
+#include "ida.h"
 #include "internal.h"
 #include "introspect.h"
 #include "sysscript.h"
@@ -273,6 +274,52 @@ static void test_clone_fs_files(void **state)
 	assert_int_equal(uvfs_faccessat2(p, AT_FDCWD, "/x", F_OK, 0), -ENOENT);
 	uvfs_task_exit(p);
 	uvfs_free(fs);
+}
+
+/* ida (mount ids, anonymous device minors): the lowest free id >= min, against a
+ * plain array, through growth, frees below and above the summary's words, and
+ * ENOMEM leaving it as it was */
+static void test_ida_lowest_free(void **state)
+{
+	enum { N = 20000 };
+	static bool used[N + 200];
+	struct ida ida = { 0 };
+	unsigned int seed = 7;
+
+	(void)state;
+	memset(used, 0, sizeof(used));
+	for (int i = 0; i < 200000; i++) {
+		unsigned r = (unsigned)rand_r(&seed);
+		int min = r % 16 == 0 ? (int)(r >> 8) % N : 1;
+
+		if (r % 3 == 0) {
+			int id = (int)((r >> 4) % N);
+
+			if (used[id]) {
+				ida_free(&ida, id);
+				used[id] = false;
+			}
+		} else {
+			int want = min, id;
+
+			while (used[want])
+				want++;
+			if (want >= N)
+				continue;
+			if (i % 1000 == 999) {
+				uvfs_fail_countdown = 0;
+				id = ida_alloc_min(&ida, min);
+				uvfs_fail_countdown = -1;
+				if (id == -ENOMEM)
+					continue;  /* only a growth allocates */
+			} else {
+				id = ida_alloc_min(&ida, min);
+			}
+			assert_int_equal(id, want);
+			used[id] = true;
+		}
+	}
+	ida_destroy(&ida);
 }
 
 /* uvfs_task_setcred: every id, the capability sets and the groups at once */
@@ -1137,6 +1184,7 @@ int main(void)
 		cmocka_unit_test(test_fork_shares_open_files),
 		cmocka_unit_test(test_fork_as),
 		cmocka_unit_test(test_clone_fs_files),
+		cmocka_unit_test(test_ida_lowest_free),
 		cmocka_unit_test(test_task_setcred),
 		cmocka_unit_test(test_sparse_file),
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
