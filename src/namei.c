@@ -144,7 +144,10 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 	struct uvfs_task *task = nd->task;
 
 	nd->root = task->fs_struct->root;
-	if (*name == '/') {
+	if (*name == '/' && !(nd->flags & LOOKUP_IN_ROOT)) {
+		/* nd_jump_root(): an absolute path is above any start */
+		if (nd->flags & LOOKUP_BENEATH)
+			return -EXDEV;
 		nd->path = nd->root;
 	} else if (dfd == AT_FDCWD) {
 		nd->path = task->fs_struct->pwd;
@@ -157,6 +160,9 @@ static int path_init(struct nameidata *nd, int dfd, const char *name)
 			return -ENOTDIR;
 		nd->path = f->f_path;
 	}
+	/* RESOLVE_BENEATH, RESOLVE_IN_ROOT: the start is the walk's root */
+	if (nd->flags & LOOKUP_IS_SCOPED)
+		nd->root = nd->path;
 	return 0;
 }
 
@@ -241,6 +247,10 @@ int step_into(struct nameidata *nd, struct dentry *d, unsigned int walk)
 	}
 	next.mnt->mnt_count++;
 	follow_mounts(nd->task->fs, &next);
+	if ((nd->flags & LOOKUP_NO_XDEV) && next.mnt != nd->path.mnt) {
+		path_put(&next);  /* traverse_mounts(): crossed a mount */
+		return -EXDEV;
+	}
 	if (follow && S_ISLNK(next.dentry->d_inode->i_mode)) {
 		/* the walk's own pick_link(): the link count, may_follow_link(), a magic
 		 * link's jump, or the body kept for nd_follow_link() */

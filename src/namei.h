@@ -24,6 +24,16 @@ struct uvfs_task;
 #define LOOKUP_DIRECTORY 0x0002u  /* the result must be a directory */
 #define LOOKUP_EMPTY     0x0004u  /* an empty path means dirfd itself */
 #define LOOKUP_RCU       0x0008u  /* ->revalidate: no ns_lock, change nothing */
+/* openat2's resolve flags (the kernel's LOOKUP_NO_* and scoping flags): the locked
+ * walk only (openat2 never walks locklessly) */
+#define LOOKUP_NO_SYMLINKS   0x0010u  /* any symlink: ELOOP */
+#define LOOKUP_NO_MAGICLINKS 0x0020u  /* a magic link: ELOOP */
+#define LOOKUP_NO_XDEV       0x0040u  /* crossing a mount, either way: EXDEV */
+#define LOOKUP_BENEATH       0x0080u  /* nothing above the start: EXDEV */
+#define LOOKUP_IN_ROOT       0x0100u  /* the start is the root ("/" and ".." stop there) */
+#define LOOKUP_IS_SCOPED     (LOOKUP_BENEATH | LOOKUP_IN_ROOT)
+#define LOOKUP_RESOLVE       (LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS | LOOKUP_NO_XDEV | \
+			      LOOKUP_IS_SCOPED)
 
 enum last_type { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
 
@@ -40,7 +50,8 @@ static inline enum last_type component_type(const unsigned char *c, size_t len)
 struct nameidata {
 	struct uvfs_task *task;
 	struct path path;          /* where the walk stands (referenced) */
-	struct path root;          /* the task's root (not referenced: namei.c) */
+	struct path root;          /* the task's root, or the start of a scoped walk
+				    * (LOOKUP_IS_SCOPED) (not referenced: namei.c) */
 	struct qstr last;          /* the final component (not looked up) */
 	enum last_type last_type;
 	unsigned int flags;        /* LOOKUP_*; a trailing slash adds FOLLOW|DIRECTORY */

@@ -414,16 +414,13 @@ static int path_openat(struct uvfs_task *task, int dfd, const char *name,
 	return err;
 }
 
-int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
-		mode_t mode)
+/* do_sys_openat2(): the descriptor, the file, the walk */
+static int do_sys_open(struct uvfs_task *task, int dirfd, const char *path,
+		       const struct open_flags *op, bool cloexec)
 {
-	struct open_flags op;
 	struct file *f;
 	int fd, err;
 
-	err = build_open_flags(flags, mode, &op);
-	if (err)
-		return err;
 	task_enter(task);
 	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT; then
 	 * alloc_empty_file(), before anything is created. */
@@ -435,16 +432,83 @@ int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 		fd = -ENOMEM;
 		goto out;
 	}
-	err = path_openat(task, dirfd, path, &op, f);
+	err = path_openat(task, dirfd, path, op, f);
 	if (err) {
 		file_free(f);
 		fd = err;
 		goto out;
 	}
-	fd_install(task->files, (unsigned int)fd, f, flags & O_CLOEXEC);
+	fd_install(task->files, (unsigned int)fd, f, cloexec);
 out:
 	task_leave(task);
 	return fd;
+}
+
+int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
+		mode_t mode)
+{
+	struct open_flags op;
+	int err;
+
+	err = build_open_flags(flags, mode, &op);
+	if (err)
+		return err;
+	return do_sys_open(task, dirfd, path, &op, flags & O_CLOEXEC);
+}
+
+/* openat2(2): copy_struct_from_user() and build_open_flags()'s checks of every
+ * argument, then the open with the resolve flags as lookup flags */
+#define OPEN_HOW_SIZE_VER0 24
+#define O_PATH_FLAGS (O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC)
+#define VALID_RESOLVE_FLAGS 0x3fu
+
+int uvfs_openat2(struct uvfs_task *task, int dirfd, const char *path,
+		 const struct uvfs_open_how *how, size_t size)
+{
+	static const struct { uint64_t resolve; unsigned int lookup; } resolve[] = {
+		{ UVFS_RESOLVE_NO_XDEV, LOOKUP_NO_XDEV },
+		{ UVFS_RESOLVE_NO_MAGICLINKS, LOOKUP_NO_MAGICLINKS },
+		{ UVFS_RESOLVE_NO_SYMLINKS, LOOKUP_NO_SYMLINKS },
+		{ UVFS_RESOLVE_BENEATH, LOOKUP_BENEATH },
+		{ UVFS_RESOLVE_IN_ROOT, LOOKUP_IN_ROOT },
+	};
+	struct open_flags op;
+	uint64_t flags;
+	int err;
+
+	_Static_assert(sizeof(struct uvfs_open_how) == OPEN_HOW_SIZE_VER0,
+		       "struct open_how, version 0");
+	if (size < OPEN_HOW_SIZE_VER0)
+		return -EINVAL;
+	if (size > 4096)
+		return -E2BIG;
+	if (!how)
+		return -EFAULT;
+	/* copy_struct_from_user(): a newer struct's fields must be zero */
+	for (size_t i = sizeof(*how); i < size; i++)
+		if (((const unsigned char *)how)[i])
+			return -E2BIG;
+	flags = how->flags & ~(uint64_t)O_CLOEXEC;
+	if (flags & ~(uint64_t)VALID_OPEN_FLAGS)
+		return -EINVAL;
+	if (how->resolve & ~(uint64_t)VALID_RESOLVE_FLAGS)
+		return -EINVAL;
+	if ((how->resolve & UVFS_RESOLVE_BENEATH) && (how->resolve & UVFS_RESOLVE_IN_ROOT))
+		return -EINVAL;
+	if (flags & (O_CREAT | KERNEL_O_TMPFILE) ? how->mode & ~(uint64_t)07777 : how->mode)
+		return -EINVAL;
+	if ((flags & O_PATH) && (flags & ~(uint64_t)O_PATH_FLAGS))
+		return -EINVAL;
+	/* the rest of build_open_flags(): O_CREAT|O_DIRECTORY, O_TMPFILE's mode */
+	err = build_open_flags((int)how->flags, (mode_t)how->mode, &op);
+	if (err)
+		return err;
+	if ((how->resolve & UVFS_RESOLVE_CACHED) && (flags & (O_TRUNC | O_CREAT | KERNEL_O_TMPFILE)))
+		return -EAGAIN;
+	for (size_t i = 0; i < sizeof(resolve) / sizeof(resolve[0]); i++)
+		if (how->resolve & resolve[i].resolve)
+			op.lookup |= resolve[i].lookup;
+	return do_sys_open(task, dirfd, path, &op, how->flags & O_CLOEXEC);
 }
 
 int uvfs_close(struct uvfs_task *task, int fd)

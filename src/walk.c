@@ -61,7 +61,7 @@ struct walk {
 	struct dentry *dentry;
 	struct mount *root_mnt;      /* the task's root */
 	struct dentry *root_dentry;
-	unsigned int flags;          /* LOOKUP_FOLLOW / LOOKUP_DIRECTORY, as in namei.c */
+	unsigned int flags;          /* LOOKUP_FOLLOW / LOOKUP_DIRECTORY, openat2's LOOKUP_RESOLVE */
 	int links;                   /* symlinks followed (MAXSYMLINKS) */
 	const unsigned char *end;    /* where the last link_path_walk() to succeed stopped */
 	/* Under ns_lock (parent_walk_locked, path_walk_locked, nd_pick_link, ...): every
@@ -162,6 +162,8 @@ static int handle_mounts(struct walk *nd)
 
 		if (!found)
 			break;
+		if (nd->flags & LOOKUP_NO_XDEV)
+			return -EXDEV;  /* traverse_mounts() */
 		nd->mnt = found;
 		nd->dentry = READ_ONCE(found->mnt_root);
 		if (!walk_allowed(nd, nd->dentry))
@@ -201,17 +203,19 @@ static int follow_dotdot(struct walk *nd)
 	for (;;) {
 		struct mount *m = nd->mnt;
 
-		/* at the task's or the namespace's root: stay, onto its mounts (follow_dotdot) */
-		if (nd->dentry == nd->root_dentry && m == nd->root_mnt)
-			return handle_mounts(nd);
+		/* at the task's or the namespace's root: stay, onto its mounts
+		 * (follow_dotdot()'s in_root; RESOLVE_BENEATH may not be there) */
+		if ((nd->dentry == nd->root_dentry && m == nd->root_mnt) ||
+		    (nd->dentry == READ_ONCE(m->mnt_root) && READ_ONCE(m->mnt_parent) == m))
+			return nd->flags & LOOKUP_BENEATH ? -EXDEV : handle_mounts(nd);
 		if (nd->dentry != READ_ONCE(m->mnt_root))
 			break;
-		if (READ_ONCE(m->mnt_parent) == m)
-			return handle_mounts(nd);
 		nd->dentry = READ_ONCE(m->mnt_mountpoint);
 		nd->mnt = READ_ONCE(m->mnt_parent);
 		if (!walk_allowed(nd, nd->dentry))
 			return -ECHILD;
+		if (nd->flags & LOOKUP_NO_XDEV)
+			return -EXDEV;  /* up through a mount */
 	}
 	nd->dentry = READ_ONCE(nd->dentry->d_parent);
 	/* follow_dotdot(): a parent outside a bind mount's root is ENOENT */
@@ -312,8 +316,9 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 		if (err)
 			return err;
 	}
-	/* a nosymfollow mount: its links are read, never followed (pick_link()) */
-	if (READ_ONCE(nd->mnt->mnt_flags) & MNT_NOSYMFOLLOW)
+	/* a nosymfollow mount: its links are read, never followed (pick_link());
+	 * RESOLVE_NO_SYMLINKS: none is (magic links included) */
+	if ((READ_ONCE(nd->mnt->mnt_flags) & MNT_NOSYMFOLLOW) || (nd->flags & LOOKUP_NO_SYMLINKS))
 		return -ELOOP;
 	nd->links++;
 	if (iop->get_magic) {
@@ -322,6 +327,15 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 		err = iop->get_magic(nd->dentry, nd->task, &target);
 		if (err)
 			return err;
+		/* nd_jump_link(): RESOLVE_NO_MAGICLINKS; RESOLVE_NO_XDEV to another
+		 * mount; a scoped walk (not safe for it, says the kernel) */
+		err = nd->flags & LOOKUP_NO_MAGICLINKS ? -ELOOP :
+		      (nd->flags & LOOKUP_NO_XDEV) && target.mnt != nd->mnt ? -EXDEV :
+		      nd->flags & LOOKUP_IS_SCOPED ? -EXDEV : 0;
+		if (err) {
+			path_put(&target);
+			return err;
+		}
 		nd->mnt = target.mnt;
 		nd->dentry = target.dentry;
 		/* the task's file, cwd or root holds it, under ns_lock: the walk does not */
@@ -461,6 +475,12 @@ static int link_path_walk(struct walk *nd, const char *path, bool final)
 	int err;
 
 	if (*s == '/') {
+		/* nd_jump_root(): RESOLVE_BENEATH may not; RESOLVE_NO_XDEV not from
+		 * another mount (a walk that starts absolute is at the root already) */
+		if (nd->flags & LOOKUP_BENEATH)
+			return -EXDEV;
+		if ((nd->flags & LOOKUP_NO_XDEV) && nd->mnt != nd->root_mnt)
+			return -EXDEV;
 		nd->mnt = nd->root_mnt;
 		dentry = nd->root_dentry;
 	}
@@ -510,8 +530,8 @@ static int link_path_walk(struct walk *nd, const char *path, bool final)
 						/* a mount root is a directory, and is
 						 * not revalidated (it was not looked up) */
 						nd->dentry = d;
-						if ((f & DCACHE_MOUNTED) && handle_mounts(nd))
-							return -ECHILD;
+						if ((f & DCACHE_MOUNTED) && (err = handle_mounts(nd)))
+							return err;  /* -ECHILD, or EXDEV */
 						d = nd->dentry;
 						/* may_lookup() before the next component in
 						 * this path (one after a body's end is the
@@ -756,7 +776,7 @@ static void walk_from(struct walk *r, const struct nameidata *nd, unsigned int f
 	r->dentry = nd->path.dentry;
 	r->root_mnt = nd->root.mnt;
 	r->root_dentry = nd->root.dentry;
-	r->flags = flags;
+	r->flags = flags | (nd->flags & LOOKUP_RESOLVE);
 	r->links = nd->total_link_count;
 	r->locked = true;
 	r->parent = parent;

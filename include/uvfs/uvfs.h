@@ -347,6 +347,41 @@ mode_t uvfs_umask(struct uvfs_task *task, mode_t mask);
 int uvfs_openat(struct uvfs_task *task, int dirfd, const char *path, int flags,
 		mode_t mode);
 
+/*
+ * uvfs_openat2 - openat2(2): how is a struct open_how of size bytes (the kernel's
+ * layout: flags, mode, resolve, each 64 bits; a larger struct's extra bytes must be
+ * zero).  Unlike uvfs_openat every argument is checked, and the walk can be
+ * restricted: UVFS_RESOLVE_NO_XDEV (crossing a mount, either way, or jumping through a
+ * magic link or an absolute symlink to another: EXDEV), UVFS_RESOLVE_NO_MAGICLINKS
+ * (following a /proc magic link: ELOOP), UVFS_RESOLVE_NO_SYMLINKS (following any
+ * symlink: ELOOP), UVFS_RESOLVE_BENEATH (an absolute path or symlink, ".." above
+ * dirfd, a magic link: EXDEV), UVFS_RESOLVE_IN_ROOT (dirfd is the root: "/" and ".."
+ * stop there; a magic link EXDEV), UVFS_RESOLVE_CACHED (answered by a full lookup:
+ * uvfs never blocks on one).  The values are <linux/openat2.h>'s.
+ * Errors, in order (then uvfs_openat's):
+ *   EINVAL   size below 24 (OPEN_HOW_SIZE_VER0)
+ *   E2BIG    size above 4096 (a page), or a nonzero byte past the struct uvfs knows
+ *   EINVAL   unknown flags; unknown resolve bits; BENEATH with IN_ROOT; a mode with
+ *            bits outside 07777, or any mode without O_CREAT or O_TMPFILE;
+ *            O_CREAT|O_DIRECTORY; O_TMPFILE without write access; O_PATH with flags
+ *            other than O_DIRECTORY, O_NOFOLLOW, O_CLOEXEC
+ *   EAGAIN   RESOLVE_CACHED with O_CREAT, O_TRUNC or O_TMPFILE
+ *   EFAULT   how NULL
+ */
+struct uvfs_open_how {
+	uint64_t flags;
+	uint64_t mode;
+	uint64_t resolve;
+};
+#define UVFS_RESOLVE_NO_XDEV       0x01
+#define UVFS_RESOLVE_NO_MAGICLINKS 0x02
+#define UVFS_RESOLVE_NO_SYMLINKS   0x04
+#define UVFS_RESOLVE_BENEATH       0x08
+#define UVFS_RESOLVE_IN_ROOT       0x10
+#define UVFS_RESOLVE_CACHED        0x20
+int uvfs_openat2(struct uvfs_task *task, int dirfd, const char *path,
+		 const struct uvfs_open_how *how, size_t size);
+
 /* uvfs_close - EBADF if fd is not open. */
 int uvfs_close(struct uvfs_task *task, int fd);
 

@@ -18,3 +18,41 @@ print(o2("/tmp/new", os.O_RDWR | os.O_CREAT, 0o600, 0x20))
 fd = o2("/tmp/new", os.O_RDWR | os.O_CREAT, 0o600, 0); print(type(fd) is int, oct(os.stat("/tmp/new").st_mode))
 print(type(o2("/tmp/new", os.O_RDONLY, 0, 0x20)) is int)
 print(o2("/nonexistent", os.O_RDONLY, 0, 0))
+
+# The resolve flags: a tree with a symlink of each kind and a mount, every path
+# under every flag, from a directory descriptor (the kernel's answers are the test)
+NO_XDEV, NO_MAGICLINKS, NO_SYMLINKS, BENEATH, IN_ROOT = 1, 2, 4, 8, 16
+os.makedirs("/tmp/r/d/e")
+os.makedirs("/tmp/r/m")
+open("/tmp/r/a", "w").close()
+open("/tmp/x", "w").close()
+os.symlink("a", "/tmp/r/ln")
+os.symlink("/tmp/r/a", "/tmp/r/abs")
+os.symlink("../x", "/tmp/r/up")
+os.symlink("d/e", "/tmp/r/de")
+os.symlink("/", "/tmp/r/slash")
+assert libc.mount(b"none", b"/tmp/r/m", b"tmpfs", 0, None) == 0
+open("/tmp/r/m/f", "w").close()
+os.symlink("../a", "/tmp/r/m/back")
+dfd = os.open("/tmp/r", os.O_PATH)
+self_fd = os.open("/tmp/r/a", os.O_RDONLY)
+def o2at(dirfd, path, flags, resolve):
+    buf = ctypes.create_string_buffer(struct.pack("QQQ", flags, 0, resolve))
+    r = libc.syscall(437, dirfd, path.encode(), buf, 24)
+    if r < 0:
+        return os.strerror(ctypes.get_errno())
+    name = os.readlink("/proc/self/fd/%d" % r)
+    os.close(r)
+    return name
+paths = ["a", "d/../a", "d/e/../../a", "ln", "abs", "up", "de/..", "slash", "../x",
+         "..", ".", "/tmp/x", "/tmp/r/a", "m/f", "m/..", "m/back", "m",
+         "/proc/self/fd/%d" % self_fd, "/proc/self/cwd"]
+for res in (0, NO_XDEV, NO_MAGICLINKS, NO_SYMLINKS, BENEATH, IN_ROOT,
+            BENEATH | NO_SYMLINKS, IN_ROOT | NO_XDEV):
+    for path in paths:
+        print(res, path, o2at(dfd, path, os.O_RDONLY, res))
+    print(res, "O_PATH|O_NOFOLLOW ln", o2at(dfd, "ln", os.O_PATH | os.O_NOFOLLOW, res))
+    print(res, "AT_FDCWD /proc/self/fd/N", o2at(-100, "/proc/self/fd/%d" % self_fd, os.O_RDONLY, res))
+pfd = os.open("/proc/self/fd", os.O_PATH)
+for res in (0, NO_XDEV, NO_MAGICLINKS, BENEATH, IN_ROOT):
+    print(res, "fd dir: N", o2at(pfd, "%d" % self_fd, os.O_RDONLY, res))

@@ -187,7 +187,8 @@ static int host_name(const struct proc *p, int hfd, char *out, size_t size)
  * of the process's table, and uvfs's descriptor moves there (run_syscall_exit).
  */
 static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd,
-			   unsigned long long path_addr, int flags, mode_t mode, int path_arg)
+			   unsigned long long path_addr, int flags, mode_t mode, int path_arg,
+			   const struct uvfs_open_how *how, size_t how_size)
 {
 	char path[NAME_MAX_BYTES], stand_in[PATH_MAX];
 	unsigned long addr;
@@ -198,7 +199,8 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		return skip(r, err);
 	if (dirfd_native(p, dirfd, path))
 		return ACT_NATIVE;
-	fd = uvfs_openat(T(p), dirfd, path, flags, mode);
+	fd = how ? uvfs_openat2(T(p), dirfd, path, how, how_size)
+		 : uvfs_openat(T(p), dirfd, path, flags, mode);
 	if (fd == -ENOENT || fd == -ENXIO) {
 		int h = host_fd_name(p, path);
 
@@ -260,53 +262,27 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 }
 
 /*
- * openat2(dirfd, path, how, size): the kernel's checks of struct open_how
- * (copy_struct_from_user(), build_open_flags()), then openat.  RESOLVE_CACHED may
- * always be honoured by a full lookup; the other resolve flags restrict the walk,
- * which uvfs's walk cannot yet: for them the call is ENOSYS, what a kernel without
- * openat2 says, and callers fall back to openat (docs/SEMANTICS.md section 9).
+ * openat2(dirfd, path, how, size): the struct copied as copy_struct_from_user() copies
+ * it (a page at most: E2BIG beyond, before anything is read), then uvfs_openat2(),
+ * which checks every field and restricts the walk as the resolve flags say.
  */
-#define OPEN_HOW_SIZE_VER0 24
-#define VALID_OPEN_FLAGS (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
-			  O_NONBLOCK | O_SYNC | O_DSYNC | O_ASYNC | O_DIRECT | O_LARGEFILE | \
-			  O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC | O_PATH | O_TMPFILE)
-#define RESOLVE_NO_XDEV       0x01
-#define RESOLVE_NO_MAGICLINKS 0x02
-#define RESOLVE_NO_SYMLINKS   0x04
-#define RESOLVE_BENEATH       0x08
-#define RESOLVE_IN_ROOT       0x10
-#define RESOLVE_CACHED        0x20
-
 static enum action do_openat2(struct proc *p, struct user_regs_struct *r)
 {
-	struct { uint64_t flags, mode, resolve; } how;
+	/* uvfs_openat2 reads the bytes after the struct from the same buffer */
+	union {
+		struct uvfs_open_how how;
+		unsigned char bytes[4096];
+	} u;
 	size_t size = (size_t)A3(r);
 
-	if (size < OPEN_HOW_SIZE_VER0)
+	if (size < sizeof(u.how))
 		return skip(r, -EINVAL);
-	if (size > 4096)
+	if (size > sizeof(u.bytes))
 		return skip(r, -E2BIG);
-	if (mem_read(p->tid, A2(r), &how, sizeof(how)))
+	if (mem_read(p->tid, A2(r), u.bytes, size))
 		return skip(r, -EFAULT);
-	for (size_t off = sizeof(how); off < size; off++) {
-		unsigned char c;
-
-		if (mem_read(p->tid, A2(r) + off, &c, 1))
-			return skip(r, -EFAULT);
-		if (c)
-			return skip(r, -E2BIG);  /* a larger struct's fields we do not know */
-	}
-	if ((how.flags & ~(uint64_t)VALID_OPEN_FLAGS) || (how.mode & ~(uint64_t)07777) ||
-	    (how.resolve & ~(uint64_t)0x3f) ||
-	    (how.mode && !(how.flags & (O_CREAT | O_TMPFILE))) ||
-	    ((how.resolve & RESOLVE_BENEATH) && (how.resolve & RESOLVE_IN_ROOT)))
-		return skip(r, -EINVAL);
-	/* build_open_flags(): a cached lookup never creates or truncates */
-	if ((how.resolve & RESOLVE_CACHED) && (how.flags & (O_TRUNC | O_CREAT | O_TMPFILE)))
-		return skip(r, -EAGAIN);
-	if (how.resolve & ~(uint64_t)RESOLVE_CACHED)
-		return skip(r, -ENOSYS);
-	return do_open(p, r, iarg(A0(r)), A1(r), (int)how.flags, (mode_t)how.mode, 1);
+	return do_open(p, r, iarg(A0(r)), A1(r), (int)u.how.flags, (mode_t)u.how.mode, 1,
+		       &u.how, size);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -728,11 +704,12 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	switch (nr) {
 	/* opening */
 	case SYS_open:
-		return do_open(p, r, AT_FDCWD, A0(r), iarg(A1(r)), (mode_t)A2(r), 0);
+		return do_open(p, r, AT_FDCWD, A0(r), iarg(A1(r)), (mode_t)A2(r), 0, NULL, 0);
 	case SYS_creat:
-		return do_open(p, r, AT_FDCWD, A0(r), O_CREAT | O_WRONLY | O_TRUNC, (mode_t)A1(r), 0);
+		return do_open(p, r, AT_FDCWD, A0(r), O_CREAT | O_WRONLY | O_TRUNC, (mode_t)A1(r), 0,
+			       NULL, 0);
 	case SYS_openat:
-		return do_open(p, r, iarg(A0(r)), A1(r), iarg(A2(r)), (mode_t)A3(r), 1);
+		return do_open(p, r, iarg(A0(r)), A1(r), iarg(A2(r)), (mode_t)A3(r), 1, NULL, 0);
 	case SYS_openat2:
 		return do_openat2(p, r);
 	case SYS_close:
