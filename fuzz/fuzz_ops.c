@@ -16,6 +16,7 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <sys/mman.h>
 
 #include "fuzz_common.h"
@@ -170,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a huge count only with the NULL buffer: nothing may be copied then */
 		if (buf && c > BUF_SIZE)
 			c = BUF_SIZE;
-		switch (op % 48) {
+		switch (op % 51) {
 		case 0: r = uvfs_openat(t, fd(&in), path(&in, p1), (int)take(&in, 4), (mode_t)take(&in, 2)); break;
 		case 1: r = uvfs_close(t, fd(&in)); break;
 		case 2: r = uvfs_read(t, fd(&in), buf, c); break;
@@ -266,6 +267,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 46: r = uvfs_setfsuid(t, (uid_t)take(&in, 1) - 1); break;
+		case 47: {
+			/* a struct open_how of 24 bytes and what follows it: a larger
+			 * struct's tail, zero or not */
+			static const size_t sizes[] = { 24, 32, 8, 4096, 4097, 25 };
+			uint64_t how[512 + 1] = { take(&in, 4) | (take(&in, 1) == 0xff ? 1ull << 40 : 0),
+						  take(&in, 2), take(&in, 1) % 64 };
+
+			how[3] = take(&in, 1) == 0xff;
+			r = uvfs_openat2(t, fd(&in), path(&in, p1), take(&in, 1) == 0xff ? NULL :
+					 (const struct uvfs_open_how *)how, sizes[take(&in, 1) % 6]);
+			break;
+		}
+		case 48: {
+			static const unsigned long flags[] = { 0, CLONE_FS, CLONE_FILES,
+							       CLONE_FS | CLONE_FILES, CLONE_VM };
+
+			if (ntasks < 8 && (tasks[ntasks] = uvfs_task_clone(t, 0, flags[take(&in, 1) % 5])))
+				ntasks++;
+			break;
+		}
+		case 49: {
+			static const int flags[] = { CLONE_FS, CLONE_FILES, CLONE_NEWNS,
+						     CLONE_FS | CLONE_FILES, CLONE_NEWPID };
+
+			r = uvfs_unshare(t, flags[take(&in, 1) % 5]);
+			break;
+		}
 		default: r = uvfs_readlink_root(t, buf, c); break;
 		}
 		FUZZ_CHECK(r >= -4095);
