@@ -180,7 +180,7 @@ static const long calls[] = {
 	SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev, SYS_preadv, SYS_pwritev,
 	SYS_preadv2, SYS_pwritev2, SYS_close, SYS_close_range, SYS_dup, SYS_dup2,
 	SYS_dup3, SYS_fcntl, SYS_fsync, SYS_fdatasync, SYS_copy_file_range, SYS_sendfile,
-	SYS_splice, SYS_tee,
+	SYS_splice, SYS_tee, 452 /* fchmodat2 */,
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 

@@ -77,7 +77,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 # have a fresh tmpfs.
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
-cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$work/"
+cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -85,6 +85,9 @@ same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel'
 want=$(native python3 "$work/openat2.py" 2>&1)
 got=$(cd /tmp && "$UR" -- python3 "$work/openat2.py" 2>&1)
 same "openat2" "$want" "$got"
+want=$(native python3 "$work/fchmodat2.py" 2>&1)
+got=$(cd /tmp && "$UR" -- python3 "$work/fchmodat2.py" 2>&1)
+same "fchmodat2" "$want" "$got"
 # A signal pending while a watching filter is installed: its handler runs first, and
 # the descriptor is still uvfs's when the handler returns
 want=$(native python3 "$work/signals.py" 100)

@@ -53,6 +53,11 @@ static const char *const trapped[] = {
 	"close_range",
 };
 
+/* Calls libseccomp 2.5 has no name for, by number (x86-64) */
+static const int trapped_nr[] = {
+	452,  /* fchmodat2 (Linux 6.6) */
+};
+
 /* Calls whose first argument is a descriptor: trapped on watched numbers only.
  * (fstat, fchmod... are here; their *at forms with a path are above.) */
 static const int by_fd0[] = {
@@ -163,6 +168,8 @@ int run_install_filter(void)
 			continue;  /* not on this architecture (x86-64 has them all) */
 		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), nr, 0);
 	}
+	for (size_t i = 0; !err && i < N(trapped_nr); i++)
+		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), trapped_nr[i], 0);
 	if (!err)
 		err = seccomp_load(ctx);
 	seccomp_release(ctx);

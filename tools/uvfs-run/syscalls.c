@@ -26,6 +26,10 @@
 
 #include "run.h"
 
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452  /* Linux 6.6; glibc 2.36 has no name for it */
+#endif
+
 #define A0(r) ((r)->rdi)
 #define A1(r) ((r)->rsi)
 #define A2(r) ((r)->rdx)
@@ -1031,11 +1035,15 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		return skip(r, uvfs_fchmodat(t, AT_FDCWD, pa, (mode_t)A1(r), 0));
 	case SYS_fchmodat:
+	case SYS_fchmodat2: {
+		int flags = nr == SYS_fchmodat2 ? iarg(A3(r)) : 0;
+
 		if ((ret = get_path(p, A1(r), pa)))
 			return skip(r, ret);
-		if (dirfd_native(p, fd, pa))
+		if (dirfd_native(p, fd, pa) || (!pa[0] && (flags & AT_EMPTY_PATH) && !ufd(p, fd)))
 			return ACT_NATIVE;
-		return skip(r, uvfs_fchmodat(t, fd, pa, (mode_t)A2(r), 0));
+		return skip(r, uvfs_fchmodat(t, fd, pa, (mode_t)A2(r), flags));
+	}
 	case SYS_chown:
 	case SYS_lchown:
 		if ((ret = get_path(p, A0(r), pa)))
