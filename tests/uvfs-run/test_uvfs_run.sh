@@ -38,6 +38,10 @@ native() {
 		native "$@"
 }
 
+# The host's /dev/null, which stood in for memfs descriptors until a call the filter
+# did not trap (fchmodat2) chmod'ed it through one: compared at the end
+devnull=$(stat -c '%a %Z' /dev/null)
+
 seed='cd /tmp; touch foo bar; exec 42<bar; ls -l /proc/self/fd/42; mv foo bar; ls -l /proc/self/fd/42'
 # what follows "-> ": ls -l's date could change between two runs
 links() { sed -n 's/.* -> //p'; }
@@ -77,7 +81,8 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 # have a fresh tmpfs.
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
-cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" "$work/"
+cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
+	"$here/scripts.sh" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -88,6 +93,10 @@ same "openat2" "$want" "$got"
 want=$(native python3 "$work/fchmodat2.py" 2>&1)
 got=$(cd /tmp && "$UR" -- python3 "$work/fchmodat2.py" 2>&1)
 same "fchmodat2" "$want" "$got"
+# "#!" scripts: $0, the interpreter's arguments and /proc/PID/exe, chains of them
+want=$(native bash "$work/scripts.sh" /tmp 2>&1)
+got=$(cd /tmp && "$UR" -- bash "$work/scripts.sh" /tmp 2>&1)
+same "#! scripts as binfmt_script runs them (on memfs too)" "$want" "$got"
 # A signal pending while a watching filter is installed: its handler runs first, and
 # the descriptor is still uvfs's when the handler returns
 want=$(native python3 "$work/signals.py" 100)
@@ -265,6 +274,8 @@ if [ -n "$traps" ] && [ "$traps" -lt 2000 ]; then
 else
 	not_ok "a host pipe's reads and writes are not trapped" "$stats"
 fi
+
+same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -35,6 +35,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <grp.h>
@@ -183,6 +184,16 @@ static _Noreturn void init_main(struct start *st)
 	 * uvfs's: they never get here) */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		_exit(2);
+	/* the stand-in of memfs and /proc descriptors: a null device of our own, on a
+	 * tmpfs of this namespace over the kernel's /tmp (which the program never sees:
+	 * its /tmp is uvfs's), so that a call on a stand-in that uvfs-run does not trap
+	 * (a chmod of it: fchmodat2 went to the kernel once) changes nothing of the
+	 * host's /dev/null */
+	if (mount("uvfs-run", RUN_STAND_IN_DIR, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") ||
+	    mknod(RUN_STAND_IN, S_IFCHR | 0666, makedev(1, 3)) || chmod(RUN_STAND_IN, 0666)) {
+		fprintf(stderr, "uvfs-run: the stand-in %s: %s\n", RUN_STAND_IN, strerror(errno));
+		_exit(2);
+	}
 	prog = fork();
 
 	if (prog < 0)

@@ -14,7 +14,7 @@
  * numbers (lowest free, dup2, close-on-exec across exec).  Every uvfs descriptor N
  * has a stand-in at N in the kernel's table -- the real host file, reopened through
  * uvfs_host_fd(), for a file on a host mount (so that mmap and exec see the real
- * file), /dev/null otherwise -- made by rewriting the trapped open into an open of
+ * file), a null device of uvfs-run's own otherwise (RUN_STAND_IN) -- made by rewriting the trapped open into an open of
  * the stand-in, and uvfs's descriptor moved to the number the kernel gave.  Host
  * descriptors (the terminal, pipes, sockets) have no uvfs side and every call on
  * them runs on the kernel.
@@ -78,6 +78,11 @@ struct proc {
 				      * it shares its table with another process */
 	struct user_regs_struct inj_saved;  /* the registers the call returned with */
 };
+
+/* The stand-in of a uvfs descriptor with no host file (memfs, /proc): a null device
+ * on a tmpfs of the program's kernel-side mount namespace (main.c, init_main) */
+#define RUN_STAND_IN_DIR "/tmp"
+#define RUN_STAND_IN RUN_STAND_IN_DIR "/.uvfs-run-null"
 
 /* trace.c */
 extern struct uvfs *run_fs;

@@ -237,7 +237,7 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		return skip(r, fd);
 	hfd = uvfs_host_fd(T(p), fd);
 	if (hfd >= 0 && host_name(p, hfd, stand_in, sizeof(stand_in)))
-		hfd = -1;  /* no name to open it by: /dev/null stands in */
+		hfd = -1;  /* no name to open it by: RUN_STAND_IN stands in */
 	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) &&
 		   (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
 		   (!unprivileged(p) || (flags & O_ACCMODE) != O_WRONLY)) {
@@ -247,7 +247,7 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 	} else if (hfd >= 0) {
 		hflags = (flags & O_CLOEXEC) | O_PATH;
 	} else {
-		snprintf(stand_in, sizeof(stand_in), "/dev/null");
+		snprintf(stand_in, sizeof(stand_in), "%s", RUN_STAND_IN);
 		hflags = (flags & O_CLOEXEC) | O_RDONLY;
 	}
 	if (put_string(p, r, stand_in, &addr)) {
@@ -633,15 +633,189 @@ static long two_paths(struct proc *p, unsigned long long a, unsigned long long b
  * Exec: uvfs decides whether the file may run (its walk, its permissions); the kernel
  * runs the real file, named by the host path of uvfs's host mount; uvfs follows at
  * PTRACE_EVENT_EXEC (trace.c: uvfs_task_exec, /proc/PID/exe, close-on-exec).
+ *
+ * A "#!" script is run as binfmt_script runs it, here: the interpreter found in uvfs,
+ * and the kernel asked to execute the interpreter with the arguments the kernel would
+ * give it -- the interpreter's name, its one optional argument, the script's name as
+ * the caller gave it (or /dev/fd/N/NAME for execveat), then the caller's arguments
+ * but the first.  So $0 is what the caller wrote, /proc/PID/exe is the interpreter,
+ * and a script on memfs runs (the interpreter opens it through uvfs).  A chain of
+ * scripts, each the next one's interpreter, may be five long (exec_binprm() gives
+ * up at a depth above 5: tests/uvfs-run/scripts.sh measured it), then ELOOP.
  */
+#define BINPRM_BUF_SIZE 256
+#define MAX_SCRIPTS 5
+
+/* The file's first bytes: through the host file for a host mount's, else through
+ * uvfs as the process (whose read permission the kernel would not ask: a script
+ * only it may not read fails here instead of in its interpreter). */
+static ssize_t exec_head(struct proc *p, int fd, char *buf, size_t size)
+{
+	int hfd = uvfs_host_fd(T(p), fd), rfd;
+	char link[64];
+	ssize_t n;
+
+	memset(buf, 0, size);
+	if (hfd >= 0) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
+		rfd = open(link, O_RDONLY | O_CLOEXEC);
+		if (rfd < 0)
+			return -errno;
+		n = pread(rfd, buf, size, 0);
+		n = n < 0 ? -errno : n;
+		close(rfd);
+		return n;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	rfd = uvfs_openat(T(p), AT_FDCWD, link, O_RDONLY | O_CLOEXEC, 0);
+	if (rfd < 0)
+		return rfd;
+	n = uvfs_pread(T(p), rfd, buf, size, 0);
+	uvfs_close(T(p), rfd);
+	return n;
+}
+
+static bool spacetab(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* load_script()'s parse of buf (BINPRM_BUF_SIZE bytes, zero past the file's end):
+ * 0 with *name and *arg (NULL if none) pointing into buf, -ENOEXEC */
+static int parse_shebang(char *buf, char **name, char **arg)
+{
+	char *end = buf + BINPRM_BUF_SIZE - 1, *i_end, *cp;
+
+	i_end = memchr(buf, '\n', BINPRM_BUF_SIZE - 1);
+	if (!i_end) {
+		/* no newline in the buffer: the interpreter's name must end inside it */
+		for (cp = buf + 2; cp < end && spacetab(*cp); cp++)
+			;
+		if (cp == end)
+			return -ENOEXEC;
+		while (cp < end && *cp && !spacetab(*cp))
+			cp++;
+		if (cp == end)
+			return -ENOEXEC;
+		i_end = end;
+	}
+	while (i_end > buf + 2 && spacetab(i_end[-1]))
+		i_end--;
+	*i_end = 0;
+	for (cp = buf + 2; spacetab(*cp); cp++)
+		;
+	if (!*cp)
+		return -ENOEXEC;
+	*name = cp;
+	while (*cp && !spacetab(*cp))
+		cp++;
+	while (spacetab(*cp))
+		*cp++ = 0;
+	*arg = *cp ? cp : NULL;
+	return 0;
+}
+
+/* A file the process may execute: open (O_PATH), regular, execute permission */
+static int exec_open(struct proc *p, int dirfd, const char *path, int flags)
+{
+	struct stat st;
+	int fd, err;
+
+	if (!path[0] && (flags & AT_EMPTY_PATH))
+		fd = uvfs_dup(T(p), dirfd);  /* fexecve */
+	else
+		fd = uvfs_openat(T(p), dirfd, path,
+				 O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	if (fd < 0)
+		return fd;
+	err = uvfs_fstat(T(p), fd, &st);
+	if (!err && !S_ISREG(st.st_mode))
+		err = -EACCES;
+	if (!err)
+		err = uvfs_faccessat2(T(p), fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS);
+	if (err) {
+		uvfs_close(T(p), fd);
+		return err;
+	}
+	return fd;
+}
+
+/* The interpreters' arguments in front of the script's name and the caller's
+ * arguments but its first, written below the stack with the strings: the new argv's
+ * address, or 0 (the process's memory could not take it) */
+static unsigned long put_script_argv(struct proc *p, const struct user_regs_struct *r,
+				     unsigned long long argv, char *const *front, int nfront,
+				     unsigned long below)
+{
+	size_t argc = 0, strings = 0, vecs, total;
+	unsigned long long *old = NULL, *vec;
+	unsigned long at, s;
+	char *blk;
+	int ok = 0;
+
+	/* the caller's argv: pointers up to NULL (a NULL argv is an empty one) */
+	while (argv) {
+		unsigned long long ptr;
+		unsigned long long *o;
+
+		if (mem_read(p->tid, argv + 8 * argc, &ptr, 8))
+			goto out;
+		if (!ptr)
+			break;
+		if (argc >= (1u << 20))
+			goto out;
+		o = realloc(old, (argc + 1) * sizeof(*o));
+		if (!o)
+			goto out;
+		old = o;
+		old[argc++] = ptr;
+	}
+	for (int i = 0; i < nfront; i++)
+		strings += strlen(front[i]) + 1;
+	/* front strings, then (8-aligned) the vector: front, the caller's argv[1..],
+	 * NULL */
+	strings = (strings + 7) & ~(size_t)7;
+	vecs = ((size_t)nfront + (argc ? argc - 1 : 0) + 1) * 8;
+	total = strings + vecs;
+	at = (below - 64 - total) & ~15ul;
+	blk = calloc(1, total);
+	if (!blk)
+		goto out;
+	vec = (unsigned long long *)(void *)(blk + strings);
+	s = at;
+	{
+		char *w = blk;
+
+		for (int i = 0; i < nfront; i++) {
+			size_t len = strlen(front[i]) + 1;
+
+			memcpy(w, front[i], len);
+			vec[i] = s;
+			s += len;
+			w += len;
+		}
+	}
+	for (size_t i = 1; i < argc; i++)
+		vec[nfront + i - 1] = old[i];
+	vec[nfront + (argc ? argc - 1 : 0)] = 0;
+	ok = !mem_write(p->tid, at, blk, total);
+	free(blk);
+out:
+	free(old);
+	(void)r;
+	return ok ? at + (unsigned long)strings : 0;
+}
+
 static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd,
 			   unsigned long long path_addr, unsigned long long argv,
 			   unsigned long long envp, int flags)
 {
-	char path[NAME_MAX_BYTES], host[PATH_MAX + 1];
+	char path[NAME_MAX_BYTES], host[PATH_MAX + 1], fname[NAME_MAX_BYTES + 32];
+	char heads[MAX_SCRIPTS + 1][BINPRM_BUF_SIZE];
+	char *front[2 * MAX_SCRIPTS + 1];
+	const char *interp = NULL;
+	int nfront = 0, fd, hfd, err = get_path(p, path_addr, path);
 	unsigned long addr;
-	struct stat st;
-	int fd, hfd, err = get_path(p, path_addr, path);
 
 	if (err)
 		return skip(r, err);
@@ -649,42 +823,67 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		return skip(r, -EINVAL);
 	if (dirfd_native(p, dirfd, path))
 		return ACT_NATIVE;
-	if (!path[0] && (flags & AT_EMPTY_PATH))
-		fd = uvfs_dup(T(p), dirfd);  /* fexecve */
-	else
-		fd = uvfs_openat(T(p), dirfd, path,
-				 O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	fd = exec_open(p, dirfd, path, flags);
 	if (fd < 0)
 		return skip(r, fd);
-	err = uvfs_fstat(T(p), fd, &st);
-	if (!err && !S_ISREG(st.st_mode))
-		err = -EACCES;
-	if (!err)
-		err = uvfs_faccessat2(T(p), fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS);
-	hfd = err ? err : uvfs_host_fd(T(p), fd);
+	/* bprm->filename: the name as given, a descriptor's as /dev/fd/N[/NAME] */
+	if (dirfd == AT_FDCWD || path[0] == '/')
+		snprintf(fname, sizeof(fname), "%s", path);
+	else
+		snprintf(fname, sizeof(fname), "/dev/fd/%d%s%s", dirfd, path[0] ? "/" : "", path);
+	/* binfmt_script, as deep as the kernel goes: the last interpreter is run */
+	for (int depth = 0;; depth++) {
+		char *name, *arg;
+		char *h = heads[depth];
+		ssize_t n = exec_head(p, fd, h, BINPRM_BUF_SIZE);
+		int ifd;
+
+		if (n < 2 || h[0] != '#' || h[1] != '!')
+			break;
+		err = depth == MAX_SCRIPTS ? -ELOOP : parse_shebang(h, &name, &arg);
+		ifd = err ? err : exec_open(p, AT_FDCWD, name, 0);
+		uvfs_close(T(p), fd);
+		if (ifd < 0)
+			return skip(r, ifd);
+		fd = ifd;
+		/* this level's arguments go in front of the last level's */
+		memmove(front + 1 + !!arg, front, (size_t)nfront * sizeof(front[0]));
+		front[0] = name;
+		if (arg)
+			front[1] = arg;
+		nfront += 1 + !!arg;
+		interp = name;
+	}
+	hfd = uvfs_host_fd(T(p), fd);
 	if (hfd == -EXDEV)
 		hfd = -ENOEXEC;  /* a file of memfs: not yet (docs/SEMANTICS.md, uvfs-run) */
 	if (hfd < 0) {
 		uvfs_close(T(p), fd);
 		return skip(r, hfd);
 	}
-	/* the host path where it names the file (a #! interpreter then opens the
-	 * same name in uvfs), else the tracer's descriptor */
+	/* the host path where it names the file, else the tracer's descriptor */
 	if (host_path(hfd, host, sizeof(host)) && host_name(p, hfd, host, sizeof(host))) {
 		uvfs_close(T(p), fd);
 		return skip(r, -EACCES);
 	}
+	uvfs_close(T(p), fd);
 	free(p->up->exec_path);
 	/* what uvfs's exec resolves when the kernel's has run (trace.c, on_exec): the
-	 * name as given, a descriptor's relative one through uvfs's /proc/self/fd
-	 * (execveat, fexecve) */
-	if ((dirfd == AT_FDCWD || path[0] == '/'
+	 * interpreter, or the name as given, a descriptor's relative one through uvfs's
+	 * /proc/self/fd (execveat, fexecve) */
+	if ((interp ? asprintf(&p->up->exec_path, "%s", interp)
+	     : dirfd == AT_FDCWD || path[0] == '/'
 	     ? asprintf(&p->up->exec_path, "%s", path)
 	     : asprintf(&p->up->exec_path, "/proc/self/fd/%d%s%s", dirfd, path[0] ? "/" : "", path)) < 0)
 		p->up->exec_path = NULL;
-	uvfs_close(T(p), fd);
 	if (put_string(p, r, host, &addr))
 		return skip(r, -EFAULT);
+	if (interp) {
+		front[nfront++] = fname;
+		argv = put_script_argv(p, r, argv, front, nfront, addr);
+		if (!argv)
+			return skip(r, -E2BIG);  /* no room below the stack for the arguments */
+	}
 	r->orig_rax = SYS_execve;
 	r->rdi = addr;
 	r->rsi = argv;
