@@ -77,6 +77,26 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
 	return text;
 }
 
+/* The input, consumed a few bytes at a time; zeros once it is used up. */
+struct input {
+	const uint8_t *p;
+	size_t n;
+};
+
+static inline uint64_t take(struct input *in, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++) {
+		v = v << 8 | (in->n ? *in->p : 0);
+		if (in->n) {
+			in->p++;
+			in->n--;
+		}
+	}
+	return v;
+}
+
 /* After uvfs_free: nothing of the instance is left (dentries, names, inodes, files,
  * tasks).  The counts are process-wide; each run frees its instance before this. */
 static inline void fuzz_check_nothing_left(void)

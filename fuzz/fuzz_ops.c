@@ -23,25 +23,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct input {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint64_t take(struct input *in, unsigned bytes)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < bytes; i++) {
-		v = v << 8 | (in->n ? *in->p : 0);
-		if (in->n) {
-			in->p++;
-			in->n--;
-		}
-	}
-	return v;
-}
-
 static const char *const names[] = {
 	"a", "b", "d", "d/a", "d/e", "d/e/f", "/", ".", "..", "d/..", "", "/proc/self/fd/3",
 	"/proc/self/fd", "/proc/1/cwd", "/proc/self/fdinfo/0", "/proc/2", "/proc/self/exe",

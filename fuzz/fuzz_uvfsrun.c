@@ -120,24 +120,6 @@ static bool u_has(struct uvfs_task *t, int fd)
 /* ---------------------------------------------------------------------------------
  * The input
  */
-struct input {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint64_t take(struct input *in, unsigned bytes)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < bytes; i++) {
-		v = v << 8 | (in->n ? *in->p : 0);
-		if (in->n) {
-			in->p++;
-			in->n--;
-		}
-	}
-	return v;
-}
 
 /* An argument register: what programs pass, and what they should not. */
 static unsigned long long arg(struct input *in)

@@ -126,6 +126,27 @@ static void fs_struct_put(struct uvfs *fs, struct fs_struct *f)
 	defer_kfree(fs, f);  /* walk_start may be reading it */
 }
 
+/* A task of pid (0: the next) that takes fsx and files (one reference each, NULL
+ * when their allocation failed); NULL with errno, the references dropped */
+static struct uvfs_task *task_alloc_with(struct uvfs *fs, int pid, struct fs_struct *fsx,
+					 struct fdtable *files)
+{
+	struct uvfs_task *t = fsx && files ? task_alloc(fs, pid) : NULL;
+	int err = fsx && files ? errno : ENOMEM;
+
+	if (t) {
+		t->fs_struct = fsx;
+		t->files = files;
+		return t;
+	}
+	if (fsx)
+		fs_struct_put(fs, fsx);
+	if (files)
+		fdtable_put(fs, files);
+	errno = err;
+	return NULL;
+}
+
 struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 {
 	struct fs_struct init_fs = { .umask = 022 };
@@ -143,23 +164,13 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 	init_fs.root.dentry = init_fs.pwd.dentry = init_fs.root.mnt->mnt_root;
 	fsx = copy_fs_struct(&init_fs);
 	files = fdtable_alloc(fs->max_files);
-	t = fsx && files ? task_alloc(fs, 0) : NULL;
-	if (!t) {
-		int err = fsx && files ? errno : ENOMEM;
-
-		if (fsx)
-			fs_struct_put(fs, fsx);
-		if (files)
-			fdtable_put(fs, files);
-		errno = err;
-	} else {
+	t = task_alloc_with(fs, 0, fsx, files);
+	if (t) {
 		cred_init_root(&t->cred);
 		t->cred_id = ++fs->next_cred_id;
 		t->dumpable = SUID_DUMP_USER;
 		t->mnt_ns = fs->init_ns;
 		get_mnt_ns(t->mnt_ns);
-		t->fs_struct = fsx;
-		t->files = files;
 		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
 		__atomic_store_n(&fs->pid_table[t->pid], t, __ATOMIC_RELEASE);
 	}
@@ -200,23 +211,13 @@ static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid, unsigned l
 	} else {
 		files = fdtable_dup(fs, parent->files);
 	}
-	t = fsx && files ? task_alloc(fs, pid) : NULL;
-	if (!t) {
-		int err = fsx && files ? errno : ENOMEM;
-
-		if (fsx)
-			fs_struct_put(fs, fsx);
-		if (files)
-			fdtable_put(fs, files);
-		errno = err;
-	} else {
+	t = task_alloc_with(fs, pid, fsx, files);
+	if (t) {
 		cred_copy(&t->cred, &parent->cred);
 		t->dumpable = parent->dumpable;  /* the mm is copied */
 		t->cred_id = ++fs->next_cred_id;  /* copy_creds(): a new cred */
 		t->mnt_ns = parent->mnt_ns;
 		get_mnt_ns(t->mnt_ns);
-		t->fs_struct = fsx;
-		t->files = files;
 		if (parent->exe.dentry) {
 			t->exe = parent->exe;
 			path_get(&t->exe);
