@@ -24,7 +24,8 @@
  *   inodes and their fs parts, bodies  the same (inode.c, ->free_inode)
  *   the hash table                     the old one freed by call_rcu when it grows
  *   mounts, the mount hash table       freed after a grace period (namespace.c)
- *   the task's root and cwd            the caller's own task
+ *   the task's root and cwd            its fs_struct: freed after a grace period
+ *                                      (task.c; unshare(CLONE_FS) replaces it)
  *   other tasks (/proc/PID)            freed after a grace period (task.c)
  *   fd arrays, open files              the same (file.c: fdget_rcu)
  *
