@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# soak.sh - run kernel-comparison tests many times in a row on a busy machine.
+#
+# A test that compares uvfs with the running kernel must not depend on the rest of
+# the host: anonymous device numbers, mount ids, inode numbers of other filesystems
+# and times at a resolution load can move belong to whoever asks next.  Run every new
+# such test through this before committing it (docs/TESTING.md, "Soaking").
+#
+#   tests/soak.sh [-n COUNT] [-C BUILDDIR] [-l LOAD] [-t SECONDS] [TEST...]
+#
+#   -n COUNT   runs of each test (default 300)
+#   -C DIR     a configured meson build directory (default build); it is not
+#              rebuilt, so a frozen build (a clone at the commit under test) may
+#              be soaked while the tree changes
+#   -l LOAD    what runs beside it, for the whole soak:
+#                both  (default) the suite once more, `meson test --num-processes 2`
+#                      in a loop, and two busy loops
+#                meson the suite in a loop only;  busy  the two busy loops only;
+#                none  nothing
+#              The suite beside it leaves out the tests of suite 'global' (meson
+#              runs those alone: test_mount_max lowers fs.mount-max for the host);
+#              a 'global' test itself is soaked beside the busy loops only.
+#   -t SECONDS stop a test's runs after this long (default: no limit); the count
+#              reached is what is reported
+#   TEST       meson test names (default: every test of suite 'kernel')
+#
+# Prints one line per test, "NAME: R runs, F failed (S s)", and keeps the log of
+# every failed run in DIR/soak/NAME.N.txt.  Exits 1 when a run failed.
+set -uo pipefail
+
+count=300 build=build load=both limit=0
+while getopts n:C:l:t: opt; do
+	case $opt in
+	n) count=$OPTARG ;;
+	C) build=$OPTARG ;;
+	l) load=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	*) sed -n '12,30p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+case $load in both|meson|busy|none) ;; *) echo "soak.sh: -l both|meson|busy|none" >&2; exit 2 ;; esac
+[ -f "$build/build.ninja" ] || { echo "soak.sh: $build is not a meson build directory" >&2; exit 2; }
+build=$(cd "$build" && pwd)
+
+# "uvfs:diff+kernel / name" -> name
+list() { meson test -C "$build" --no-rebuild --list "$@" 2>/dev/null | sed -n 's|^.* / ||p'; }
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(list --suite kernel)
+[ ${#tests[@]} -gt 0 ] || { echo "soak.sh: no tests in $build's suite 'kernel'" >&2; exit 2; }
+mapfile -t global < <(list --suite global)
+
+pids=()
+stop_load() {
+	for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	pids=()
+}
+trap 'stop_load; exit 130' INT TERM
+start_load() {  # $1: with the suite beside (1) or not (0)
+	set -m
+	if [ "$1" = 1 ]; then
+		( while :; do
+			meson test -C "$build" --no-rebuild --num-processes 2 --no-suite global \
+				--logbase soak-beside >/dev/null 2>&1
+		  done ) &
+		pids+=($!)
+	fi
+	if [ "$load" = both ] || [ "$load" = busy ]; then
+		for _ in 1 2; do
+			( while :; do :; done ) &
+			pids+=($!)
+		done
+	fi
+	set +m
+}
+
+mkdir -p "$build/soak"
+failed_any=0
+for t in "${tests[@]}"; do
+	is_global=0
+	for g in "${global[@]}"; do [ "$g" = "$t" ] && is_global=1; done
+	beside=0
+	[ "$is_global" = 0 ] && { [ "$load" = both ] || [ "$load" = meson ]; } && beside=1
+	start_load "$beside"
+	runs=0 failed=0 start=$SECONDS
+	while [ "$runs" -lt "$count" ]; do
+		[ "$limit" -gt 0 ] && [ $((SECONDS - start)) -ge "$limit" ] && break
+		runs=$((runs + 1))
+		if ! meson test -C "$build" --no-rebuild --logbase "soak-$t" "$t" >/dev/null 2>&1; then
+			failed=$((failed + 1))
+			cp "$build/meson-logs/soak-$t.txt" "$build/soak/$t.$runs.txt"
+		fi
+	done
+	stop_load
+	echo "$t: $runs runs, $failed failed ($((SECONDS - start)) s)"
+	[ "$failed" = 0 ] || failed_any=1
+done
+exit $failed_any
