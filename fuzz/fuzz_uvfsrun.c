@@ -13,8 +13,10 @@
  * Checked after every step:
  * - a skipped call's result is a value or -errno in [-4095, -1];
  * - a call left to the kernel has its registers untouched;
- * - a rewritten call is openat or execve of a NUL-terminated path in the process's
- *   memory (the stand-in), or the same call with its path argument moved there;
+ * - a notified open that installs a descriptor gives the supervisor's descriptor of
+ *   it, and is played as ADDFD (the lowest free number), then run_installed();
+ * - a rewritten call is execve of a NUL-terminated path in the process's memory, or
+ *   the same call with its path argument moved there (/proc/TID/fd/N);
  * - one descriptor space: every descriptor uvfs has is a stand-in in the model of
  *   the kernel's table, and every stand-in there is a descriptor of uvfs's;
  * and after the instance is freed, nothing of it is left (fuzz_common.h).
@@ -23,12 +25,18 @@
  * choose a host directory to write in) and plays every execve as failing (an exec
  * that runs is trace.c's, not decoding).  As root it first moves to a private mount
  * namespace with a tmpfs of its own on /dev/shm, where its host mount's directory is.
+ * The process whose /proc/TID the decoding reads (its host descriptors' kinds and
+ * names, opened by the supervisor itself) is a child that only waits, with the null
+ * device on 0, 1 and 2: the input opens those with any flags, never the harness's own
+ * descriptors.
  */
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -40,6 +48,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 struct uvfs *run_fs;
 pid_t run_tracer_pid;
+int run_null_fd = -1, run_notify_fd = -1;
+static pid_t played;  /* the process /proc/TID shows (LLVMFuzzerInitialize) */
 
 /* ---------------------------------------------------------------------------------
  * The traced process's memory: [MEM_BASE, MEM_BASE + MEM_SIZE); the stack pointer at
@@ -235,16 +245,10 @@ static long kernel_rewritten(struct proc *p, const struct user_regs_struct *was,
 	FUZZ_CHECK(mem_read_str(p->tid, pa, path, sizeof(path)) == 0 && path[0] == '/');
 	if (nr == SYS_execve)
 		return -ENOENT;
-	if (strncmp(path, host_fd, (size_t)n)) {
-		/* a stand-in (PEND_OPEN) or a host device (PEND_NONE): openat of it */
-		FUZZ_CHECK(nr == SYS_openat && (long)r->rdi == AT_FDCWD);
-		return k_lowest(0, p->pending == PEND_OPEN ? K_STANDIN : K_HOST);
-	}
-	/* the same call on /proc/TID/fd/N of a host descriptor: opens make a host
-	 * descriptor */
-	FUZZ_CHECK(r->orig_rax == was->orig_rax);
-	if (nr == SYS_open || nr == SYS_openat || nr == SYS_openat2 || nr == SYS_creat)
-		return k_lowest(0, K_HOST);
+	/* the same call on /proc/TID/fd/N of a host descriptor (opens are never
+	 * rewritten: the supervisor installs what they open) */
+	FUZZ_CHECK(!strncmp(path, host_fd, (size_t)n) && r->orig_rax == was->orig_rax &&
+		   !run_notified(nr));
 	return 0;
 }
 
@@ -288,6 +292,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* the tracer's /proc/PID/fd/N names a stand-in: a pid other than the
 	 * process's, whose /proc/TID/fd/N names its own host descriptors */
 	run_tracer_pid = 1;
+	run_null_fd = open("/dev/null", O_PATH | O_CLOEXEC);
+	FUZZ_CHECK(run_null_fd >= 0);
+	played = fork();
+	FUZZ_CHECK(played >= 0);
+	if (played == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setsid();
+		for (int fd = 0; fd < 3; fd++)
+			dup2(null, fd);
+		syscall(SYS_close_range, 3, ~0u, 0);
+		for (;;)
+			pause();  /* killed with the harness (PR_SET_PDEATHSIG) */
+	}
 	return 0;
 }
 
@@ -342,8 +361,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	up.task = build(run_fs, (unsigned)take(&in, 1));
 	up.threads = 1;
 	up.nspid = uvfs_task_pid(up.task);
-	p.tid = getpid();
+	p.tid = played;
 	p.up = &up;
+	p.inst_hfd = p.inst_ufd = p.watch_group = -1;
 	p.attached = true;
 	memset(ktab, 0, sizeof(ktab));
 	ktab[0] = ktab[1] = ktab[2] = K_HOST;  /* the terminal */
@@ -392,6 +412,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case ACT_REWRITTEN:
 			r.rax = (unsigned long long)kernel_rewritten(&p, &was, &r);
 			run_syscall_exit(&p, &r);
+			break;
+		case ACT_INSTALL:
+			/* SECCOMP_IOCTL_NOTIF_ADDFD: the lowest free number */
+			FUZZ_CHECK(run_notified((long)was.orig_rax) && p.inst_hfd >= 0 &&
+				   p.pending == PEND_NONE);
+			ret = k_lowest(0, p.inst_ufd >= 0 ? K_STANDIN : K_HOST);
+			close(p.inst_hfd);
+			p.inst_hfd = -1;
+			run_installed(&p, ret);
+			FUZZ_CHECK(p.inst_ufd == -1);
 			break;
 		}
 		p.pending = PEND_NONE;

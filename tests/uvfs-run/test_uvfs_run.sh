@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
 set -u
 UR=$(realpath "$1")
+APPEND_THREADS=$(realpath "$2")
+RACE_OPEN=$(realpath "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -274,6 +276,33 @@ if [ -n "$traps" ] && [ "$traps" -lt 2000 ]; then
 else
 	not_ok "a host pipe's reads and writes are not trapped" "$stats"
 fi
+
+# Descriptors placed atomically (SECCOMP_IOCTL_NOTIF_ADDFD): 32 threads opening,
+# appending to and closing a file each, 100 times -- every record in its own file,
+# no call failing; on memfs and on a --bind of a host directory
+want=$(native "$APPEND_THREADS" /tmp 2>&1)
+same "32 threads appending natively" "records 3200, misplaced 0, errors 0" "$want"
+for i in 1 2 3; do
+	got=$("$UR" -- "$APPEND_THREADS" /tmp 2>&1)
+	same "32 threads appending, memfs, run $i: every record in its own file" "$want" "$got"
+done
+bdir=$(mktemp -d /var/tmp/uvfs-run-bind.XXXXXX)
+got=$("$UR" --bind "$bdir" /mnt -- "$APPEND_THREADS" /mnt 2>&1)
+same "32 threads appending, --bind: every record in its own file" "$want" "$got"
+same "... and on the host too" "3200" "$(cat "$bdir"/f* | wc -l)"
+rm -rf "$bdir"
+
+# Nothing the program can write is read again by the kernel: one thread opens
+# /dev/null (O_WRONLY|O_TRUNC) and its host descriptor 0's /proc/self/fd/0
+# (O_WRONLY|O_CREAT|O_TRUNC) for 10 s while another fills the memory below its stack
+# pointer with host paths (race_open.c): the host's files untouched
+sdir=$(mktemp -d /var/tmp/uvfs-run-sentinel.XXXXXX)
+echo keep > "$sdir/existing"
+got=$(echo | "$UR" -- "$RACE_OPEN" 10 "$sdir/existing" "$sdir/new" 2>&1)
+same "racing opens: every open succeeded" "failed 0" "${got##*, }"
+same "racing opens: the host file the racer named keeps its bytes" "keep" "$(cat "$sdir/existing")"
+same "racing opens: no host file made" "no" "$([ -e "$sdir/new" ] && echo yes || echo no)"
+rm -rf "$sdir"
 
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * filter.c - the seccomp filters: the file-system calls uvfs answers stop the process
- * for the tracer (SCMP_ACT_TRACE); everything else -- memory, signals, time, sockets,
- * pipes, and every call a descriptor of the host's makes -- runs on the kernel without
- * the tracer ever seeing it.  The lists are the specification of what uvfs-run
+ * filter.c - the seccomp filters: the file-system calls uvfs answers go to the
+ * supervisor -- the opens by user notification (SCMP_ACT_NOTIFY: their descriptors
+ * are installed by ADDFD), the rest by stopping the process for the tracer
+ * (SCMP_ACT_TRACE); everything else -- memory, signals, time, sockets, pipes, and
+ * every call a descriptor of the host's makes -- runs on the kernel without the
+ * supervisor ever seeing it.  The lists are the specification of what uvfs-run
  * answers (docs/uvfs-run.1 prints them).
  *
  * Two kinds of filter.  The first, installed by the program's first process before
@@ -26,13 +28,29 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "run.h"
 
+/* The calls delivered by notification: the ones that make a descriptor */
+static const int notified[] = { SYS_open, SYS_openat, SYS_openat2, SYS_creat };
+
+bool run_notified(long nr)
+{
+	for (size_t i = 0; i < sizeof(notified) / sizeof(notified[0]); i++)
+		if (nr == notified[i])
+			return true;
+	return false;
+}
+
 static const char *const trapped[] = {
 	/* names and paths */
-	"open", "openat", "openat2", "creat", "stat", "lstat", "fstat", "newfstatat",
+	"stat", "lstat", "fstat", "newfstatat",
 	"statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat", "getcwd",
 	"chdir", "fchdir", "chroot", "mkdir", "mkdirat", "mknod", "mknodat", "rmdir",
 	"unlink", "unlinkat", "rename", "renameat", "renameat2", "link", "linkat",
@@ -156,11 +174,57 @@ int run_watch_filter(int g, struct sock_filter *out)
 	return (int)k;
 }
 
+/*
+ * libseccomp builds the program; it is loaded here, with the flags libseccomp 2.5
+ * has no attribute for: SECCOMP_FILTER_FLAG_NEW_LISTENER (the supervisor's
+ * descriptor) and SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19: once the
+ * supervisor has received a notification, only a fatal signal interrupts the call --
+ * an open uvfs has made must not be abandoned for a signal handler; before, the
+ * kernel restarts it as a signal restarts any call).  no_new_privs as
+ * seccomp_load() sets it.
+ */
+static int load_with_listener(scmp_filter_ctx ctx)
+{
+	int mfd = memfd_create("uvfs-run-filter", MFD_CLOEXEC), err = 0, fd;
+	struct sock_fprog prog = { 0 };
+	struct stat st;
+
+	if (mfd < 0)
+		return -errno;
+	err = seccomp_export_bpf(ctx, mfd);
+	if (!err && fstat(mfd, &st))
+		err = -errno;
+	if (!err && (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
+		     st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
+		err = -E2BIG;
+	if (!err) {
+		prog.len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
+		prog.filter = malloc((size_t)st.st_size);
+		if (!prog.filter)
+			err = -ENOMEM;
+		else if (pread(mfd, prog.filter, (size_t)st.st_size, 0) != st.st_size)
+			err = -EIO;
+	}
+	close(mfd);
+	if (!err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		err = -errno;
+	if (!err) {
+		fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				  SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
+		err = fd < 0 ? -errno : fd;
+	}
+	free(prog.filter);
+	return err;
+}
+
 int run_install_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int err = ctx ? 0 : -ENOMEM;
 
+	for (size_t i = 0; !err && i < N(notified); i++)
+		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified[i], 0);
 	for (size_t i = 0; !err && i < sizeof(trapped) / sizeof(trapped[0]); i++) {
 		int nr = seccomp_syscall_resolve_name(trapped[i]);
 
@@ -171,7 +235,7 @@ int run_install_filter(void)
 	for (size_t i = 0; !err && i < N(trapped_nr); i++)
 		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), trapped_nr[i], 0);
 	if (!err)
-		err = seccomp_load(ctx);
+		err = load_with_listener(ctx);
 	seccomp_release(ctx);
 	return err;
 }

@@ -34,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -47,6 +48,8 @@
 struct mnt_opt {
 	const char *kind, *src, *dst;
 };
+
+static sigset_t caller_mask;
 
 static void usage(void)
 {
@@ -141,7 +144,43 @@ struct start {
 	char **argv;
 	long uid, gid;
 	int go[2];      /* the tracer says "seized" (it finds the program as the init's child) */
+	int sock[2];    /* the program sends the filter's listener to the supervisor */
+	sigset_t mask;  /* uvfs-run's caller's signal mask, for the program */
 };
+
+/* The listener, from the program's process to the supervisor (SCM_RIGHTS) */
+static int send_fd(int sock, int fd)
+{
+	char c = 'l', cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char c, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&m);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
 
 static void program(struct start *st)
 {
@@ -164,10 +203,16 @@ static void program(struct start *st)
 		_exit(2);
 	}
 	err = run_install_filter();
-	if (err) {
+	if (err < 0) {
 		fprintf(stderr, "uvfs-run: seccomp: %s\n", strerror(-err));
 		_exit(2);
 	}
+	if ((err = send_fd(st->sock[1], err)) < 0) {
+		fprintf(stderr, "uvfs-run: the filter's listener: %s\n", strerror(-err));
+		_exit(2);
+	}
+	/* the listener and the socket are close-on-exec */
+	sigprocmask(SIG_SETMASK, &st->mask, NULL);
 	execvp(st->argv[0], st->argv);
 	/* the filter is in place: this execvp's calls were uvfs's */
 	fprintf(stderr, "uvfs-run: %s: %s\n", st->argv[0], strerror(errno));
@@ -202,6 +247,8 @@ static _Noreturn void init_main(struct start *st)
 		program(st);
 	close(st->go[0]);
 	close(st->go[1]);
+	close(st->sock[0]);
+	close(st->sock[1]);
 	for (;;) {
 		pid_t w = wait(&ws);
 
@@ -273,8 +320,9 @@ static int run_once(const struct opts *o, const char *abi)
 	}
 
 	fflush(NULL);
-	if (pipe2(st.go, O_CLOEXEC))
+	if (pipe2(st.go, O_CLOEXEC) || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st.sock))
 		die("pipe", errno);
+	st.mask = caller_mask;
 	st.argv = o->argv;
 	st.uid = o->uid;
 	st.gid = o->gid;
@@ -289,6 +337,7 @@ static int run_once(const struct opts *o, const char *abi)
 	if (init == 0)
 		init_main(&st);
 	close(st.go[0]);
+	close(st.sock[1]);
 	child = find_program(init);
 	if (!child || ptrace(PTRACE_SEIZE, child, 0,
 			     PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
@@ -316,11 +365,25 @@ static int run_once(const struct opts *o, const char *abi)
 	if (write(st.go[1], "g", 1) != 1)
 		die("start the program", errno);
 	close(st.go[1]);
+	run_notify_fd = recv_fd(st.sock[0]);
+	close(st.sock[0]);
+	if (run_notify_fd < 0) {
+		kill(init, SIGKILL);  /* the program said why */
+		waitpid(init, &ws, 0);
+		return 2;
+	}
+	/* the stand-in, where the init made it: in the program's mount namespace */
+	snprintf(cwd, sizeof(cwd), "/proc/%d/root" RUN_STAND_IN, init);
+	run_null_fd = open(cwd, O_PATH | O_CLOEXEC);
+	if (run_null_fd < 0)
+		die(RUN_STAND_IN, errno);
 	if (run_trace(child, prog_task, &status)) {
 		kill(init, SIGKILL);
 		return 2;
 	}
 	waitpid(init, &ws, 0);
+	close(run_notify_fd);
+	close(run_null_fd);
 	uvfs_task_exit(t);
 	uvfs_free(run_fs);
 	if (o->stats)
@@ -382,7 +445,15 @@ static int run_all(const struct opts *o)
 int main(int argc, char **argv)
 {
 	struct opts o = { .uid = -1, .gid = -1 };
+	sigset_t chld;
 	int i;
+
+	/* the supervisor learns of its tracees' stops through a signalfd (trace.c):
+	 * SIGCHLD blocked in every thread, so before uvfs's threads exist; the program
+	 * gets its caller's mask back */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &caller_mask);
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -4,22 +4,31 @@
  *
  * How a call travels (docs/ARCHITECTURE.md, "uvfs-run"): the program runs under a
  * seccomp filter (filter.c) that lets every system call through to the kernel except
- * the file-system calls uvfs answers, which stop the process for its tracer
- * (SECCOMP_RET_TRACE -> PTRACE_EVENT_SECCOMP).  The tracer (trace.c) reads the
- * arguments and the memory they point to, asks uvfs as the process's uvfs task
- * (syscalls.c), writes the results back and resumes the process with the system call
- * skipped and uvfs's return value in its place.
+ * the file-system calls uvfs answers.  Those are delivered to the supervisor (trace.c)
+ * one of two ways:
+ *   - the opens by seccomp user notification (SECCOMP_RET_USER_NOTIF): the
+ *     supervisor reads the arguments and the path, asks uvfs, and installs the new
+ *     descriptor in the process's table itself (SECCOMP_IOCTL_NOTIF_ADDFD with
+ *     SECCOMP_ADDFD_FLAG_SEND: placed and answered in one step, so no other thread
+ *     can take its number in between, and nothing the program can write is read
+ *     again by the kernel);
+ *   - the others by ptrace (SECCOMP_RET_TRACE -> PTRACE_EVENT_SECCOMP): the tracer
+ *     reads the arguments, asks uvfs as the process's uvfs task (syscalls.c), writes
+ *     the results back and resumes the process with the system call skipped and
+ *     uvfs's return value in its place.
+ * Both reach the same decoding (run_syscall(), on the registers a notification's
+ * arguments fill in).
  *
  * One descriptor space: the kernel's table of each process stays the authority on
  * numbers (lowest free, dup2, close-on-exec across exec).  Every uvfs descriptor N
- * has a stand-in at N in the kernel's table -- the real host file, reopened through
- * uvfs_host_fd(), for a file on a host mount (so that mmap and exec see the real
- * file), a null device of uvfs-run's own otherwise (RUN_STAND_IN) -- made by rewriting the trapped open into an open of
- * the stand-in, and uvfs's descriptor moved to the number the kernel gave.  Host
- * descriptors (the terminal, pipes, sockets) have no uvfs side and every call on
- * them runs on the kernel.
+ * has a stand-in at N in the kernel's table -- the real host file, reopened by the
+ * supervisor through uvfs_host_fd(), for a file on a host mount (so that mmap and exec
+ * see the real file), a null device of uvfs-run's own otherwise (RUN_STAND_IN) --
+ * installed by ADDFD at the lowest free number, and uvfs's descriptor moved to that
+ * number before the call is answered.  Host descriptors (the terminal, pipes,
+ * sockets) have no uvfs side and every call on them runs on the kernel.
  *
- * Single-threaded: one tracer thread owns the uvfs instance and every process.
+ * Single-threaded: one supervisor thread owns the uvfs instance and every process.
  * x86-64 only (the register layout and system call numbers).
  */
 #ifndef UVFS_RUN_H
@@ -34,7 +43,6 @@
 /* What the tracer waits for at a process's next syscall-exit stop. */
 enum pending {
 	PEND_NONE,
-	PEND_OPEN,      /* a stand-in's open: move uvfs's descriptor to its number */
 	PEND_DUP,       /* dup/dup2/dup3/F_DUPFD: mirror the new number in uvfs */
 	PEND_CLOSE_RANGE,
 	PEND_CREDS,     /* a set*id call: the same call on uvfs when the kernel agreed */
@@ -72,6 +80,14 @@ struct proc {
 	long p_arg;
 	int new_ufd;                 /* run_syscall_exit: a number uvfs's descriptor
 				      * now has, or -1 */
+	/* ACT_INSTALL: the supervisor's descriptor to install in the process's table
+	 * (closed by the supervisor afterwards), with these descriptor flags (O_CLOEXEC);
+	 * inst_ufd: uvfs's descriptor to move to the number it gets, or -1 (a host
+	 * descriptor: a device, a host descriptor's /proc name) */
+	int inst_hfd, inst_ufd;
+	unsigned int inst_flags;
+	int watch_group;             /* a watching filter to install at the stop that
+				      * PTRACE_INTERRUPT brings, or -1 */
 	enum inject inj;
 	int inj_group;
 	bool watch_all;              /* install RUN_GROUP_ALL at the next stop that may:
@@ -80,13 +96,16 @@ struct proc {
 };
 
 /* The stand-in of a uvfs descriptor with no host file (memfs, /proc): a null device
- * on a tmpfs of the program's kernel-side mount namespace (main.c, init_main) */
+ * on a tmpfs of the program's kernel-side mount namespace (main.c, init_main), which
+ * the supervisor holds open as run_null_fd (O_PATH) and reopens for each stand-in */
 #define RUN_STAND_IN_DIR "/tmp"
 #define RUN_STAND_IN RUN_STAND_IN_DIR "/.uvfs-run-null"
 
 /* trace.c */
 extern struct uvfs *run_fs;
 extern pid_t run_tracer_pid;
+extern int run_null_fd;
+extern int run_notify_fd;   /* the filter's listener (filter.c) */
 /* what the tracer saw (--stats): seccomp stops, of them the ones uvfs answered
  * (skipped or rewritten), and watching filters installed */
 struct run_stats {
@@ -95,7 +114,8 @@ struct run_stats {
 extern struct run_stats run_stats;
 int run_trace(pid_t child, struct uvfs_task *first, int *status);
 
-/* filter.c: install the filter in the calling process (the child, before exec) */
+/* filter.c: install the filter in the calling process (the child, before exec):
+ * the listener's descriptor (close-on-exec), or -errno */
 int run_install_filter(void);
 /* the group of descriptor numbers a watching filter traps; RUN_GROUP_ALL: every
  * number (a table shared with another process) */
@@ -113,10 +133,18 @@ enum action {
 	ACT_SKIP,         /* skipped: regs->rax is the result */
 	ACT_REWRITTEN,    /* regs rewritten into another call; stop at its exit */
 	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
+	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
+			   * number and answer with it (then run_installed()) */
 };
 enum action run_syscall(struct proc *p, struct user_regs_struct *regs);
 /* the syscall-exit stop of an ACT_REWRITTEN or ACT_EXIT_STOP call */
 void run_syscall_exit(struct proc *p, struct user_regs_struct *regs);
+/* after ACT_INSTALL's ADDFD: the number the descriptor got, or -errno; uvfs's
+ * descriptor moves there (or goes).  Returns the group of descriptor numbers a
+ * watching filter must be installed for before the program goes on, or -1. */
+int run_installed(struct proc *p, long ret);
+/* Is this call one the filter delivers by notification (the opens)? */
+bool run_notified(long nr);
 
 /* memory of the traced process */
 int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len);

@@ -78,6 +78,21 @@ static bool dirfd_native(const struct proc *p, int dirfd, const char *path)
 	return dirfd != AT_FDCWD && path[0] != '/' && !ufd(p, dirfd);
 }
 
+/* What a host descriptor of the process is, for a walk starting at it: 0 a
+ * directory, -ENOTDIR something else, -EBADF no open descriptor at that number */
+static int host_fd_kind(const struct proc *p, int fd)
+{
+	char link[64];
+	struct stat st;
+
+	if (fd < 0)
+		return -EBADF;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, fd);
+	if (stat(link, &st))
+		return errno == ENOENT ? -EBADF : -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
 /*
  * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<own pid>/fd/N and /dev/fd/N,
  * /dev/stdin, /dev/stdout, /dev/stderr for a descriptor N of the host's (a pipe of
@@ -187,82 +202,152 @@ static int host_name(const struct proc *p, int hfd, char *out, size_t size)
 }
 
 /* ---------------------------------------------------------------------------------
- * Opening: uvfs opens, then the kernel opens the stand-in at the lowest free number
- * of the process's table, and uvfs's descriptor moves there (run_syscall_exit).
+ * Opening (delivered by notification): uvfs opens, the supervisor opens what stands
+ * in for uvfs's file in the kernel's table, and trace.c installs it at the lowest
+ * free number of the process's table (ADDFD) and moves uvfs's descriptor there
+ * (run_installed()) before the process sees the number.  Nothing is written into the
+ * process's memory and nothing it could change afterwards is read again.
  */
+
+/* The supervisor's own open of one of its descriptors, for the program: a new open
+ * file description, so that the program's offset, flags and locks are its own.
+ * O_NOCTTY: the supervisor never takes a terminal as its own. */
+static int reopen(int fd, int flags)
+{
+	char link[64];
+	int r;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY |
+		 O_CLOEXEC);
+	return r < 0 ? -errno : r;
+}
+
+static enum action install(struct proc *p, struct user_regs_struct *r, int hfd, int ufd,
+			   int flags)
+{
+	if (hfd < 0) {
+		if (ufd >= 0)
+			uvfs_close(T(p), ufd);
+		return skip(r, hfd);
+	}
+	p->inst_hfd = hfd;
+	p->inst_ufd = ufd;
+	p->inst_flags = (unsigned int)(flags & O_CLOEXEC);
+	return ACT_INSTALL;
+}
+
+/* /dev/tty: the process's controlling terminal, not the supervisor's -- the device
+ * /proc/TID/stat's tty_nr names (ENXIO without one, as tty_open_current_tty()) */
+static int open_ctty(const struct proc *p, int flags)
+{
+	char path[64], buf[1024], *s;
+	unsigned int maj, min;
+	ssize_t n;
+	int fd, tty_nr = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", p->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENXIO;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ENXIO;
+	buf[n] = 0;
+	s = strrchr(buf, ')');  /* the name may hold anything but the last ')' */
+	if (!s || sscanf(s, ") %*c %*d %*d %*d %d", &tty_nr) != 1 || !tty_nr)
+		return -ENXIO;
+	maj = (unsigned int)((tty_nr >> 8) & 0xfff);
+	min = (unsigned int)((tty_nr & 0xff) | ((tty_nr >> 12) & 0xfff00));
+	if (maj >= 136 && maj <= 143)
+		snprintf(path, sizeof(path), "/dev/pts/%u", (maj - 136) * 256 + min);
+	else if (maj == 4)
+		snprintf(path, sizeof(path), "/dev/tty%u", min);
+	else if (maj == 5 && min == 1)
+		snprintf(path, sizeof(path), "/dev/console");
+	else
+		snprintf(path, sizeof(path), "/dev/char/%u:%u", maj, min);
+	fd = open(path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* A device node of a host mount: the host's device, opened by the supervisor (uvfs
+ * has made every check of the walk and of may_open(): its own open answers ENXIO
+ * only after them); the program's descriptor is the host's from then on. */
+static enum action open_device(struct proc *p, struct user_regs_struct *r, int dirfd,
+			       const char *path, int flags)
+{
+	int o = uvfs_openat(T(p), dirfd, path, O_PATH | (flags & O_NOFOLLOW), 0), hfd, dev;
+	struct stat st;
+
+	if (o < 0)
+		return skip(r, -ENXIO);
+	hfd = uvfs_host_fd(T(p), o);
+	if (hfd < 0 || uvfs_fstat(T(p), o, &st) || !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		uvfs_close(T(p), o);
+		return skip(r, -ENXIO);
+	}
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(5, 0))
+		dev = open_ctty(p, flags);
+	else
+		dev = reopen(hfd, flags);
+	uvfs_close(T(p), o);
+	return install(p, r, dev, -1, flags);
+}
+
 static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd,
-			   unsigned long long path_addr, int flags, mode_t mode, int path_arg,
+			   unsigned long long path_addr, int flags, mode_t mode,
 			   const struct uvfs_open_how *how, size_t how_size)
 {
-	char path[NAME_MAX_BYTES], stand_in[PATH_MAX];
-	unsigned long addr;
+	char path[NAME_MAX_BYTES], link[64];
 	struct stat st;
 	int fd, hfd, hflags, err = get_path(p, path_addr, path);
 
 	if (err)
 		return skip(r, err);
-	if (dirfd_native(p, dirfd, path))
-		return ACT_NATIVE;
 	fd = how ? uvfs_openat2(T(p), dirfd, path, how, how_size)
 		 : uvfs_openat(T(p), dirfd, path, flags, mode);
+	if (fd == -EBADF && dirfd_native(p, dirfd, path)) {
+		/* a name relative to a host descriptor: uvfs has made every check that
+		 * comes before the walk (flags, the name); the kernel's answer at the
+		 * walk's start is given here, not by letting it read the name again --
+		 * another thread could make it absolute meanwhile, a host path outside
+		 * every mount of uvfs's.  A host directory (inherited from uvfs-run's
+		 * caller) is the host's: the kernel opens in it ("..": SEMANTICS §9). */
+		err = host_fd_kind(p, dirfd);
+		return err ? skip(r, err) : ACT_NATIVE;
+	}
 	if (fd == -ENOENT || fd == -ENXIO) {
 		int h = host_fd_name(p, path);
 
-		if (h >= 0)
-			return host_fd_native(p, r, path_arg, h);
-	}
-	if (fd == -ENXIO) {
-		/* a device node of a host mount: the kernel opens the host's device
-		 * (a host descriptor from then on: it is the host's file) */
-		int o = uvfs_openat(T(p), dirfd, path, O_PATH, 0);
-
-		hfd = o >= 0 ? uvfs_host_fd(T(p), o) : -1;
-		if (hfd >= 0 && !uvfs_fstat(T(p), o, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
-		    !host_name(p, hfd, stand_in, sizeof(stand_in))) {
-			if (!put_string(p, r, stand_in, &addr)) {
-				uvfs_close(T(p), o);
-				r->orig_rax = SYS_openat;
-				r->rdi = (unsigned long long)(long)AT_FDCWD;
-				r->rsi = addr;
-				r->rdx = (unsigned long long)(flags & ~(O_CREAT | O_EXCL | O_TMPFILE));
-				r->r10 = 0;
-				p->pending = PEND_NONE;
-				return ACT_REWRITTEN;
-			}
+		if (h >= 0) {
+			/* the same file as the host descriptor, as the kernel's
+			 * /proc/TID/fd/N reopens it */
+			snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, h);
+			hfd = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC)) |
+				   O_NOCTTY | O_CLOEXEC);
+			return install(p, r, hfd < 0 ? -errno : hfd, -1, flags);
 		}
-		if (o >= 0)
-			uvfs_close(T(p), o);
 	}
+	if (fd == -ENXIO)
+		return open_device(p, r, dirfd, path, flags);
 	if (fd < 0)
 		return skip(r, fd);
 	hfd = uvfs_host_fd(T(p), fd);
-	if (hfd >= 0 && host_name(p, hfd, stand_in, sizeof(stand_in)))
-		hfd = -1;  /* no name to open it by: RUN_STAND_IN stands in */
 	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) &&
-		   (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
-		   (!unprivileged(p) || (flags & O_ACCMODE) != O_WRONLY)) {
+	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
+	    (!unprivileged(p) || (flags & O_ACCMODE) != O_WRONLY)) {
 		/* the real file: mmap and exec through this descriptor reach it (an
 		 * unprivileged program only where uvfs let it read) */
-		hflags = (flags & O_CLOEXEC) | O_RDONLY;
+		hflags = O_RDONLY;
 	} else if (hfd >= 0) {
-		hflags = (flags & O_CLOEXEC) | O_PATH;
+		hflags = O_PATH;
 	} else {
-		snprintf(stand_in, sizeof(stand_in), "%s", RUN_STAND_IN);
-		hflags = (flags & O_CLOEXEC) | O_RDONLY;
+		hfd = run_null_fd;  /* memfs, /proc: the null device stands in */
+		hflags = O_RDONLY;
 	}
-	if (put_string(p, r, stand_in, &addr)) {
-		uvfs_close(T(p), fd);
-		return skip(r, -EFAULT);
-	}
-	r->orig_rax = SYS_openat;
-	r->rdi = (unsigned long long)(long)AT_FDCWD;
-	r->rsi = addr;
-	r->rdx = (unsigned long long)hflags;
-	r->r10 = 0;
-	p->pending = PEND_OPEN;
-	p->p_fd = fd;
-	p->p_flags = (unsigned int)(flags & O_CLOEXEC);
-	return ACT_REWRITTEN;
+	return install(p, r, reopen(hfd, hflags), fd, flags);
 }
 
 /*
@@ -285,7 +370,7 @@ static enum action do_openat2(struct proc *p, struct user_regs_struct *r)
 		return skip(r, -E2BIG);
 	if (mem_read(p->tid, A2(r), u.bytes, size))
 		return skip(r, -EFAULT);
-	return do_open(p, r, iarg(A0(r)), A1(r), (int)u.how.flags, (mode_t)u.how.mode, 1,
+	return do_open(p, r, iarg(A0(r)), A1(r), (int)u.how.flags, (mode_t)u.how.mode,
 		       &u.how, size);
 }
 
@@ -907,12 +992,12 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	switch (nr) {
 	/* opening */
 	case SYS_open:
-		return do_open(p, r, AT_FDCWD, A0(r), iarg(A1(r)), (mode_t)A2(r), 0, NULL, 0);
+		return do_open(p, r, AT_FDCWD, A0(r), iarg(A1(r)), (mode_t)A2(r), NULL, 0);
 	case SYS_creat:
-		return do_open(p, r, AT_FDCWD, A0(r), O_CREAT | O_WRONLY | O_TRUNC, (mode_t)A1(r), 0,
+		return do_open(p, r, AT_FDCWD, A0(r), O_CREAT | O_WRONLY | O_TRUNC, (mode_t)A1(r),
 			       NULL, 0);
 	case SYS_openat:
-		return do_open(p, r, iarg(A0(r)), A1(r), iarg(A2(r)), (mode_t)A3(r), 1, NULL, 0);
+		return do_open(p, r, iarg(A0(r)), A1(r), iarg(A2(r)), (mode_t)A3(r), NULL, 0);
 	case SYS_openat2:
 		return do_openat2(p, r);
 	case SYS_close:
@@ -1411,6 +1496,29 @@ static void sync_creds(struct proc *p)
 		fprintf(stderr, "uvfs-run: pid %d: credentials: %s\n", p->up->nspid, strerror(-err));
 }
 
+int run_installed(struct proc *p, long ret)
+{
+	int ufd = p->inst_ufd, err;
+
+	p->inst_ufd = -1;
+	if (ufd < 0 || ret < 0) {
+		if (ufd >= 0)
+			uvfs_close(T(p), ufd);
+		return -1;
+	}
+	if (ret != ufd) {
+		/* the number the kernel gave is free in uvfs's table too: one descriptor
+		 * space (a uvfs descriptor's number always holds its stand-in) */
+		err = uvfs_dup3(T(p), ufd, (int)ret, (int)p->inst_flags);
+		uvfs_close(T(p), ufd);
+		if (err < 0) {
+			fprintf(stderr, "uvfs-run: descriptor %ld: %s\n", ret, strerror(-err));
+			return -1;
+		}
+	}
+	return p->up->watched & (1u << run_fd_group((int)ret)) ? -1 : run_fd_group((int)ret);
+}
+
 void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 {
 	struct uvfs_task *t = T(p);
@@ -1418,22 +1526,6 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 
 	p->new_ufd = -1;
 	switch (p->pending) {
-	case PEND_OPEN:
-		/* the stand-in's number is uvfs's descriptor's */
-		if (ret < 0) {
-			uvfs_close(t, p->p_fd);
-		} else if (ret != p->p_fd) {
-			int err = uvfs_dup3(t, p->p_fd, (int)ret, (int)p->p_flags);
-
-			uvfs_close(t, p->p_fd);
-			if (err < 0) {
-				/* uvfs cannot hold that number: give it back */
-				fprintf(stderr, "uvfs-run: descriptor %ld: %s\n", ret, strerror(-err));
-			}
-		}
-		if (ret >= 0 && ufd(p, ret))
-			p->new_ufd = (int)ret;
-		break;
 	case PEND_DUP:
 		if (ret < 0)
 			break;

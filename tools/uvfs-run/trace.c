@@ -23,13 +23,17 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -40,6 +44,7 @@
 struct uvfs *run_fs;
 pid_t run_tracer_pid;
 struct run_stats run_stats;
+int run_null_fd = -1, run_notify_fd = -1;
 
 #define PROC_HASH 4096
 static struct proc *procs[PROC_HASH];
@@ -60,6 +65,7 @@ static struct proc *proc_add(pid_t tid, struct uproc *up)
 		return NULL;
 	p->tid = tid;
 	p->up = up;
+	p->inst_hfd = p->inst_ufd = p->watch_group = -1;
 	p->next = procs[tid % PROC_HASH];
 	procs[tid % PROC_HASH] = p;
 	up->threads++;
@@ -253,6 +259,16 @@ static void on_seccomp(struct proc *p)
 	case ACT_EXIT_STOP:
 		resume(p->tid, PTRACE_SYSCALL, 0);
 		break;
+	case ACT_INSTALL:
+		/* only a notified call installs (filter.c delivers every open so) */
+		close(p->inst_hfd);
+		p->inst_hfd = -1;
+		run_installed(p, -ENOSYS);
+		regs.orig_rax = (unsigned long long)-1;
+		regs.rax = (unsigned long long)-ENOSYS;
+		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &regs);
+		resume(p->tid, cont, 0);
+		break;
 	}
 }
 
@@ -403,103 +419,269 @@ static void on_exec(struct proc *p)
 	resume(p->tid, PTRACE_CONT, 0);
 }
 
+/* The stop PTRACE_INTERRUPT brought after a notified open answered with a number no
+ * watching filter covers: the process has run nothing of its own since the call
+ * returned, so the filter goes in as at a syscall-exit stop (rip just after the
+ * syscall instruction) */
+static void watch_after_notify(struct proc *p)
+{
+	struct user_regs_struct regs;
+	int g = p->watch_group;
+
+	p->watch_group = -1;
+	if (p->up->watched & (1u << g) ||
+	    ptrace(PTRACE_GETREGS, p->tid, 0, &regs) || !watch_start(p, &regs, g))
+		resume(p->tid, cont_of(p), 0);
+}
+
+/*
+ * A notified call (the opens): decoded and answered as a trapped one is, on the
+ * registers its arguments fill in.  The notification is checked to be alive after its
+ * memory was read (SECCOMP_IOCTL_NOTIF_ID_VALID) and before anything is answered.  A
+ * new descriptor is installed by ADDFD at the lowest free number, uvfs's moved to that
+ * number, and only then is the call answered -- not with SECCOMP_ADDFD_FLAG_SEND,
+ * which would let the process run before uvfs's table holds the number.  When the
+ * number is in a group no watching filter of the process covers, the process is
+ * also asked to stop (PTRACE_INTERRUPT) before it runs any instruction of its own,
+ * and the filter is installed at that stop (watch_start()).
+ */
+static struct seccomp_notif *notif_req;
+static struct seccomp_notif_resp *notif_resp;
+
+static void on_notify(void)
+{
+	struct seccomp_notif *req = notif_req;
+	struct seccomp_notif_resp *resp = notif_resp;
+	struct user_regs_struct regs = { 0 };
+	enum action a = ACT_SKIP;
+	struct proc *p;
+	int group = -1;
+
+	memset(req, 0, sizeof(*req));
+	if (seccomp_notify_receive(run_notify_fd, req))
+		return;  /* withdrawn: the caller was interrupted before we looked */
+	memset(resp, 0, sizeof(*resp));
+	resp->id = req->id;
+	p = proc_find((pid_t)req->pid);
+	run_stats.traps++;
+	if (!p || !run_notified(req->data.nr)) {
+		/* not a call of ours (the filter's other users are our tracees) */
+		resp->error = -ENOSYS;
+		goto respond;
+	}
+	regs.orig_rax = (unsigned long long)req->data.nr;
+	regs.rdi = req->data.args[0];
+	regs.rsi = req->data.args[1];
+	regs.rdx = req->data.args[2];
+	regs.r10 = req->data.args[3];
+	regs.r8 = req->data.args[4];
+	regs.r9 = req->data.args[5];
+	regs.rip = req->data.instruction_pointer;
+	regs.rax = (unsigned long long)-ENOSYS;
+	a = run_syscall(p, &regs);
+	run_stats.answered += a != ACT_NATIVE;
+	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
+		/* the caller is gone (killed) */
+		if (a == ACT_INSTALL) {
+			close(p->inst_hfd);
+			p->inst_hfd = -1;
+			run_installed(p, -ESRCH);
+		}
+		return;
+	}
+	switch (a) {
+	case ACT_SKIP: {
+		long v = (long)regs.rax;
+
+		if (v < 0 && v >= -4095)
+			resp->error = (int)v;
+		else
+			resp->val = v;
+		break;
+	}
+	case ACT_NATIVE:
+		/* a name relative to a host directory (syscalls.c, do_open) */
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		break;
+	case ACT_INSTALL: {
+		struct seccomp_notif_addfd add = {
+			.id = req->id, .srcfd = (unsigned int)p->inst_hfd,
+			.newfd_flags = p->inst_flags,
+		};
+		long n = ioctl(run_notify_fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+
+		if (n < 0)
+			n = -errno;  /* EMFILE (RLIMIT_NOFILE), or ENOENT: the caller is gone */
+		close(p->inst_hfd);
+		p->inst_hfd = -1;
+		group = run_installed(p, n);
+		if (n < 0)
+			resp->error = (int)n;
+		else
+			resp->val = n;
+		if (group >= 0 && !ptrace(PTRACE_INTERRUPT, p->tid, 0, 0))
+			p->watch_group = group;
+		else if (group >= 0)
+			fprintf(stderr, "uvfs-run: pid %d: cannot stop it to watch descriptor %ld: %s\n",
+				p->up->nspid, n, strerror(errno));
+		break;
+	}
+	default:
+		fprintf(stderr, "uvfs-run: pid %d: call %d cannot be answered by notification\n",
+			p->up->nspid, req->data.nr);
+		resp->error = -ENOSYS;
+		break;
+	}
+respond:
+	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
+}
+
+/* One stop or end of a tracee, as waitpid() reported it */
+struct trace_state {
+	pid_t child;
+	int *status;
+	bool done;
+	pid_t *early;
+	int nearly, early_max;
+};
+
+static void on_wait(struct trace_state *ts, pid_t tid, int ws)
+{
+	struct proc *p = proc_find(tid);
+
+	if (WIFEXITED(ws) || WIFSIGNALED(ws)) {
+		if (tid == ts->child && !ts->done) {
+			*ts->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+			ts->done = true;
+		}
+		if (p)
+			proc_del(p);
+		return;
+	}
+	if (!WIFSTOPPED(ws))
+		return;
+	if (!p) {
+		/* a new tracee before its parent's event: keep it stopped */
+		if (ts->nearly == ts->early_max) {
+			pid_t *e = realloc(ts->early, (size_t)(ts->early_max = ts->early_max * 2 + 16) *
+						      sizeof(*e));
+
+			if (!e) {
+				kill(tid, SIGKILL);  /* cannot wait for its parent's event */
+				return;
+			}
+			ts->early = e;
+		}
+		ts->early[ts->nearly++] = tid;
+		return;
+	}
+	if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
+		on_seccomp(p);
+	} else if (WSTOPSIG(ws) == (SIGTRAP | 0x80)) {
+		on_syscall_exit(p);
+	} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_FORK << 8)) ||
+		   ws >> 8 == (SIGTRAP | (PTRACE_EVENT_VFORK << 8)) ||
+		   ws >> 8 == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
+		unsigned long msg = 0;
+
+		if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg)) {
+			int err = new_tracee(p, (pid_t)msg);
+
+			if (err) {
+				/* without a task it would wait for ever: it goes */
+				fprintf(stderr, "uvfs-run: process %lu: %s\n", msg, strerror(-err));
+				kill((pid_t)msg, SIGKILL);
+			}
+			for (int i = 0; i < ts->nearly; i++) {
+				if (ts->early[i] != (pid_t)msg)
+					continue;
+				ts->early[i] = ts->early[--ts->nearly];
+				if (proc_find((pid_t)msg))
+					start_tracee(proc_find((pid_t)msg));
+				else
+					resume((pid_t)msg, PTRACE_CONT, 0);
+				break;
+			}
+		}
+		/* a parent that now shares its table: its clone's exit stop */
+		resume(tid, p->watch_all ? PTRACE_SYSCALL : cont_of(p), 0);
+	} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
+		on_exec(p);
+	} else if (ws >> 16 == PTRACE_EVENT_STOP) {
+		/* a new tracee's first stop (PTRACE_SEIZE's children start with
+		 * it, SIGTRAP), or a group-stop (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU),
+		 * which PTRACE_LISTEN keeps until a SIGCONT: job control works */
+		int sig = WSTOPSIG(ws);
+
+		if (p->attached && sig != SIGTRAP)
+			resume(tid, PTRACE_LISTEN, 0);
+		else if (!p->attached)
+			start_tracee(p);
+		else if (p->watch_group >= 0)
+			watch_after_notify(p);  /* the stop PTRACE_INTERRUPT brought */
+		else
+			resume(tid, cont_of(p), 0);
+	} else {
+		resume(tid, cont_of(p), WSTOPSIG(ws));
+	}
+}
+
+/*
+ * The loop.  Stops and ends of tracees come by waitpid(), which SIGCHLD announces
+ * (blocked in every thread of uvfs-run, read through a signalfd); notifications by
+ * the listener.  Both are waited for in one poll(); a run of tracee events yields to
+ * the listener every 16 events, so that a busy process's stops do not hold up
+ * another's open.
+ */
 int run_trace(pid_t child, struct uvfs_task *first, int *status)
 {
 	struct uproc *up = calloc(1, sizeof(*up));
-	pid_t *early = NULL;
-	int nearly = 0, early_max = 0, ws;
-	bool done = false;
+	struct trace_state ts = { .child = child, .status = status };
+	struct pollfd pf[2];
+	sigset_t chld;
+	int ws, sfd, burst = 0;
 
 	if (!up || !proc_add(child, up))
 		return -ENOMEM;
+	if (seccomp_notify_alloc(&notif_req, &notif_resp))
+		return -ENOMEM;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		return -errno;
 	up->task = first;
 	up->nspid = uvfs_task_pid(first);
 	proc_find(child)->attached = true;
 	*status = 0;
+	pf[0] = (struct pollfd){ .fd = run_notify_fd, .events = POLLIN };
+	pf[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	for (;;) {
-		pid_t tid = waitpid(-1, &ws, __WALL);
-		struct proc *p;
+		pid_t tid = burst < 16 ? waitpid(-1, &ws, __WALL | WNOHANG) : 0;
+		struct signalfd_siginfo si;
 
-		if (tid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;  /* ECHILD: nobody left */
-		}
-		p = proc_find(tid);
-		if (WIFEXITED(ws) || WIFSIGNALED(ws)) {
-			if (tid == child && !done) {
-				*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-				done = true;
-			}
-			if (p)
-				proc_del(p);
+		if (tid > 0) {
+			on_wait(&ts, tid, ws);
+			burst++;
 			continue;
 		}
-		if (!WIFSTOPPED(ws))
-			continue;
-		if (!p) {
-			/* a new tracee before its parent's event: keep it stopped */
-			if (nearly == early_max) {
-				pid_t *e = realloc(early, (size_t)(early_max = early_max * 2 + 16) *
-							  sizeof(*e));
-
-				if (!e) {
-					kill(tid, SIGKILL);  /* cannot wait for its parent's event */
-					continue;
-				}
-				early = e;
-			}
-			early[nearly++] = tid;
-			continue;
-		}
-		if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
-			on_seccomp(p);
-		} else if (WSTOPSIG(ws) == (SIGTRAP | 0x80)) {
-			on_syscall_exit(p);
-		} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_FORK << 8)) ||
-			   ws >> 8 == (SIGTRAP | (PTRACE_EVENT_VFORK << 8)) ||
-			   ws >> 8 == (SIGTRAP | (PTRACE_EVENT_CLONE << 8))) {
-			unsigned long msg = 0;
-
-			if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg)) {
-				int err = new_tracee(p, (pid_t)msg);
-
-				if (err) {
-					/* without a task it would wait for ever: it goes */
-					fprintf(stderr, "uvfs-run: process %lu: %s\n", msg, strerror(-err));
-					kill((pid_t)msg, SIGKILL);
-				}
-				for (int i = 0; i < nearly; i++) {
-					if (early[i] != (pid_t)msg)
-						continue;
-					early[i] = early[--nearly];
-					if (proc_find((pid_t)msg))
-						start_tracee(proc_find((pid_t)msg));
-					else
-						resume((pid_t)msg, PTRACE_CONT, 0);
-					break;
-				}
-			}
-			/* a parent that now shares its table: its clone's exit stop */
-			resume(tid, p->watch_all ? PTRACE_SYSCALL : cont_of(p), 0);
-		} else if (ws >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
-			on_exec(p);
-		} else if (ws >> 16 == PTRACE_EVENT_STOP) {
-			/* a new tracee's first stop (PTRACE_SEIZE's children start with
-			 * it, SIGTRAP), or a group-stop (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU),
-			 * which PTRACE_LISTEN keeps until a SIGCONT: job control works */
-			int sig = WSTOPSIG(ws);
-
-			if (p->attached && sig != SIGTRAP)
-				resume(tid, PTRACE_LISTEN, 0);
-			else if (!p->attached)
-				start_tracee(p);
-			else
-				resume(tid, cont_of(p), 0);
-		} else {
-			resume(tid, cont_of(p), WSTOPSIG(ws));
-		}
+		if (tid < 0 && errno == ECHILD)
+			break;  /* nobody left */
+		if (tid < 0 && errno != EINTR)
+			break;
+		if (poll(pf, 2, burst ? 0 : -1) < 0 && errno != EINTR)
+			break;
+		burst = 0;
+		if (pf[1].revents & POLLIN)
+			while (read(sfd, &si, sizeof(si)) == sizeof(si))
+				;
+		if (pf[0].revents & POLLIN)
+			on_notify();
+		else if (pf[0].revents & (POLLHUP | POLLERR))
+			pf[0].fd = -1;  /* no process holds the filter any more */
 	}
-	free(early);
+	close(sfd);
+	seccomp_notify_free(notif_req, notif_resp);
+	free(ts.early);
 	return 0;
 }
