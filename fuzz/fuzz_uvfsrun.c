@@ -15,8 +15,7 @@
  * - a call left to the kernel has its registers untouched;
  * - a notified open that installs a descriptor gives the supervisor's descriptor of
  *   it, and is played as ADDFD (the lowest free number), then run_installed();
- * - a rewritten call is execve of a NUL-terminated path in the process's memory, or
- *   the same call with its path argument moved there (/proc/TID/fd/N);
+ * - a rewritten call is execve of a NUL-terminated path in the process's memory;
  * - one descriptor space: every descriptor uvfs has is a stand-in in the model of
  *   the kernel's table, and every stand-in there is a descriptor of uvfs's;
  * and after the instance is freed, nothing of it is left (fuzz_common.h).
@@ -230,26 +229,16 @@ static long kernel_exit_stop(const struct user_regs_struct *r)
 	return 0;  /* the credential calls: the kernel agreed */
 }
 
-/* A rewritten call: openat of a stand-in or host device, the same call on the
- * kernel's /proc/TID/fd/N, or execve of the real file. */
-static long kernel_rewritten(struct proc *p, const struct user_regs_struct *was,
-			     const struct user_regs_struct *r)
+/* A rewritten call: execve of the real file. */
+static long kernel_rewritten(const struct proc *p, const struct user_regs_struct *r)
 {
-	long nr = (long)r->orig_rax;
-	char path[PATH_MAX], host_fd[64];
-	unsigned long long pa = nr == SYS_openat || nr == SYS_openat2 || nr == SYS_newfstatat ||
-				nr == SYS_statx || nr == SYS_faccessat || nr == SYS_faccessat2 ||
-				nr == SYS_readlinkat ? r->rsi : r->rdi;
-	int n = snprintf(host_fd, sizeof(host_fd), "/proc/%d/fd/", p->tid);
+	char path[PATH_MAX];
 
-	FUZZ_CHECK(mem_read_str(p->tid, pa, path, sizeof(path)) == 0 && path[0] == '/');
-	if (nr == SYS_execve)
-		return -ENOENT;
-	/* the same call on /proc/TID/fd/N of a host descriptor (opens are never
-	 * rewritten: the supervisor installs what they open) */
-	FUZZ_CHECK(!strncmp(path, host_fd, (size_t)n) && r->orig_rax == was->orig_rax &&
-		   !run_notified(nr));
-	return 0;
+	/* nothing but exec is rewritten: the supervisor installs what opens open,
+	 * and makes the calls on a host descriptor's /proc name itself */
+	FUZZ_CHECK(r->orig_rax == SYS_execve);
+	FUZZ_CHECK(mem_read_str(p->tid, r->rdi, path, sizeof(path)) == 0 && path[0] == '/');
+	return -ENOENT;
 }
 
 /* One descriptor space: uvfs's descriptors are exactly the stand-ins. */
@@ -410,7 +399,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			run_syscall_exit(&p, &r);
 			break;
 		case ACT_REWRITTEN:
-			r.rax = (unsigned long long)kernel_rewritten(&p, &was, &r);
+			r.rax = (unsigned long long)kernel_rewritten(&p, &r);
 			run_syscall_exit(&p, &r);
 			break;
 		case ACT_INSTALL:

@@ -37,33 +37,35 @@
 
 #include "run.h"
 
-/* The calls delivered by notification: the ones that make a descriptor */
-static const int notified[] = { SYS_open, SYS_openat, SYS_openat2, SYS_creat };
-
-bool run_notified(long nr)
-{
-	for (size_t i = 0; i < sizeof(notified) / sizeof(notified[0]); i++)
-		if (nr == notified[i])
-			return true;
-	return false;
-}
-
-static const char *const trapped[] = {
+/*
+ * Delivered by notification: every call with a path, whose answer is a value uvfs
+ * gives (and, for the opens, a descriptor uvfs-run installs).  Stopped for the tracer
+ * (ptrace): what must be done by the kernel in the process itself and followed --
+ * exec, and the credential calls (the kernel answers, then uvfs copies what it shows)
+ * -- and close_range, whose result uvfs mirrors at the call's exit.
+ */
+static const char *const notified[] = {
 	/* names and paths */
-	"stat", "lstat", "fstat", "newfstatat",
+	"open", "openat", "openat2", "creat", "stat", "lstat", "newfstatat",
 	"statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat", "getcwd",
-	"chdir", "fchdir", "chroot", "mkdir", "mkdirat", "mknod", "mknodat", "rmdir",
+	"chdir", "chroot", "mkdir", "mkdirat", "mknod", "mknodat", "rmdir",
 	"unlink", "unlinkat", "rename", "renameat", "renameat2", "link", "linkat",
-	"symlink", "symlinkat", "chmod", "fchmod", "fchmodat", "chown", "fchown",
-	"lchown", "fchownat", "truncate", "ftruncate", "utime", "utimes", "futimesat",
-	"utimensat", "statfs", "fstatfs", "umask", "execve", "execveat",
+	"symlink", "symlinkat", "chmod", "fchmodat", "chown",
+	"lchown", "fchownat", "truncate", "utime", "utimes", "futimesat",
+	"utimensat", "statfs", "umask",
 	/* mounts: uvfs's namespace, not the host's */
 	"mount", "umount2", "pivot_root",
 	/* extended attributes: uvfs has none (ENODATA, as tmpfs without any set); a
 	 * minimal access ACL is a chmod, as the kernel stores it */
-	"getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr",
-	"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
-	"fremovexattr",
+	"getxattr", "lgetxattr", "listxattr", "llistxattr",
+	"setxattr", "lsetxattr", "removexattr", "lremovexattr",
+};
+static const int notified_nr[] = {
+	452,  /* fchmodat2 (Linux 6.6): libseccomp 2.5 has no name for it */
+};
+
+static const char *const trapped[] = {
+	"execve", "execveat",
 	/* credentials: the kernel answers, then uvfs takes what it shows */
 	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setfsuid",
 	"setfsgid", "setgroups", "capset",
@@ -71,10 +73,26 @@ static const char *const trapped[] = {
 	"close_range",
 };
 
-/* Calls libseccomp 2.5 has no name for, by number (x86-64) */
-static const int trapped_nr[] = {
-	452,  /* fchmodat2 (Linux 6.6) */
-};
+/* x86-64's numbers are below 512: the notified ones, as a map made at first use */
+#define NR_MAX 512
+
+bool run_notified(long nr)
+{
+	static bool map[NR_MAX], made;
+
+	if (!made) {
+		for (size_t i = 0; i < sizeof(notified_nr) / sizeof(notified_nr[0]); i++)
+			map[notified_nr[i]] = true;
+		for (size_t i = 0; i < sizeof(notified) / sizeof(notified[0]); i++) {
+			int n = seccomp_syscall_resolve_name(notified[i]);
+
+			if (n >= 0 && n < NR_MAX)
+				map[n] = true;
+		}
+		made = true;
+	}
+	return nr >= 0 && nr < NR_MAX && map[nr];
+}
 
 /* Calls whose first argument is a descriptor: trapped on watched numbers only.
  * (fstat, fchmod... are here; their *at forms with a path are above.) */
@@ -223,17 +241,16 @@ int run_install_filter(void)
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	int err = ctx ? 0 : -ENOMEM;
 
-	for (size_t i = 0; !err && i < N(notified); i++)
-		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified[i], 0);
-	for (size_t i = 0; !err && i < sizeof(trapped) / sizeof(trapped[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(trapped[i]);
+	for (size_t i = 0; !err && i < N(notified) + N(trapped); i++) {
+		bool notify = i < N(notified);
+		int nr = seccomp_syscall_resolve_name(notify ? notified[i] : trapped[i - N(notified)]);
 
 		if (nr == __NR_SCMP_ERROR)
 			continue;  /* not on this architecture (x86-64 has them all) */
-		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), nr, 0);
+		err = seccomp_rule_add(ctx, notify ? SCMP_ACT_NOTIFY : SCMP_ACT_TRACE(0), nr, 0);
 	}
-	for (size_t i = 0; !err && i < N(trapped_nr); i++)
-		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), trapped_nr[i], 0);
+	for (size_t i = 0; !err && i < N(notified_nr); i++)
+		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
 	if (!err)
 		err = load_with_listener(ctx);
 	seccomp_release(ctx);

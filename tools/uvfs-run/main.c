@@ -51,11 +51,21 @@ struct mnt_opt {
 
 static sigset_t caller_mask;
 
-static void usage(void)
+static void usage(FILE *out)
 {
-	fprintf(stderr, "usage: uvfs-run [--abi NAME] [--chdir DIR] [--uid N] [--gid N] "
-			"[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] -- PROGRAM [ARGS...]\n");
-	exit(2);
+	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] "
+		     "[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] -- PROGRAM [ARGS...]\n");
+	if (out == stdout)
+		fputs("Runs PROGRAM with its file-system calls answered by uvfs (man uvfs-run).\n"
+		      "  --abi NAME|all     the kernel era: linux, linux-4.17, linux-3.18, linux-3.17,\n"
+		      "                     linux-3.15, linux-3.14; all: each, outputs side by side\n"
+		      "  --chdir DIR        start in DIR\n"
+		      "  --uid N, --gid N   the program's ids\n"
+		      "  --bind SRC DST     the host directory SRC on DST (--ro-bind: read-only)\n"
+		      "  --tmpfs DST        a fresh in-memory filesystem on DST\n"
+		      "  --stats            count what the program's calls cost, at the end\n"
+		      "  --help, --version\n", out);
+	exit(out == stdout ? 0 : 2);
 }
 
 static void die(const char *what, int err)
@@ -464,7 +474,12 @@ int main(int argc, char **argv)
 		}
 		if (a[0] != '-')
 			break;
-		if (!strcmp(a, "--abi") && i + 1 < argc) {
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+		} else if (!strcmp(a, "--version")) {
+			printf("uvfs-run %s\n", UVFS_VERSION_STRING);
+			return 0;
+		} else if (!strcmp(a, "--abi") && i + 1 < argc) {
 			o.abi = argv[++i];
 		} else if ((!strcmp(a, "--uid") || !strcmp(a, "--gid")) && i + 1 < argc) {
 			char *end;
@@ -496,11 +511,11 @@ int main(int argc, char **argv)
 			o.m[o.nm++] = (struct mnt_opt){ a, NULL, argv[i + 1] };
 			i++;
 		} else {
-			usage();
+			usage(stderr);
 		}
 	}
 	if (i >= argc)
-		usage();
+		usage(stderr);
 	if (geteuid() != 0) {
 		fprintf(stderr, "uvfs-run: needs root (a pid namespace, ptrace and seccomp)\n");
 		return 2;

@@ -145,21 +145,38 @@ static int put_string(const struct proc *p, const struct user_regs_struct *r,
 	return mem_write(p->tid, *addr, s, len);
 }
 
-/* Rewrite a path call on a host descriptor's /proc name into the same call on the
- * kernel's /proc/<tid>/fd/N; the path is argument `arg`. */
-static enum action host_fd_native(struct proc *p, struct user_regs_struct *r, int arg, int fd)
+/*
+ * A path call on a host descriptor's /proc name (stat, statx, access, readlink): made
+ * by the supervisor on the kernel's /proc/TID/fd/N, the result written back -- the
+ * kernel is never given a path to read from the program's memory.
+ */
+static void host_fd_link(const struct proc *p, int fd, char *link, size_t n)
 {
-	char path[64];
-	unsigned long addr;
+	snprintf(link, n, "/proc/%d/fd/%d", p->tid, fd);
+}
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", p->tid, fd);
-	if (put_string(p, r, path, &addr))
-		return ACT_NATIVE;
-	switch (arg) {
-	case 0: r->rdi = addr; break;
-	case 1: r->rsi = addr; break;
-	}
-	return ACT_REWRITTEN;
+/* access() and faccessat(): the kernel checks with the caller's real ids (or, with
+ * AT_EACCESS, its effective ones); the supervisor takes them as its filesystem ids
+ * for the call (setfsuid drops the capabilities a root supervisor has over files,
+ * as the kernel's access() does for a caller that is not root).  Supplementary
+ * groups are the supervisor's (none): a difference of uvfs-run's. */
+static long host_fd_access(const struct proc *p, int fd, int mode, int flags)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	char link[64];
+	long ret;
+
+	if (uvfs_getresuid(T(p), &ru, &eu, &su) || uvfs_getresgid(T(p), &rg, &eg, &sg))
+		return -EINVAL;
+	host_fd_link(p, fd, link, sizeof(link));
+	syscall(SYS_setfsgid, (flags & AT_EACCESS) ? eg : rg);
+	syscall(SYS_setfsuid, (flags & AT_EACCESS) ? eu : ru);
+	ret = syscall(SYS_faccessat2, AT_FDCWD, link, mode, flags | AT_EACCESS);
+	ret = ret < 0 ? -errno : 0;
+	syscall(SYS_setfsuid, 0);
+	syscall(SYS_setfsgid, 0);
+	return ret;
 }
 
 /* The name a process opens a host file by: the tracer's /proc/PID/fd link to uvfs's
@@ -1146,12 +1163,15 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		if (dirfd_native(p, dirfd, pa) || (!pa[0] && (flags & AT_EMPTY_PATH) && !ufd(p, dirfd)))
 			return ACT_NATIVE;
 		ret = uvfs_fstatat(t, dirfd, pa, &st, flags);
-		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0)
-			return host_fd_native(p, r, nr == SYS_newfstatat ? 1 : 0, h);
+		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0) {
+			host_fd_link(p, h, pb, sizeof(pb));
+			ret = fstatat(AT_FDCWD, pb, &st, flags & AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+		}
 		return skip(r, ret ? ret : put_stat(p, stp, &st));
 	}
 	case SYS_statx: {
 		char tmp[8];
+		int h;
 
 		if (!A1(r) || (!mem_read_str(p->tid, A1(r), tmp, 1) && !tmp[0])) {
 			if ((A2(r) & AT_EMPTY_PATH) && !ufd(p, fd))
@@ -1159,10 +1179,15 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		}
 		if (A1(r) && !get_path(p, A1(r), pa) && dirfd_native(p, fd, pa))
 			return ACT_NATIVE;
-		if (A1(r) && !get_path(p, A1(r), pa) && host_fd_name(p, pa) >= 0) {
-			ret = uvfs_fstatat(t, fd, pa, &st, 0);
-			if (ret == -ENOENT)
-				return host_fd_native(p, r, 1, host_fd_name(p, pa));
+		if (A1(r) && !get_path(p, A1(r), pa) && (h = host_fd_name(p, pa)) >= 0 &&
+		    uvfs_fstatat(t, fd, pa, &st, 0) == -ENOENT) {
+			struct statx sx;
+
+			host_fd_link(p, h, pb, sizeof(pb));
+			ret = statx(AT_FDCWD, pb, iarg(A2(r)), (unsigned int)A3(r), &sx) ? -errno : 0;
+			if (!ret && mem_write(p->tid, A4(r), &sx, sizeof(sx)))
+				ret = -EFAULT;
+			return skip(r, ret);
 		}
 		return skip(r, do_statx(p, fd, A1(r), iarg(A2(r)), A4(r)));
 	}
@@ -1189,7 +1214,7 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return ACT_NATIVE;
 		ret = uvfs_faccessat2(t, dirfd, pa, mode, flags);
 		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0)
-			return host_fd_native(p, r, nr == SYS_access ? 0 : 1, h);
+			ret = host_fd_access(p, h, mode, flags);
 		return skip(r, ret);
 	}
 	case SYS_readlink:
@@ -1216,8 +1241,9 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return skip(r, -ENOMEM);
 		ret = uvfs_readlinkat(t, dirfd, pa, buf, (size_t)size);
 		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0) {
-			free(buf);
-			return host_fd_native(p, r, nr == SYS_readlink ? 0 : 1, h);
+			host_fd_link(p, h, pb, sizeof(pb));
+			ret = readlink(pb, buf, (size_t)size);
+			ret = ret < 0 ? -errno : ret;
 		}
 		if (ret > 0 && mem_write(p->tid, bufp, buf, (size_t)ret))
 			ret = -EFAULT;
