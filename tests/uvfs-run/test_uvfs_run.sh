@@ -84,7 +84,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$work/"
+	"$here/scripts.sh" "$here/namespaces.sh" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -119,6 +119,20 @@ CLONE_FS child: fd 20 errno 9
 CLONE_FS child exit 0" "$want"
 got=$(cd /tmp && "$UR" -- python3 "$work/clone.py" 2>&1)
 same "clone with CLONE_FILES and CLONE_FS" "$want" "$got"
+
+# Namespaces the program makes: unshare -m and clone(CLONE_NEWNS) -- the parent does
+# not see the child's mounts -- and unshare -pf, whose children run (their pid in the
+# innermost namespace collided with uvfs-run's init before)
+want=$(native bash "$work/namespaces.sh" /tmp 2>&1)
+same "namespaces natively" "inside
+inside: mounts +1
+unshare -m: parent sees [], mounts +0
+clone child: mount 0 ['cloned']
+clone(CLONE_NEWNS): parent sees []
+unshare -pf: pid 1
+its child: pid 2" "$want"
+got=$(cd /tmp && "$UR" -- bash "$work/namespaces.sh" /tmp 2>&1)
+same "unshare -m, clone(CLONE_NEWNS), unshare -pf" "$want" "$got"
 
 rm -rf "$work"
 

@@ -41,8 +41,8 @@
  * Delivered by notification: every call with a path, whose answer is a value uvfs
  * gives (and, for the opens, a descriptor uvfs-run installs).  Stopped for the tracer
  * (ptrace): what must be done by the kernel in the process itself and followed --
- * exec, and the credential calls (the kernel answers, then uvfs copies what it shows)
- * -- and close_range, whose result uvfs mirrors at the call's exit.
+ * exec, the credential calls (the kernel answers, then uvfs copies what it shows),
+ * unshare -- and close_range, whose result uvfs mirrors at the call's exit.
  */
 static const char *const notified[] = {
 	/* names and paths */
@@ -71,6 +71,8 @@ static const char *const trapped[] = {
 	"setfsgid", "setgroups", "capset",
 	/* descriptors: the ones that may close many */
 	"close_range",
+	/* a mount namespace, fs_struct or table of its own: the kernel's, then uvfs's */
+	"unshare",
 };
 
 /* x86-64's numbers are below 512: the notified ones, as a map made at first use */

@@ -46,6 +46,8 @@ enum pending {
 	PEND_DUP,       /* dup/dup2/dup3/F_DUPFD: mirror the new number in uvfs */
 	PEND_CLOSE_RANGE,
 	PEND_CREDS,     /* a set*id call: the same call on uvfs when the kernel agreed */
+	PEND_UNSHARE,   /* unshare: uvfs's part (CLONE_NEWNS, CLONE_FS, CLONE_FILES) when
+			 * the kernel agreed */
 };
 
 /* A process of the program: its threads share one (struct proc is per thread,

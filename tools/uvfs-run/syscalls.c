@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <sys/sysmacros.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1426,6 +1427,13 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		p->pending = PEND_CREDS;
 		p->p_arg = nr;
 		return ACT_EXIT_STOP;
+	case SYS_unshare:
+		/* the kernel's checks first (EINVAL, EPERM): uvfs follows at the exit */
+		if (!(A0(r) & (CLONE_NEWNS | CLONE_FS | CLONE_FILES)))
+			return ACT_NATIVE;
+		p->pending = PEND_UNSHARE;
+		p->p_arg = (long)(A0(r) & (CLONE_NEWNS | CLONE_FS | CLONE_FILES));
+		return ACT_EXIT_STOP;
 	case SYS_mount: {
 		char fstype[256], *data = NULL;
 		const char *src = NULL, *type = NULL;
@@ -1582,6 +1590,15 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 		break;
 	case PEND_CREDS:
 		sync_creds(p);
+		break;
+	case PEND_UNSHARE:
+		if (ret == 0) {
+			int err = uvfs_unshare(t, (int)p->p_arg);
+
+			if (err)
+				fprintf(stderr, "uvfs-run: pid %d: unshare: uvfs did not follow: %s\n",
+					p->up->nspid, strerror(-err));
+		}
 		break;
 	case PEND_NONE:
 		break;

@@ -136,7 +136,10 @@ int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max)
 	return -ENAMETOOLONG;
 }
 
-/* The pid a tracee has in the program's pid namespace: NSpid's last field. */
+/* The pid a tracee has in the program's pid namespace: NSpid's second field (the
+ * first is the pid in uvfs-run's own namespace, whose /proc this is; a process in a
+ * namespace the program made has more fields, and its pid there is the kernel's
+ * business: uvfs's pids are the program's namespace's). */
 static pid_t ns_pid(pid_t tid, pid_t *tgid)
 {
 	char path[64], line[256];
@@ -151,9 +154,9 @@ static pid_t ns_pid(pid_t tid, pid_t *tgid)
 		if (!strncmp(line, "Tgid:", 5))
 			*tgid = (pid_t)atoi(line + 5);
 		if (!strncmp(line, "NSpid:", 6)) {
-			char *last = strrchr(line, '\t');
+			char *second = strchr(line + 7, '\t');
 
-			ns = (pid_t)atoi(last ? last + 1 : line + 6);
+			ns = (pid_t)atoi(second ? second + 1 : line + 6);
 		}
 	}
 	fclose(f);
@@ -206,6 +209,16 @@ static int new_tracee(struct proc *parent, pid_t tid)
 
 		free(up);
 		return err;
+	}
+	if (flags & CLONE_NEWNS) {
+		/* the kernel made the child a mount namespace of its own: so does uvfs
+		 * (EPERM where the kernel's check passed in a user namespace uvfs does
+		 * not model: the child goes on in its parent's, and says so) */
+		int err = uvfs_unshare(up->task, CLONE_NEWNS);
+
+		if (err)
+			fprintf(stderr, "uvfs-run: pid %d: a mount namespace of its own: uvfs did "
+				"not follow: %s\n", nspid, strerror(-err));
 	}
 	if (!proc_add(tid, up)) {
 		uvfs_task_exit(up->task);
