@@ -4,8 +4,8 @@
  * read a path it wrote into the program's memory: one thread opens, again and again,
  *   "/dev/null" with O_WRONLY|O_TRUNC, and
  *   "/proc/self/fd/0" with O_WRONLY|O_CREAT|O_TRUNC (descriptor 0: a host pipe),
- * half of SECONDS each, with its stack pointer published; another thread fills the
- * memory below that stack pointer (below the red zone) with "/////.../EXISTING" and
+ * half of SECONDS each, on a stack of its own for the calls; another thread fills the
+ * memory below that stack's pointer (below the red zone) with "/////.../EXISTING" and
  * "/////.../NEW": wherever in it a supervisor put its own path for the kernel to read,
  * the kernel reads a host path instead.  uvfs-run must give the kernel no path to
  * read: the host's EXISTING keeps its bytes and NEW is never made.  Prints how many
@@ -26,18 +26,24 @@ static const char *target;            /* the host path the sprayer writes */
 static _Atomic unsigned long opener_sp;
 static atomic_bool stop;
 
-/* openat(AT_FDCWD, path, flags, 0666) with nothing of C between the stack pointer
- * read and the system call */
+/* The stack the opener's system calls are made on: the sprayer writes only in it,
+ * never in the opener's own stack, whose frames below a published stack pointer are
+ * live again as soon as the call returns (an earlier version crashed so, once in a
+ * few runs) */
+static char call_stack[16384] __attribute__((aligned(64)));
+
+/* openat(AT_FDCWD, path, flags, 0666) made with the stack pointer at the top of
+ * call_stack, where a supervisor that wrote below it would put its path */
 static long raw_openat(const char *path, long flags)
 {
 	register long r10 __asm__("r10") = 0666;
-	unsigned long sp;
+	register unsigned long top __asm__("r12") = (unsigned long)(call_stack + sizeof(call_stack));
 	long ret;
 
-	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
-	atomic_store(&opener_sp, sp);
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
+	__asm__ volatile("xchg %%rsp, %%r12\n\t"
+			 "syscall\n\t"
+			 "xchg %%rsp, %%r12"
+			 : "=a"(ret), "+r"(top)
 			 : "0"((long)SYS_openat), "D"((long)AT_FDCWD), "S"(path), "d"(flags), "r"(r10)
 			 : "rcx", "r11", "memory");
 	return ret;
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
 
 		target = argv[2 + k] + strspn(argv[2 + k], "/");
 		atomic_store(&stop, false);
-		atomic_store(&opener_sp, 0);
+		atomic_store(&opener_sp, (unsigned long)(call_stack + sizeof(call_stack)));
 		pthread_attr_init(&attr);
 		if (pthread_create(&t, &attr, sprayer, NULL))
 			return 2;

@@ -297,6 +297,17 @@ else
 	not_ok "a host pipe's reads and writes are not trapped" "$stats"
 fi
 
+# A terminal: script(1) runs the command on a new pseudo-terminal; tty (ttyname())
+# compares the kernel's fstat of descriptor 0 with a stat of /dev/pts/N by name, and
+# ls -l reads descriptor 0's link and its attributes (the pty's number normalised:
+# the host's other terminals decide it)
+term='tty; ls -l /proc/self/fd/0 | sed "s/.*-> //"'
+want=$(native script -qc "$term" /dev/null < /dev/null | tr -d '\r' | sed 's/[0-9]*$/N/')
+same "a terminal natively" "/dev/pts/N
+/dev/pts/N" "$want"
+got=$("$UR" -- script -qc "$term" /dev/null < /dev/null | tr -d '\r' | sed 's/[0-9]*$/N/')
+same "tty and ls -l of descriptor 0 inside script" "$want" "$got"
+
 # Descriptors placed atomically (SECCOMP_IOCTL_NOTIF_ADDFD): 32 threads opening,
 # appending to and closing a file each, 100 times -- every record in its own file,
 # no call failing; on memfs and on a --bind of a host directory

@@ -22,6 +22,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -574,6 +575,62 @@ static int put_stat(const struct proc *p, unsigned long long addr, const struct 
 	return mem_write(p->tid, addr, st, sizeof(*st));
 }
 
+/*
+ * A device node of a host mount, as stat shows it: the host's device and inode
+ * numbers, not uvfs's.  The program opens a device node as the host's device (a host
+ * descriptor: do_open), whose fstat the kernel answers; ttyname() compares that with
+ * a stat of /dev/pts/N by name, and `tty` said "not a tty" when the two differed.  A
+ * deliberate difference from uvfs as a library, where a host mount is a superblock of
+ * its own (docs/SEMANTICS.md, section 9).
+ */
+static void host_device_ids(struct proc *p, int dirfd, const char *path, int flags,
+			    struct stat *st)
+{
+	struct stat h;
+	int o, hfd;
+
+	if (!(S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) || !path[0])
+		return;
+	o = uvfs_openat(T(p), dirfd, path, O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	if (o < 0)
+		return;
+	hfd = uvfs_host_fd(T(p), o);
+	if (hfd >= 0 && !fstat(hfd, &h) && h.st_rdev == st->st_rdev) {
+		st->st_dev = h.st_dev;
+		st->st_ino = h.st_ino;
+	}
+	uvfs_close(T(p), o);
+}
+
+/* getxattr, lgetxattr, listxattr, llistxattr of a host descriptor's /proc name: the
+ * kernel's answer for /proc/TID/fd/N (EOPNOTSUPP from procfs) */
+static long host_fd_xattr(struct proc *p, long nr, int fd, const struct user_regs_struct *r)
+{
+	bool list = nr == SYS_listxattr || nr == SYS_llistxattr;
+	bool nofollow = nr == SYS_lgetxattr || nr == SYS_llistxattr;
+	size_t size = (size_t)(list ? A2(r) : A3(r));
+	char link[64], name[256];
+	char *buf = NULL;
+	long ret;
+
+	if (size > 65536)
+		size = 65536;  /* XATTR_SIZE_MAX: the kernel's own bound */
+	if (!list && (ret = mem_read_str(p->tid, A1(r), name, sizeof(name))))
+		return ret == -ENAMETOOLONG ? -ERANGE : ret;
+	if (size && !(buf = malloc(size)))
+		return -ENOMEM;
+	host_fd_link(p, fd, link, sizeof(link));
+	if (list)
+		ret = nofollow ? llistxattr(link, buf, size) : listxattr(link, buf, size);
+	else
+		ret = nofollow ? lgetxattr(link, name, buf, size) : getxattr(link, name, buf, size);
+	ret = ret < 0 ? -errno : ret;
+	if (ret > 0 && size && mem_write(p->tid, list ? A1(r) : A2(r), buf, (size_t)ret))
+		ret = -EFAULT;
+	free(buf);
+	return ret;
+}
+
 static long do_statx(struct proc *p, int dirfd, unsigned long long path_addr, int flags,
 		     unsigned long long buf)
 {
@@ -594,6 +651,7 @@ static long do_statx(struct proc *p, int dirfd, unsigned long long path_addr, in
 	err = uvfs_fstatat(T(p), dirfd, path, &st, flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
 	if (err)
 		return err;
+	host_device_ids(p, dirfd, path, flags, &st);
 	memset(&sx, 0, sizeof(sx));
 	sx.stx_mask = STATX_BASIC_STATS;
 	sx.stx_blksize = (uint32_t)st.st_blksize;
@@ -1167,6 +1225,8 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0) {
 			host_fd_link(p, h, pb, sizeof(pb));
 			ret = fstatat(AT_FDCWD, pb, &st, flags & AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+		} else if (!ret) {
+			host_device_ids(p, dirfd, pa, flags, &st);
 		}
 		return skip(r, ret ? ret : put_stat(p, stp, &st));
 	}
@@ -1390,6 +1450,8 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		ret = uvfs_fstatat(t, AT_FDCWD, pa, &st,
 				   nr == SYS_lgetxattr || nr == SYS_llistxattr ? AT_SYMLINK_NOFOLLOW : 0);
+		if (ret == -ENOENT && host_fd_name(p, pa) >= 0)
+			return skip(r, host_fd_xattr(p, nr, host_fd_name(p, pa), r));
 		if (ret)
 			return skip(r, ret);
 		return skip(r, nr == SYS_listxattr || nr == SYS_llistxattr ? 0 : -ENODATA);
