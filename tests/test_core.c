@@ -1176,6 +1176,38 @@ static void test_null_buffers(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * MAXSYMLINKS (include/linux/namei.h): a walk follows at most 40 symlinks, the 41st
+ * is ELOOP.  The kernel's own answer at exactly 40 depends on timing (a walk that
+ * restarts out of RCU mode keeps the links it had counted: tests/diff/pathwalk.sys
+ * says why it asks the kernel about 20 and 41 only); on a quiet machine it is 40 -> 0,
+ * 41 -> ELOOP, as asked of this machine's 6.18 with the same chain (c0 -> d/f, cN ->
+ * cN-1) by pathwalk.sys before the soak found the exception.
+ */
+static void test_symlink_chain_limit(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	char name[16], target[16];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "d", 0755), 0);
+	assert_int_equal(uvfs_close(t, uvfs_openat(t, AT_FDCWD, "d/f", O_CREAT | O_WRONLY, 0644)), 0);
+	assert_int_equal(uvfs_symlinkat(t, "d/f", AT_FDCWD, "c0"), 0);
+	for (int i = 1; i <= 40; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		snprintf(target, sizeof(target), "c%d", i - 1);
+		assert_int_equal(uvfs_symlinkat(t, target, AT_FDCWD, name), 0);
+	}
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "c39", &st, 0), 0);  /* 40 links */
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "c40", &st, 0), -ELOOP);  /* 41 */
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "c40", &st, AT_SYMLINK_NOFOLLOW), 0);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1198,6 +1230,7 @@ int main(void)
 		cmocka_unit_test(test_multigrain),
 		cmocka_unit_test(test_null_buffers),
 		cmocka_unit_test(test_mount_differences),
+		cmocka_unit_test(test_symlink_chain_limit),
 		cmocka_unit_test(test_no_leaks),
 	};
 
