@@ -653,6 +653,7 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	struct pollfd pf[2];
 	sigset_t chld;
 	int ws, sfd, burst = 0;
+	bool stops = true;  /* a SIGCHLD may have come: waitpid has something */
 
 	if (!up || !proc_add(child, up))
 		return -ENOMEM;
@@ -670,7 +671,8 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	pf[0] = (struct pollfd){ .fd = run_notify_fd, .events = POLLIN };
 	pf[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	for (;;) {
-		pid_t tid = burst < 16 ? waitpid(-1, &ws, __WALL | WNOHANG) : 0;
+		/* waitpid only after a SIGCHLD: a run of notifications costs none */
+		pid_t tid = stops && burst < 16 ? waitpid(-1, &ws, __WALL | WNOHANG) : 0;
 		struct signalfd_siginfo si;
 
 		if (tid > 0) {
@@ -682,12 +684,17 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 			break;  /* nobody left */
 		if (tid < 0 && errno != EINTR)
 			break;
+		if (!tid && burst < 16)
+			stops = false;  /* every stop so far collected */
 		if (poll(pf, 2, burst ? 0 : -1) < 0 && errno != EINTR)
 			break;
 		burst = 0;
-		if (pf[1].revents & POLLIN)
+		if (pf[1].revents & POLLIN) {
+			/* drained before the next waitpid: a stop after it raises another */
 			while (read(sfd, &si, sizeof(si)) == sizeof(si))
 				;
+			stops = true;
+		}
 		if (pf[0].revents & POLLIN)
 			on_notify();
 		else if (pf[0].revents & (POLLHUP | POLLERR))
