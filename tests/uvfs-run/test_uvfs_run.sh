@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -9,6 +9,7 @@ set -u
 UR=$(realpath "$1")
 APPEND_THREADS=$(realpath "$2")
 RACE_OPEN=$(realpath "$3")
+STAT_SIGNALS=$(realpath "$4")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -334,6 +335,33 @@ same "racing opens: every open succeeded" "failed 0" "${got##*, }"
 same "racing opens: the host file the racer named keeps its bytes" "keep" "$(cat "$sdir/existing")"
 same "racing opens: no host file made" "no" "$([ -e "$sdir/new" ] && echo yes || echo no)"
 rm -rf "$sdir"
+
+# Signals while calls wait for the supervisor: stat and open never EINTR
+want=$(native "$STAT_SIGNALS" /tmp 2>&1)
+same "stat and open beside a 200 µs timer, natively" "EINTR 0, other 0, handler ran: yes" "$want"
+got=$("$UR" -- "$STAT_SIGNALS" /tmp 2>&1)
+same "stat and open beside a 200 µs timer: no EINTR" "$want" "$got"
+# uvfs-run started with SIGCHLD ignored (it survives exec): it still sees its tracees
+got=$(bash -c 'trap "" CHLD; exec "$1" -- /bin/sh -c "echo hello"' x "$UR" 2>&1 & p=$!; \
+	( sleep 60; kill -9 $p 2>/dev/null ) & k=$!; wait $p; kill $k 2>/dev/null)
+same "started with SIGCHLD ignored" "hello" "$got"
+# What uvfs-run opens for a program, it opens with the program's credentials: a
+# root-owned host file on descriptor 0, reopened for writing through /dev/stdin, and
+# /dev/kmsg (CAP_SYSLOG under dmesg_restrict) -- as setpriv's uid 1000 on the kernel
+rootfile=$(mktemp /var/tmp/uvfs-run-rootfile.XXXXXX)
+echo root > "$rootfile"; chmod 644 "$rootfile"
+cred='echo pwned 2>/dev/null > /dev/stdin; echo "stdin $?"; head -c 1 /dev/kmsg >/dev/null 2>&1; echo "kmsg $?"'
+want=$(native setpriv --reuid=1000 --regid=1000 --clear-groups sh -c "$cred" < "$rootfile" 2>&1)
+got=$("$UR" --uid 1000 --gid 1000 -- sh -c "$cred" < "$rootfile" 2>&1)
+same "a device and a host descriptor opened with the program's credentials" "$want" "$got"
+same "... the root-owned host file untouched" "root" "$(cat "$rootfile")"
+rm -f "$rootfile"
+nofollow='import os
+for d in ("/dev/null", "/dev/zero"):
+    os.close(os.open(d, os.O_RDONLY | os.O_NOFOLLOW)); print(d, "opened")'
+want=$(native python3 -c "$nofollow" 2>&1)
+got=$("$UR" -- python3 -c "$nofollow" 2>&1)
+same "a device opened with O_NOFOLLOW" "$want" "$got"
 
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 

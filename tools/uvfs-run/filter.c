@@ -200,8 +200,9 @@ int run_watch_filter(int g, struct sock_filter *out)
  * descriptor) and SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19: once the
  * supervisor has received a notification, only a fatal signal interrupts the call --
  * an open uvfs has made must not be abandoned for a signal handler; before, the
- * kernel restarts it as a signal restarts any call).  no_new_privs as
- * seccomp_load() sets it.
+ * call ends with ERESTARTSYS, which the tracer makes ERESTARTNOINTR at the
+ * signal-delivery stop (trace.c): restarted after the handler, never EINTR, as
+ * Linux's stat or open of a file never is).  no_new_privs as seccomp_load() sets it.
  */
 static int load_with_listener(scmp_filter_ctx ctx)
 {

@@ -50,6 +50,7 @@ struct mnt_opt {
 };
 
 static sigset_t caller_mask;
+static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program */
 
 static void usage(FILE *out)
 {
@@ -222,6 +223,8 @@ static void program(struct start *st)
 		_exit(2);
 	}
 	/* the listener and the socket are close-on-exec */
+	if (caller_chld.sa_handler == SIG_IGN)
+		sigaction(SIGCHLD, &caller_chld, NULL);
 	sigprocmask(SIG_SETMASK, &st->mask, NULL);
 	execvp(st->argv[0], st->argv);
 	/* the filter is in place: this execvp's calls were uvfs's */
@@ -464,6 +467,10 @@ int main(int argc, char **argv)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &caller_mask);
+	/* ... and not ignored: the kernel sends no SIGCHLD for a ptrace stop to a
+	 * tracer that ignores it (a caller's SIG_IGN survives exec), and the loop would
+	 * wait for ever */
+	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = SIG_DFL }, &caller_chld);
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

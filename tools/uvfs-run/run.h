@@ -6,13 +6,14 @@
  * seccomp filter (filter.c) that lets every system call through to the kernel except
  * the file-system calls uvfs answers.  Those are delivered to the supervisor (trace.c)
  * one of two ways:
- *   - the opens by seccomp user notification (SECCOMP_RET_USER_NOTIF): the
- *     supervisor reads the arguments and the path, asks uvfs, and installs the new
- *     descriptor in the process's table itself (SECCOMP_IOCTL_NOTIF_ADDFD with
- *     SECCOMP_ADDFD_FLAG_SEND: placed and answered in one step, so no other thread
- *     can take its number in between, and nothing the program can write is read
- *     again by the kernel);
- *   - the others by ptrace (SECCOMP_RET_TRACE -> PTRACE_EVENT_SECCOMP): the tracer
+ *   - every call with a path by seccomp user notification (SECCOMP_RET_USER_NOTIF):
+ *     the supervisor reads the arguments and the path, asks uvfs, writes the results
+ *     back, and installs an open's new descriptor in the process's table itself
+ *     (SECCOMP_IOCTL_NOTIF_ADDFD at the lowest free number, uvfs's moved there, then
+ *     the answer: no other thread can take the number in between, and nothing the
+ *     program can write is read again by the kernel);
+ *   - exec, the credential calls, unshare, close_range and the calls on watched
+ *     descriptor numbers by ptrace (SECCOMP_RET_TRACE -> PTRACE_EVENT_SECCOMP): the tracer
  *     reads the arguments, asks uvfs as the process's uvfs task (syscalls.c), writes
  *     the results back and resumes the process with the system call skipped and
  *     uvfs's return value in its place.

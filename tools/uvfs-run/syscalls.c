@@ -10,6 +10,7 @@
  * What differs from Linux, and why, is in docs/SEMANTICS.md ("uvfs-run").
  */
 #include <errno.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -228,18 +229,102 @@ static int host_name(const struct proc *p, int hfd, char *out, size_t size)
  * process's memory and nothing it could change afterwards is read again.
  */
 
+/*
+ * The kernel's checks at a device's or a host descriptor's open (a device's ->open:
+ * CAP_SYSLOG for /dev/kmsg; the inode's permission for /proc/TID/fd/N) are made
+ * against the caller's credentials, and the supervisor opens in its place: its thread
+ * takes the caller's filesystem ids, groups and effective capabilities for the open
+ * (all per-thread in the kernel: the raw calls, not glibc's, which would change every
+ * thread), then its own back.
+ */
+struct sup_creds {
+	bool changed;
+};
+
+/* the supervisor's own supplementary groups, read once (before any change) */
+static gid_t sup_groups[NGROUPS_MAX];
+static int sup_ngroups = -1;
+
+static int as_caller(const struct proc *p, struct sup_creds *sc)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	struct uvfs_caps caps;
+	gid_t groups[NGROUPS_MAX];
+	int fsuid = uvfs_setfsuid(T(p), (uid_t)-1), fsgid = uvfs_setfsgid(T(p), (gid_t)-1);
+	int n = uvfs_getgroups(T(p), NGROUPS_MAX, groups);
+
+	sc->changed = false;
+	if (sup_ngroups < 0)
+		sup_ngroups = (int)syscall(SYS_getgroups, NGROUPS_MAX, sup_groups);
+	if (fsuid < 0 || fsgid < 0 || n < 0 || sup_ngroups < 0 || uvfs_capget(T(p), &caps) ||
+	    syscall(SYS_capget, &h, d))
+		return -EPERM;
+	if (fsuid == 0 && fsgid == 0 && caps.effective == ((uint64_t)d[1].effective << 32 | d[0].effective))
+		return 0;  /* root with root's capabilities: the supervisor's own */
+	sc->changed = true;
+	if (syscall(SYS_setgroups, n, groups) || syscall(SYS_setfsgid, fsgid) < 0)
+		return -EPERM;
+	syscall(SYS_setfsuid, fsuid);
+	d[0].effective = (uint32_t)caps.effective & d[0].permitted;
+	d[1].effective = (uint32_t)(caps.effective >> 32) & d[1].permitted;
+	return syscall(SYS_capset, &h, d) ? -EPERM : 0;
+}
+
+static void as_supervisor(struct sup_creds *sc)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (!sc->changed)
+		return;
+	syscall(SYS_setfsuid, 0);
+	syscall(SYS_setfsgid, 0);
+	syscall(SYS_setgroups, sup_ngroups, sup_groups);
+	if (!syscall(SYS_capget, &h, d)) {
+		d[0].effective = d[0].permitted;
+		d[1].effective = d[1].permitted;
+		syscall(SYS_capset, &h, d);
+	}
+}
+
+/* open() of path with the caller's credentials: a descriptor or -errno */
+static int open_as_caller(const struct proc *p, const char *path, int flags)
+{
+	struct sup_creds sc;
+	int r = as_caller(p, &sc);
+
+	if (!r) {
+		r = open(path, flags);
+		r = r < 0 ? -errno : r;
+	}
+	as_supervisor(&sc);
+	return r;
+}
+
 /* The supervisor's own open of one of its descriptors, for the program: a new open
  * file description, so that the program's offset, flags and locks are its own.
- * O_NOCTTY: the supervisor never takes a terminal as its own. */
+ * O_NOCTTY: the supervisor never takes a terminal as its own; O_NOFOLLOW is the
+ * caller's walk's, which uvfs made (the magic link itself is a symlink). */
 static int reopen(int fd, int flags)
 {
 	char link[64];
 	int r;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	r = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY |
-		 O_CLOEXEC);
+	r = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC | O_NOFOLLOW)) |
+		 O_NOCTTY | O_CLOEXEC);
 	return r < 0 ? -errno : r;
+}
+
+/* reopen() for the caller of a host device: with its credentials */
+static int reopen_as_caller(const struct proc *p, int fd, int flags)
+{
+	char link[64];
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	return open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
 static enum action install(struct proc *p, struct user_regs_struct *r, int hfd, int ufd,
@@ -281,14 +366,16 @@ static int open_ctty(const struct proc *p, int flags)
 	min = (unsigned int)((tty_nr & 0xff) | ((tty_nr >> 12) & 0xfff00));
 	if (maj >= 136 && maj <= 143)
 		snprintf(path, sizeof(path), "/dev/pts/%u", (maj - 136) * 256 + min);
-	else if (maj == 4)
+	else if (maj == 4 && min < 64)
 		snprintf(path, sizeof(path), "/dev/tty%u", min);
+	else if (maj == 4)
+		snprintf(path, sizeof(path), "/dev/ttyS%u", min - 64);
 	else if (maj == 5 && min == 1)
 		snprintf(path, sizeof(path), "/dev/console");
 	else
 		snprintf(path, sizeof(path), "/dev/char/%u:%u", maj, min);
-	fd = open(path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC)) | O_NOCTTY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
 /* A device node of a host mount: the host's device, opened by the supervisor (uvfs
@@ -310,7 +397,7 @@ static enum action open_device(struct proc *p, struct user_regs_struct *r, int d
 	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(5, 0))
 		dev = open_ctty(p, flags);
 	else
-		dev = reopen(hfd, flags);
+		dev = reopen_as_caller(p, hfd, flags);
 	uvfs_close(T(p), o);
 	return install(p, r, dev, -1, flags);
 }
@@ -344,9 +431,9 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 			/* the same file as the host descriptor, as the kernel's
 			 * /proc/TID/fd/N reopens it */
 			snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, h);
-			hfd = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC)) |
-				   O_NOCTTY | O_CLOEXEC);
-			return install(p, r, hfd < 0 ? -errno : hfd, -1, flags);
+			hfd = open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE |
+								 O_CLOEXEC)) | O_NOCTTY | O_CLOEXEC);
+			return install(p, r, hfd, -1, flags);
 		}
 	}
 	if (fd == -ENXIO)

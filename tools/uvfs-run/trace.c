@@ -432,6 +432,29 @@ static void on_exec(struct proc *p)
 	resume(p->tid, PTRACE_CONT, 0);
 }
 
+/*
+ * A signal-delivery stop.  A signal that comes before the supervisor has received a
+ * notified call withdraws it: the call ends with ERESTARTSYS (seccomp's
+ * interrupted wait), which becomes EINTR for a handler without SA_RESTART -- an
+ * answer Linux never gives for a stat, an open of a file, a mkdir.  Nothing of it was
+ * done yet (SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV: once received, only a fatal
+ * signal interrupts), so it is made ERESTARTNOINTR: after the handler the call is
+ * made again, as if the signal had come just before it.
+ */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+
+static void restart_notified(pid_t tid)
+{
+	struct user_regs_struct r;
+
+	if (ptrace(PTRACE_GETREGS, tid, 0, &r) || (long)r.rax != -ERESTARTSYS ||
+	    !run_notified((long)r.orig_rax))
+		return;
+	r.rax = (unsigned long long)-ERESTARTNOINTR;
+	(void)ptrace(PTRACE_SETREGS, tid, 0, &r);
+}
+
 /* The stop PTRACE_INTERRUPT brought after a notified open answered with a number no
  * watching filter covers: the process has run nothing of its own since the call
  * returned, so the filter goes in as at a syscall-exit stop (rip just after the
@@ -635,6 +658,7 @@ static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 		else
 			resume(tid, cont_of(p), 0);
 	} else {
+		restart_notified(tid);
 		resume(tid, cont_of(p), WSTOPSIG(ws));
 	}
 }
