@@ -7,9 +7,14 @@
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
 set -u
 UR=$(realpath "$1")
-APPEND_THREADS=$(realpath "$2")
-RACE_OPEN=$(realpath "$3")
-STAT_SIGNALS=$(realpath "$4")
+# The test's programs, copied out of the build directory, which may be under /tmp (CI
+# clones there), where both sides have a fresh tmpfs
+bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
+trap 'rm -rf "$bin"' EXIT
+cp "$2" "$3" "$4" "$bin/"
+APPEND_THREADS=$bin/$(basename "$2")
+RACE_OPEN=$bin/$(basename "$3")
+STAT_SIGNALS=$bin/$(basename "$4")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
