@@ -214,29 +214,31 @@ same "a thousand children" "waited" "$got"
 got=$("$UR" -- /bin/bash -c 'for i in $(seq 100); do echo $i > /tmp/f$i & done; wait; cat /tmp/f* | sort -n | tail -1; ls /tmp | wc -l' 2>&1)
 same "a hundred children writing files" "100
 100" "$got"
-# children left behind: the pid namespace ends with its first process
+# children left behind: the pid namespace ends with its first process.  The sleeps
+# are this run's ($$ in their durations): another copy of the test may run beside it
 start=$(date +%s)
-"$UR" -- /bin/bash -c 'sleep 1000 & sleep 1001 & exit 0'
+"$UR" -- /bin/bash -c "sleep 1000.$$ & sleep 1001.$$ & exit 0"
 same "children left behind: the program's status" 0 $?
-same "children left behind: none left" "" "$(pgrep -f 'sleep 100[01]')"
+same "children left behind: none left" "" "$(pgrep -f "sleep 100[01]\.$$\$")"
 # uvfs-run killed: the program goes too (PTRACE_O_EXITKILL)
-"$UR" -- /bin/bash -c 'sleep 1002' &
+"$UR" -- /bin/bash -c "sleep 1002.$$" &
 ur=$!
-for _ in $(seq 100); do pgrep -f 'sleep 1002' >/dev/null && break; sleep 0.05; done
+for _ in $(seq 100); do pgrep -f "sleep 1002\.$$\$" >/dev/null && break; sleep 0.05; done
 kill -KILL $ur
 wait $ur 2>/dev/null
-for _ in $(seq 100); do pgrep -f 'sleep 1002' >/dev/null || break; sleep 0.05; done
-same "uvfs-run killed: nothing left" "" "$(pgrep -f 'sleep 1002')"
+for _ in $(seq 100); do pgrep -f "sleep 1002\.$$\$" >/dev/null || break; sleep 0.05; done
+same "uvfs-run killed: nothing left" "" "$(pgrep -f "sleep 1002\.$$\$")"
 [ $(( $(date +%s) - start )) -lt 60 ] && ok "nothing waited for the children left behind" ||
 	not_ok "nothing waited for the children left behind"
 
-# Job control: a program stopped by SIGSTOP stays stopped until a SIGCONT
+# Job control: a program stopped by SIGSTOP stays stopped until a SIGCONT (its $0
+# names this run)
 jc=$(mktemp /var/tmp/uvfs-run-jc.XXXXXX)
-"$UR" -- bash -c 'kill -STOP $$; echo resumed' > "$jc" 2>&1 &
+"$UR" -- bash -c 'kill -STOP $$; echo resumed' "jc-$$" > "$jc" 2>&1 &
 ur=$!
 state=
 for _ in $(seq 200); do
-	p=$(pgrep -f '^bash -c kill -STOP')
+	p=$(pgrep -f "^bash -c kill -STOP .* jc-$$\$")
 	[ -n "$p" ] && state=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
 	case "$state" in t|T) break ;; esac
 	sleep 0.05
@@ -346,9 +348,10 @@ want=$(native "$STAT_SIGNALS" /tmp 2>&1)
 same "stat and open beside a 200 µs timer, natively" "EINTR 0, other 0, handler ran: yes" "$want"
 got=$("$UR" -- "$STAT_SIGNALS" /tmp 2>&1)
 same "stat and open beside a 200 µs timer: no EINTR" "$want" "$got"
-# uvfs-run started with SIGCHLD ignored (it survives exec): it still sees its tracees
-got=$(bash -c 'trap "" CHLD; exec "$1" -- /bin/sh -c "echo hello"' x "$UR" 2>&1 & p=$!; \
-	( sleep 60; kill -9 $p 2>/dev/null ) & k=$!; wait $p; kill $k 2>/dev/null)
+# uvfs-run started with SIGCHLD ignored (it survives exec): it still sees its tracees.
+# timeout(1) kills a hung tree after 60 s (a watchdog subshell's sleep would hold the
+# command substitution's pipe open for its whole minute)
+got=$(timeout -s KILL 60 bash -c 'trap "" CHLD; exec "$1" -- /bin/sh -c "echo hello"' x "$UR" 2>&1)
 same "started with SIGCHLD ignored" "hello" "$got"
 # What uvfs-run opens for a program, it opens with the program's credentials: a
 # root-owned host file on descriptor 0, reopened for writing through /dev/stdin, and
