@@ -8,9 +8,12 @@
 # and times at a resolution load can move belong to whoever asks next.  Run every new
 # such test through this before committing it (docs/TESTING.md, "Soaking").
 #
-#   tests/soak.sh [-n COUNT] [-C BUILDDIR] [-l LOAD] [-t SECONDS] [TEST...]
+#   tests/soak.sh [-n COUNT] [-j STREAMS] [-C BUILDDIR] [-l LOAD] [-t SECONDS] [TEST...]
 #
 #   -n COUNT   runs of each test (default 300)
+#   -j STREAMS the runs shared among this many copies of the test running at once
+#              (default 1: one after another); a slow test that waits more than it
+#              computes gets its count sooner, and each copy is load beside the others
 #   -C DIR     a configured meson build directory (default build); it is not
 #              rebuilt, so a frozen build (a clone at the commit under test) may
 #              be soaked while the tree changes
@@ -28,14 +31,15 @@
 #
 # Prints one line per test, "NAME: R runs, F failed (S s)", and keeps the log of
 # every chunk of runs (meson test --repeat 10, which stops at a failure) with a
-# failure in DIR/soak/NAME.FIRST-LAST.txt.  A skipped run counts as failed.  Exits 1 when a run
+# failure in DIR/soak/NAME.STREAM.FIRST-LAST.txt.  A skipped run counts as failed.  Exits 1 when a run
 # failed.
 set -uo pipefail
 
-count=300 build=build load=both limit=0
-while getopts n:C:l:t: opt; do
+count=300 streams=1 build=build load=both limit=0
+while getopts n:j:C:l:t: opt; do
 	case $opt in
 	n) count=$OPTARG ;;
+	j) streams=$OPTARG ;;
 	C) build=$OPTARG ;;
 	l) load=$OPTARG ;;
 	t) limit=$OPTARG ;;
@@ -79,23 +83,17 @@ start_load() {  # $1: with the suite beside (1) or not (0)
 	set +m
 }
 
-mkdir -p "$build/soak"
-failed_any=0
-for t in "${tests[@]}"; do
-	is_global=0
-	for g in "${global[@]}"; do [ "$g" = "$t" ] && is_global=1; done
-	beside=0
-	[ "$is_global" = 0 ] && { [ "$load" = both ] || [ "$load" = meson ]; } && beside=1
-	start_load "$beside"
-	runs=0 failed=0 start=$SECONDS
+# stream TEST J COUNT START: COUNT runs of TEST as stream J; prints "RUNS FAILED"
+stream() {
+	local t=$1 j=$2 count=$3 start=$4 runs=0 failed=0 chunk ran bad
 	# meson's own start costs more than a short test: runs in chunks of --repeat,
 	# each run a line of the chunk's JSON log
 	while [ "$runs" -lt "$count" ]; do
 		[ "$limit" -gt 0 ] && [ $((SECONDS - start)) -ge "$limit" ] && break
 		chunk=$((count - runs < 10 ? count - runs : 10))
-		meson test -C "$build" --no-rebuild --repeat "$chunk" --logbase "soak-$t" "$t" \
+		meson test -C "$build" --no-rebuild --repeat "$chunk" --logbase "soak-$t-$j" "$t" \
 			>/dev/null 2>&1
-		read -r ran bad < <(python3 - "$build/meson-logs/soak-$t.json" <<-'EOF'
+		read -r ran bad < <(python3 - "$build/meson-logs/soak-$t-$j.json" <<-'EOF'
 			import json, sys
 			runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 			print(len(runs), sum(r["result"] not in ("OK", "EXPECTEDFAIL") for r in runs))
@@ -108,9 +106,37 @@ for t in "${tests[@]}"; do
 			ran=1 bad=1
 		fi
 		if [ "$bad" -gt 0 ]; then
-			cp "$build/meson-logs/soak-$t.txt" "$build/soak/$t.$((runs + 1))-$((runs + ran)).txt"
+			cp "$build/meson-logs/soak-$t-$j.txt" \
+				"$build/soak/$t.$j.$((runs + 1))-$((runs + ran)).txt"
 		fi
 		runs=$((runs + ran)) failed=$((failed + bad))
+	done
+	echo "$runs $failed"
+}
+
+mkdir -p "$build/soak"
+failed_any=0
+for t in "${tests[@]}"; do
+	is_global=0
+	for g in "${global[@]}"; do [ "$g" = "$t" ] && is_global=1; done
+	beside=0
+	[ "$is_global" = 0 ] && { [ "$load" = both ] || [ "$load" = meson ]; } && beside=1
+	start_load "$beside"
+	start=$SECONDS
+	# a 'global' test runs alone (test_mount_max sets the host's fs.mount-max)
+	k=$streams spids=()
+	[ "$is_global" = 1 ] && k=1
+	for ((j = 0; j < k; j++)); do
+		n=$(( count / k + (j < count % k ? 1 : 0) ))
+		stream "$t" "$j" "$n" "$start" > "$build/soak/.$t.$j" &
+		spids+=($!)
+	done
+	wait "${spids[@]}"
+	runs=0 failed=0
+	for ((j = 0; j < k; j++)); do
+		read -r r f < "$build/soak/.$t.$j"
+		runs=$((runs + r)) failed=$((failed + f))
+		rm -f "$build/soak/.$t.$j"
 	done
 	stop_load
 	echo "$t: $runs runs, $failed failed ($((SECONDS - start)) s)"
