@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # openat2.py - openat2(2)'s checks of struct open_how and a plain open through it
 # (test_uvfs_run.sh runs it under uvfs-run and natively; outputs must be equal).
-import ctypes, os, struct
+import ctypes, errno, os, struct
 libc = ctypes.CDLL(None, use_errno=True)
 def o2(path, flags, mode, resolve, size=24, tail=b""):
     buf = ctypes.create_string_buffer(struct.pack("QQQ", flags, mode, resolve) + tail + b"\0" * 64)
@@ -36,9 +36,16 @@ open("/tmp/r/m/f", "w").close()
 os.symlink("../a", "/tmp/r/m/back")
 dfd = os.open("/tmp/r", os.O_PATH)
 self_fd = os.open("/tmp/r/a", os.O_RDONLY)
+# EAGAIN for RESOLVE_BENEATH and RESOLVE_IN_ROOT means that a ".." met a rename or a
+# mount anywhere on the host (the kernel's rename_lock and mount_lock sequences);
+# openat2(2): "the caller may choose to retry" -- and must, for an answer that does
+# not depend on the rest of the machine (1 run in 7 on a busy one, without)
 def o2at(dirfd, path, flags, resolve):
     buf = ctypes.create_string_buffer(struct.pack("QQQ", flags, 0, resolve))
-    r = libc.syscall(437, dirfd, path.encode(), buf, 24)
+    for _ in range(1000):
+        r = libc.syscall(437, dirfd, path.encode(), buf, 24)
+        if r >= 0 or ctypes.get_errno() != errno.EAGAIN:
+            break
     if r < 0:
         return os.strerror(ctypes.get_errno())
     name = os.readlink("/proc/self/fd/%d" % r)
