@@ -39,7 +39,7 @@ int uvfs_dup(struct uvfs_task *task, int oldfd)
 	if (!f) {
 		fd = -EBADF;
 	} else {
-		fd = fd_alloc(task->fs, task->files, 0);
+		fd = fd_alloc(task->fs, task->files, uvfs_fd_floor);
 		if (fd >= 0)
 			fd_install(task->files, (unsigned int)fd, get_file(f), false);
 	}
@@ -64,6 +64,12 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 	f = fdget(task, oldfd);
 	if (!f) {
 		err = -EBADF;
+		goto out;
+	}
+	/* do_dup2(): a number an open still running has taken */
+	if ((unsigned int)newfd < task->files->size && !task->files->fd[newfd] &&
+	    (task->files->cloexec[newfd] & FD_SLOT_RESERVED)) {
+		err = -EBUSY;
 		goto out;
 	}
 	/* Make room for newfd: allocate before closing anything. */
@@ -103,7 +109,8 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 			ret = -EINVAL;
 			break;
 		}
-		ret = fd_alloc(task->fs, task->files, (unsigned int)(int)arg);
+		ret = fd_alloc(task->fs, task->files, (unsigned int)(int)arg > uvfs_fd_floor ?
+			       (unsigned int)(int)arg : uvfs_fd_floor);
 		if (ret >= 0)
 			fd_install(task->files, (unsigned int)ret, get_file(f), cmd == F_DUPFD_CLOEXEC);
 		break;

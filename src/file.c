@@ -156,7 +156,7 @@ struct fdtable *fdtable_dup(struct uvfs *fs, const struct fdtable *src)
 	for (unsigned int i = 0; i < src->size; i++) {
 		if (src->fd[i])
 			WRITE_ONCE(dst->fd[i], get_file(src->fd[i]));  /* fdget_rcu() */
-		dst->cloexec[i] = src->cloexec[i];
+		dst->cloexec[i] = src->cloexec[i] & 1;  /* not another thread's reservation */
 	}
 	dst->count = src->count;
 	return dst;
@@ -197,13 +197,24 @@ int fd_alloc(struct uvfs *fs, struct fdtable *t, unsigned int start)
 	unsigned int i;
 
 	for (i = start; i < t->size && i < t->max; i++)
-		if (!t->fd[i])
+		if (!t->fd[i] && !(t->cloexec[i] & FD_SLOT_RESERVED))
 			return (int)i;
 	if (i >= t->max)  /* the table may be larger than the limit (fdtable_grow) */
 		return -EMFILE;
 	if (fdtable_grow(fs, t, i))
 		return -ENOMEM;
 	return (int)i;
+}
+
+void fd_reserve(struct fdtable *t, unsigned int fd)
+{
+	assert(fd < t->size && !t->fd[fd]);
+	t->cloexec[fd] = FD_SLOT_RESERVED;
+}
+
+void fd_unreserve(struct fdtable *t, unsigned int fd)
+{
+	t->cloexec[fd] = 0;
 }
 
 void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec)

@@ -50,7 +50,8 @@ void fput(struct file *f);
 
 struct fdtable {
 	struct file **fd;          /* fd[n] or NULL; published before size, freed by RCU */
-	unsigned char *cloexec;    /* one byte a descriptor: FD_CLOEXEC set */
+	unsigned char *cloexec;    /* one byte a descriptor: bit 0 FD_CLOEXEC; of a free
+				    * slot, FD_SLOT_RESERVED: an open that waits holds it */
 	unsigned int size;         /* allocated slots; stored after fd (fdget_rcu) */
 	unsigned int count;        /* open descriptors (st_size of /proc/PID/fd); ns_lock,
 				    * read lockless by stat, checked by ns_seq */
@@ -76,6 +77,12 @@ struct file *fdget_rcu(struct uvfs_task *task, int fd);
 /* Reserve the lowest free descriptor >= start: -EMFILE beyond the limit. The slot
  * stays free until fd_install; -ENOMEM leaves the table as it was. */
 int fd_alloc(struct uvfs *fs, struct fdtable *t, unsigned int start);
+/* fd (free) taken by an open that may wait with ns_lock given up (a fifo's), so that
+ * fd_alloc passes it over and dup3 onto it is EBUSY, as for the kernel's reserved
+ * descriptor; fd_install or fd_unreserve ends it. */
+#define FD_SLOT_RESERVED 2
+void fd_reserve(struct fdtable *t, unsigned int fd);
+void fd_unreserve(struct fdtable *t, unsigned int fd);
 /* Put f (whose reference the caller passes on) at fd, closing what was there. */
 void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec);
 /* Close fd: -EBADF if not open. */

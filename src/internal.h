@@ -332,21 +332,12 @@ static inline bool ns_locked(const struct uvfs *fs)
 	return fs->ns_locked && pthread_equal(fs->ns_owner, pthread_self());
 }
 
-/* Wait on cond, giving ns_lock up meanwhile (blocking fifo I/O). */
-static inline void uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
-{
-	struct uvfs_task *cur = fs->current;
-
-	assert(ns_locked(fs));
-	ns_seq_end(fs);
-	fs->ns_locked = false;
-	waitq_wait(q, &fs->ns_lock);
-	fs->ns_owner = pthread_self();
-	fs->ns_locked = true;
-	fs->coarse_now_valid = false;  /* it slept: a new instant */
-	ns_seq_begin(fs);
-	fs->current = cur;
-}
+/* Wait on q, giving ns_lock up meanwhile (a fifo's open, read and write): 0 when
+ * woken, -ERESTARTSYS when the calling thread's uvfs_intr was raised (intr.c) */
+#define ERESTARTSYS UVFS_ERESTARTSYS
+int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q);
+/* the calling thread's descriptor floor (uvfs_set_fd_floor) */
+extern _Thread_local unsigned int uvfs_fd_floor;
 
 /* Fault injection for tests (tests/test_core.c: test_enomem_leaves_tree_unchanged):
  * when uvfs_fail_countdown reaches zero, uvfs_malloc fails once.  Negative: never

@@ -424,7 +424,7 @@ static int do_sys_open(struct uvfs_task *task, int dirfd, const char *path,
 	task_enter(task);
 	/* get_unused_fd_flags() comes before the walk: EMFILE wins over ENOENT; then
 	 * alloc_empty_file(), before anything is created. */
-	fd = fd_alloc(task->fs, task->files, 0);
+	fd = fd_alloc(task->fs, task->files, uvfs_fd_floor);
 	if (fd < 0)
 		goto out;
 	f = alloc_empty_file(task->fs);
@@ -432,8 +432,12 @@ static int do_sys_open(struct uvfs_task *task, int dirfd, const char *path,
 		fd = -ENOMEM;
 		goto out;
 	}
+	/* the number is taken while a fifo's open waits with ns_lock given up: another
+	 * open of the table meanwhile gets another (alloc_fd()'s __set_open_fd) */
+	fd_reserve(task->files, (unsigned int)fd);
 	err = path_openat(task, dirfd, path, op, f);
 	if (err) {
+		fd_unreserve(task->files, (unsigned int)fd);  /* put_unused_fd() */
 		file_free(f);
 		fd = err;
 		goto out;

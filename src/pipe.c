@@ -4,8 +4,9 @@
  *
  * Locking: every field of struct pipe is protected by uvfs.ns_lock; a blocked reader,
  * writer or opener waits on pipe.wait with ns_lock released (uvfs_cond_wait), exactly
- * where Linux would sleep.  Limitations: no signals, so a blocked call waits until a
- * peer arrives; a write with no reader is EPIPE without SIGPIPE.
+ * where Linux would sleep.  A wait ends early, with -ERESTARTSYS, when the calling
+ * thread's uvfs_intr is raised (intr.c): Linux's signal_pending() there.  Limitation:
+ * a write with no reader is EPIPE without SIGPIPE.
  */
 #include "file.h"
 #include "pipe.h"
@@ -49,7 +50,8 @@ static int fifo_open(struct inode *inode, struct file *f)
 		/* O_RDONLY waits for a writer unless O_NONBLOCK. */
 		seen = p->w_counter;
 		while (!nonblock && !p->writers && p->w_counter == seen)
-			uvfs_cond_wait(fs, &p->wait);
+			if (uvfs_cond_wait(fs, &p->wait))
+				goto err_rd;
 		break;
 	case FMODE_WRITE:
 		/* O_WRONLY|O_NONBLOCK with no reader: ENXIO. */
@@ -60,7 +62,8 @@ static int fifo_open(struct inode *inode, struct file *f)
 		waitq_wake_all(&p->wait);
 		seen = p->r_counter;
 		while (!p->readers && p->r_counter == seen)
-			uvfs_cond_wait(fs, &p->wait);
+			if (uvfs_cond_wait(fs, &p->wait))
+				goto err_wr;
 		break;
 	case FMODE_READ | FMODE_WRITE:
 		/* O_RDWR never blocks: it is its own peer. */
@@ -75,6 +78,19 @@ static int fifo_open(struct inode *inode, struct file *f)
 		return -EINVAL;
 	}
 	return 0;
+
+	/* interrupted (fifo_open's err_rd, err_wr): no reader or writer left behind; the
+	 * counter stays moved, as the kernel's does */
+err_rd:
+	p->readers--;
+	goto err;
+err_wr:
+	p->writers--;
+err:
+	waitq_wake_all(&p->wait);
+	if (!p->readers && !p->writers)
+		p->head = p->len = 0;
+	return -ERESTARTSYS;
 }
 
 static void fifo_release(struct inode *inode, struct file *f)
@@ -104,7 +120,8 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 			return 0;
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		uvfs_cond_wait(pipe_fs(f), &p->wait);
+		if (uvfs_cond_wait(pipe_fs(f), &p->wait))
+			return -ERESTARTSYS;  /* pipe_read(): nothing read yet */
 	}
 	if (!buf)
 		return -EFAULT;  /* copy_page_to_iter() faults: the data stays */
@@ -146,7 +163,12 @@ static ssize_t pipe_write(struct file *f, const void *buf, size_t count, off_t *
 		if (!room || (count <= UVFS_PIPE_BUF && room < count)) {
 			if (f->f_flags & O_NONBLOCK)
 				return done ? (ssize_t)done : -EAGAIN;
-			uvfs_cond_wait(pipe_fs(f), &p->wait);
+			/* pipe_write(): a signal ends it with what was written */
+			if (uvfs_cond_wait(pipe_fs(f), &p->wait)) {
+				if (!done)
+					return -ERESTARTSYS;
+				break;
+			}
 			continue;
 		}
 		while (room && done < count) {

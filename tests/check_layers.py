@@ -16,8 +16,8 @@ import subprocess
 import sys
 
 LAYERS = [
-    # 0: the bottom: allocation, locks, object caches, deferred frees
-    ("bottom", {"alloc", "lock", "slab", "rcu_defer", "simple_offset"}),
+    # 0: the bottom: allocation, locks and interruptible waits, object caches, deferred frees
+    ("bottom", {"alloc", "lock", "intr", "slab", "rcu_defer", "simple_offset"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality, path names (d_path)
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace",

@@ -513,6 +513,113 @@ static void test_fifo_blocking_open(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * A wait interrupted (uvfs_intr: the embedder's signal): the fifo's open returns
+ * -ERESTARTSYS and leaves no reader behind (fifo_open's err_rd: a writer's
+ * O_NONBLOCK open is then ENXIO), a read of an empty fifo -ERESTARTSYS, a write that
+ * filled the buffer the bytes it moved (pipe_write).  Meanwhile the open's number is
+ * taken: another open of the table gets the next, dup3 onto it is EBUSY (dup2(2):
+ * "during a race condition with open").
+ */
+struct intr_arg {
+	struct uvfs_task *t;
+	struct uvfs_intr *in;
+	int op;            /* 0 open O_RDONLY, 1 read, 2 write of 70,000 bytes */
+	int fd;
+	long ret;
+};
+
+static void *intr_waiter(void *p)
+{
+	struct intr_arg *a = p;
+	static char big[70000];
+
+	uvfs_intr_attach(a->in);
+	if (a->op == 0)
+		a->ret = uvfs_openat(a->t, AT_FDCWD, "/fifo", O_RDONLY, 0);
+	else if (a->op == 1)
+		a->ret = uvfs_read(a->t, a->fd, big, 1);
+	else
+		a->ret = uvfs_write(a->t, a->fd, big, sizeof(big));
+	uvfs_intr_attach(NULL);
+	return NULL;
+}
+
+static void test_fifo_interrupted(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *r = uvfs_task_new(fs);
+	struct intr_arg a = { r, uvfs_intr_new(), 0, -1, 0 };
+	pthread_t th;
+	int fd, busy = 0;
+
+	(void)state;
+	assert_non_null(a.in);
+	assert_int_equal(uvfs_mknodat(r, AT_FDCWD, "/fifo", S_IFIFO | 0600, 0), 0);
+	assert_int_equal(uvfs_mknodat(r, AT_FDCWD, "/file", S_IFREG | 0600, 0), 0);
+	/* the open waits, holding descriptor 1 (seen when F_DUPFD from 1 gives 2) */
+	assert_int_equal(uvfs_openat(r, AT_FDCWD, "/file", O_RDONLY, 0), 0);
+	assert_int_equal(pthread_create(&th, NULL, intr_waiter, &a), 0);
+	for (int i = 0; i < 100000 && busy != 2; i++) {
+		busy = uvfs_fcntl(r, 0, F_DUPFD, 1);
+		assert_int_equal(uvfs_close(r, busy), 0);
+		if (busy != 2)
+			usleep(100);
+	}
+	assert_int_equal(busy, 2);
+	assert_int_equal(uvfs_dup3(r, 0, 1, 0), -EBUSY);
+	assert_int_equal(uvfs_openat(r, AT_FDCWD, "/file", O_RDONLY, 0), 2);
+	uvfs_intr_raise(fs, a.in);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, -UVFS_ERESTARTSYS);
+	assert_int_equal(uvfs_openat(r, AT_FDCWD, "/fifo", O_WRONLY | O_NONBLOCK, 0), -ENXIO);
+	assert_int_equal(uvfs_dup3(r, 0, 1, 0), 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(uvfs_close(r, i), 0);
+	/* a raise stays until cleared: the next wait ends at once */
+	a.ret = 0;
+	assert_int_equal(pthread_create(&th, NULL, intr_waiter, &a), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, -UVFS_ERESTARTSYS);
+	uvfs_intr_clear(a.in);
+	/* a read of an empty fifo, then a write beyond its 65,536 bytes */
+	fd = uvfs_openat(r, AT_FDCWD, "/fifo", O_RDWR, 0);
+	assert_int_equal(fd, 0);
+	a.op = 1;
+	a.fd = fd;
+	assert_int_equal(pthread_create(&th, NULL, intr_waiter, &a), 0);
+	uvfs_intr_raise(fs, a.in);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, -UVFS_ERESTARTSYS);
+	uvfs_intr_clear(a.in);
+	a.op = 2;
+	assert_int_equal(pthread_create(&th, NULL, intr_waiter, &a), 0);
+	uvfs_intr_raise(fs, a.in);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, 65536);
+	uvfs_intr_free(a.in);
+	uvfs_free(fs);
+}
+
+/* The calling thread's descriptor floor: opens, dup and F_DUPFD start there; dup3
+ * does not. */
+static void test_fd_floor(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *r = uvfs_task_new(fs);
+
+	(void)state;
+	assert_int_equal(uvfs_set_fd_floor(100), 0);
+	assert_int_equal(uvfs_openat(r, AT_FDCWD, "/", O_RDONLY, 0), 100);
+	assert_int_equal(uvfs_dup(r, 100), 101);
+	assert_int_equal(uvfs_fcntl(r, 100, F_DUPFD, 5), 102);
+	assert_int_equal(uvfs_fcntl(r, 100, F_DUPFD, 200), 200);
+	assert_int_equal(uvfs_dup3(r, 100, 3, 0), 3);
+	assert_int_equal(uvfs_set_fd_floor(0), 100);
+	assert_int_equal(uvfs_openat(r, AT_FDCWD, "/", O_RDONLY, 0), 0);
+	uvfs_free(fs);
+}
+
 /* ---------------------------------------------------------------------------------
  * Allocation failures: every operation, failed at each of its allocations in turn,
  * returns -ENOMEM and leaves the tree exactly as it was.
@@ -1222,6 +1329,8 @@ int main(void)
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
 		cmocka_unit_test(test_devices_have_no_drivers),
 		cmocka_unit_test(test_fifo_blocking_open),
+		cmocka_unit_test(test_fifo_interrupted),
+		cmocka_unit_test(test_fd_floor),
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),

@@ -229,6 +229,43 @@ void uvfs_task_exit(struct uvfs_task *task);
 int uvfs_task_pid(const struct uvfs_task *task);
 
 /*
+ * Interrupting a call that waits (the kernel's signal_pending() and signal_wake_up()).
+ * Calls wait in three places: a fifo's open (for its other end), and a read or write
+ * of a fifo (for data, for room).  A thread that has attached a struct uvfs_intr
+ * (uvfs_intr_attach) has each such wait end when another thread raises it
+ * (uvfs_intr_raise): the call returns -UVFS_ERESTARTSYS, as the kernel's returns
+ * -ERESTARTSYS for a signal -- the embedder decides, as the kernel's signal delivery
+ * does, whether that becomes EINTR or a restart of the call.  What the interrupted
+ * call had done is undone as Linux undoes it: a fifo's open leaves no reader or
+ * writer behind (fifo_open's err_rd, err_wr); a write that moved some bytes returns
+ * their count.  A raise stays until uvfs_intr_clear(): every wait of the thread ends
+ * at once meanwhile.  Without an attached uvfs_intr a wait ends only when its peer
+ * comes.
+ *
+ * uvfs_intr_new: NULL with errno ENOMEM.  uvfs_intr_attach(NULL) detaches.
+ * uvfs_intr_free: the caller makes sure no thread has it attached.
+ */
+#define UVFS_ERESTARTSYS 512
+struct uvfs_intr;
+struct uvfs_intr *uvfs_intr_new(void);
+void uvfs_intr_free(struct uvfs_intr *in);
+void uvfs_intr_attach(struct uvfs_intr *in);
+void uvfs_intr_raise(struct uvfs *fs, struct uvfs_intr *in);
+void uvfs_intr_clear(struct uvfs_intr *in);
+
+/*
+ * uvfs_set_fd_floor - the lowest number a new descriptor made by the calling thread's
+ * calls may take: an open, uvfs_dup and F_DUPFD take the lowest free number at or
+ * above it (F_DUPFD: at or above the larger of its argument and the floor); 0, the
+ * default, is Linux's rule.  uvfs_dup3 and F_DUPFD's EINVAL are not affected.  For a
+ * supervisor whose processes have descriptor tables of their own, which moves each
+ * new uvfs descriptor to the number the kernel gave (uvfs-run): with the floor at or
+ * above the process's RLIMIT_NOFILE, a descriptor between its open and its move can
+ * never be on a number the kernel hands out meanwhile.  Returns the previous floor.
+ */
+unsigned int uvfs_set_fd_floor(unsigned int floor);
+
+/*
  * Credentials, as Linux keeps them for a process: real, effective, saved and filesystem
  * uids and gids, supplementary groups, and the effective, permitted and inheritable
  * capability sets (bit n is Linux's capability n, <linux/capability.h>; the bounding
