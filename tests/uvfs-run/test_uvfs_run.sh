@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -11,10 +11,11 @@ UR=$(realpath "$1")
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
 trap 'rm -rf "$bin"' EXIT
-cp "$2" "$3" "$4" "$bin/"
+cp "$2" "$3" "$4" "$5" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
 STAT_SIGNALS=$bin/$(basename "$4")
+FIFO_SIGNAL=$bin/$(basename "$5")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -348,6 +349,60 @@ want=$(native "$STAT_SIGNALS" /tmp 2>&1)
 same "stat and open beside a 200 µs timer, natively" "EINTR 0, other 0, handler ran: yes" "$want"
 got=$("$UR" -- "$STAT_SIGNALS" /tmp 2>&1)
 same "stat and open beside a 200 µs timer: no EINTR" "$want" "$got"
+# Calls that wait hold nothing up: a fifo between two processes; a fifo opened by 8
+# readers and 8 writers (the shell holds a writer's end, which lets the readers' opens
+# end, and starts the writers once every reader has its end: no writer finds no
+# reader, no reader sees EOF before the shell lets go; what the readers read is every
+# record); two threads of one process opening its two ends; files made while a
+# process waits in a fifo's open; a process killed while it waits leaves no reader
+got=$("$UR" -- bash -c 'cd /tmp; mkfifo p; cat p & echo x > p; wait; echo done' 2>&1)
+same "a fifo between two processes: cat p & echo x > p" "x
+done" "$got"
+fifo8='cd /tmp && mkfifo p && for i in $(seq 8); do sh -c "exec 0<p; touch ready$i; exec cat > out$i" & done
+exec 3>p
+until [ "$(echo ready*)" = "ready1 ready2 ready3 ready4 ready5 ready6 ready7 ready8" ]; do :; done
+w=; for i in $(seq 8); do echo w$i > p & w="$w $!"; done
+wait $w; exec 3>&-; wait; cat out* | sort | tr "\n" " "; echo'
+want=$(native bash -c "$fifo8" 2>&1)
+same "8 readers and 8 writers of a fifo, natively" "w1 w2 w3 w4 w5 w6 w7 w8 " "$want"
+got=$("$UR" -- bash -c "$fifo8" 2>&1)
+same "8 readers and 8 writers of a fifo" "$want" "$got"
+fifo_threads='import os, threading
+os.mkfifo("/tmp/q")
+got = []
+def reader():
+    fd = os.open("/tmp/q", os.O_RDONLY); got.append(os.read(fd, 10)); os.close(fd)
+t = threading.Thread(target=reader); t.start()
+fd = os.open("/tmp/q", os.O_WRONLY); os.write(fd, b"hi"); os.close(fd); t.join()
+print(got)'
+want=$(native python3 -c "$fifo_threads" 2>&1)
+got=$("$UR" -- python3 -c "$fifo_threads" 2>&1)
+same "two threads opening a fifo's two ends" "$want" "$got"
+fifo_busy='cd /tmp; mkfifo p; cat p > got & for i in $(seq 50); do touch f$i; done; ls | wc -l
+echo x > p; wait; cat got'
+want=$(native bash -c "$fifo_busy" 2>&1)
+got=$("$UR" -- bash -c "$fifo_busy" 2>&1)
+same "files made while a process waits in a fifo's open" "$want" "$got"
+# (half a second for cat to reach its open: were it killed before, the answer is the same)
+fifo_kill='cd /tmp; mkfifo p; cat p & c=$!; sleep 0.5
+kill -9 $c; wait $c 2>/dev/null; echo "cat: $?"
+python3 -c "import os
+try: os.open(\"p\", os.O_WRONLY | os.O_NONBLOCK); print(\"a reader is left\")
+except OSError as e: print(\"no reader left:\", e.strerror)"'
+want=$(native bash -c "$fifo_kill" 2>&1)
+same "a process killed in a fifo's open, natively" "cat: 137
+no reader left: No such device or address" "$want"
+got=$(timeout -s KILL 60 "$UR" -- bash -c "$fifo_kill" 2>&1)
+same "a process killed in a fifo's open: no reader left" "$want" "$got"
+# A signal during a fifo's open and during a read of an empty fifo, with and without
+# SA_RESTART: EINTR, or the call made again
+want=$(native "$FIFO_SIGNAL" /tmp 2>&1)
+same "a signal in a fifo's open and read, natively" "open for reading, no SA_RESTART: Interrupted system call, handler ran, no reader left: No such device or address
+open for reading, SA_RESTART: got x, handler ran
+read of an empty fifo, no SA_RESTART: Interrupted system call, handler ran
+read of an empty fifo, SA_RESTART: got x, handler ran" "$want"
+got=$(timeout -s KILL 60 "$UR" -- "$FIFO_SIGNAL" /tmp 2>&1)
+same "a signal in a fifo's open and read: EINTR or a restart, as natively" "$want" "$got"
 # uvfs-run started with SIGCHLD ignored (it survives exec): it still sees its tracees.
 # timeout(1) kills a hung tree after 60 s (a watchdog subshell's sleep would hold the
 # command substitution's pipe open for its whole minute)

@@ -315,14 +315,14 @@ static int run_once(const struct opts *o, const char *abi)
 	struct uvfs_config cfg = { .abi = abi };
 	char cwd[PATH_MAX];
 	struct uvfs_task *t, *prog_task;
-	struct rlimit rl;
 	struct start st;
 	int status, ws;
 	pid_t init, child;
 
-	/* uvfs's descriptor table as large as the kernel's may grow */
-	if (!getrlimit(RLIMIT_NOFILE, &rl))
-		cfg.max_files = rl.rlim_max > 65536 ? 65536 : (unsigned int)rl.rlim_max;
+	/* uvfs's descriptors may have any number the kernel's may, and its new ones are
+	 * made above the process's RLIMIT_NOFILE before they move (waits.c,
+	 * run_fd_floor): the kernel answers EMFILE (ADDFD) */
+	cfg.max_files = RUN_FD_MAX;
 	run_fs = uvfs_new(&cfg);
 	if (!run_fs) {
 		fprintf(stderr, "uvfs-run: %s\n", uvfs_last_error());

@@ -29,12 +29,16 @@
  * number before the call is answered.  Host descriptors (the terminal, pipes,
  * sockets) have no uvfs side and every call on them runs on the kernel.
  *
- * Single-threaded: one supervisor thread owns the uvfs instance and every process.
- * x86-64 only (the register layout and system call numbers).
+ * Threads: one supervisor thread (trace.c's loop) answers every call and alone
+ * uses ptrace, but a call that may wait -- a uvfs fifo's open, read or write -- is
+ * made on a helper thread of its own, which a signal for the caller interrupts
+ * (waits.c).  x86-64 only (the register layout and system call numbers).
  */
 #ifndef UVFS_RUN_H
 #define UVFS_RUN_H
 
+#include <linux/seccomp.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <sys/user.h>
@@ -58,6 +62,7 @@ struct uproc {
 	struct uvfs_task *task;
 	int threads;                 /* live threads of the group */
 	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
+	pid_t tgid;                  /* the host's process id (prlimit, /proc) */
 	char *exec_path;             /* an execve the kernel is running: uvfs follows */
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
@@ -96,7 +101,45 @@ struct proc {
 	bool watch_all;              /* install RUN_GROUP_ALL at the next stop that may:
 				      * it shares its table with another process */
 	struct user_regs_struct inj_saved;  /* the registers the call returned with */
+	/* calls that waited (waits.c): helpers using this proc (it is freed when the
+	 * last is reaped: dead says it has exited meanwhile); a traced call answered
+	 * -ERESTARTSYS (its number, for the signal-delivery stop to restore), or -1;
+	 * a notified call answered -ERESTARTSYS (the stop leaves it as it is) */
+	int busy;
+	bool dead;
+	long restart_nr;
+	bool restart_sys;
 };
+
+enum action {
+	ACT_NATIVE,       /* run it on the kernel, untouched */
+	ACT_SKIP,         /* skipped: regs->rax is the result */
+	ACT_REWRITTEN,    /* regs rewritten into another call; stop at its exit */
+	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
+	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
+			   * number and answer with it (then run_installed()) */
+};
+
+/* A call that may wait, made on a helper thread (waits.c).  Fields are the loop's
+ * until the helper starts, the helper's until done, the loop's again after. */
+struct run_wait {
+	struct run_wait *next;       /* the loop's list */
+	pthread_t thread;
+	struct proc *p;
+	struct uvfs_intr *in;        /* raised for a signal, or when the caller is gone */
+	bool notified;               /* req is a notification; else a traced call */
+	bool raised;
+	struct seccomp_notif req;
+	struct user_regs_struct regs;   /* the call; after it, its result */
+	enum action a;
+	int group;                   /* ACT_INSTALL: a group to watch, or -1 */
+	bool done;                   /* atomic: the result is there */
+};
+
+/* uvfs's descriptor limit (the kernel's default nr_open): every new uvfs descriptor
+ * is made at or above its process's RLIMIT_NOFILE (run_fd_floor), then moved to the
+ * number the kernel gave */
+#define RUN_FD_MAX (1u << 20)
 
 /* The stand-in of a uvfs descriptor with no host file (memfs, /proc): a null device
  * on a tmpfs of the program's kernel-side mount namespace (main.c, init_main), which
@@ -131,14 +174,6 @@ int run_watch_filter(int g, struct sock_filter *out);
 
 /* syscalls.c: a seccomp stop: the call's number and registers.  Returns true when
  * the call was answered (regs changed: skipped with a result, or rewritten) */
-enum action {
-	ACT_NATIVE,       /* run it on the kernel, untouched */
-	ACT_SKIP,         /* skipped: regs->rax is the result */
-	ACT_REWRITTEN,    /* regs rewritten into another call; stop at its exit */
-	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
-	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
-			   * number and answer with it (then run_installed()) */
-};
 enum action run_syscall(struct proc *p, struct user_regs_struct *regs);
 /* the syscall-exit stop of an ACT_REWRITTEN or ACT_EXIT_STOP call */
 void run_syscall_exit(struct proc *p, struct user_regs_struct *regs);
@@ -148,6 +183,27 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *regs);
 int run_installed(struct proc *p, long ret);
 /* Is this call one the filter delivers by notification (the opens)? */
 bool run_notified(long nr);
+
+/* ACT_INSTALL of a notified call (trace.c): the descriptor installed by ADDFD,
+ * uvfs's moved to its number; regs->rax the number or -errno.  Returns the group of
+ * numbers a watching filter must be installed for, or -1. */
+int run_install_notified(struct proc *p, __u64 id, struct user_regs_struct *regs);
+
+/* waits.c */
+int run_waits_init(void);
+int run_waits_done_fd(void);     /* readable: a helper is done (run_wait_reap) */
+int run_waits_tick_fd(void);     /* readable: time to look for signals (run_waits_tick) */
+int run_waits_count(void);
+void run_fd_floor(const struct proc *p);
+bool run_may_wait_notified(const struct proc *p, const struct seccomp_notif *req);
+bool run_may_wait_traced(const struct proc *p, const struct user_regs_struct *regs);
+/* the call on a helper thread; req NULL for a traced call.  0 or -errno (then the
+ * caller answers it itself) */
+int run_wait_start(struct proc *p, const struct seccomp_notif *req,
+		   const struct user_regs_struct *regs);
+struct run_wait *run_wait_reap(void);   /* a helper that is done, or NULL */
+void run_wait_free(struct run_wait *w);
+void run_waits_tick(void);
 
 /* memory of the traced process */
 int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len);

@@ -1699,7 +1699,9 @@ int run_installed(struct proc *p, long ret)
 			return -1;
 		}
 	}
-	return p->up->watched & (1u << run_fd_group((int)ret)) ? -1 : run_fd_group((int)ret);
+	/* read on a helper thread too (waits.c) while the loop adds to it */
+	return __atomic_load_n(&p->up->watched, __ATOMIC_RELAXED) & (1u << run_fd_group((int)ret)) ?
+	       -1 : run_fd_group((int)ret);
 }
 
 void run_syscall_exit(struct proc *p, struct user_regs_struct *r)

@@ -66,6 +66,7 @@ static struct proc *proc_add(pid_t tid, struct uproc *up)
 	p->tid = tid;
 	p->up = up;
 	p->inst_hfd = p->inst_ufd = p->watch_group = -1;
+	p->restart_nr = -1;
 	p->next = procs[tid % PROC_HASH];
 	procs[tid % PROC_HASH] = p;
 	up->threads++;
@@ -81,6 +82,8 @@ static void uproc_put(struct uproc *up)
 	free(up);
 }
 
+/* A thread gone: out of the table at once (its id may come back as another's), freed
+ * when no helper uses it any more (on_wait_done) */
 static void proc_del(struct proc *p)
 {
 	struct proc **pp = &procs[p->tid % PROC_HASH];
@@ -88,6 +91,10 @@ static void proc_del(struct proc *p)
 	while (*pp != p)
 		pp = &(*pp)->next;
 	*pp = p->next;
+	if (p->busy) {
+		p->dead = true;
+		return;
+	}
 	uproc_put(p->up);
 	free(p);
 }
@@ -202,6 +209,7 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	if (!up)
 		return -ENOMEM;
 	up->nspid = nspid;
+	up->tgid = tid;
 	up->watched = parent->up->watched;  /* the kernel copied the filters */
 	up->task = uvfs_task_clone(parent->up->task, nspid, flags & (CLONE_FS | CLONE_FILES));
 	if (!up->task) {
@@ -245,15 +253,11 @@ static int cont_of(const struct proc *p)
 	return p->inj != INJ_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
-static void on_seccomp(struct proc *p)
+/* A traced call's answer applied: its registers, and on the process goes */
+static void seccomp_apply(struct proc *p, struct user_regs_struct *regs, enum action a)
 {
 	int cont = cont_of(p);
-	struct user_regs_struct regs;
-	enum action a;
 
-	if (ptrace(PTRACE_GETREGS, p->tid, 0, &regs))
-		return resume(p->tid, cont, 0);
-	a = run_syscall(p, &regs);
 	run_stats.traps++;
 	run_stats.answered += a != ACT_NATIVE;
 	switch (a) {
@@ -261,12 +265,12 @@ static void on_seccomp(struct proc *p)
 		resume(p->tid, cont, 0);
 		break;
 	case ACT_SKIP:
-		regs.orig_rax = (unsigned long long)-1;  /* skipped: rax is the result */
-		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &regs);
+		regs->orig_rax = (unsigned long long)-1;  /* skipped: rax is the result */
+		(void)ptrace(PTRACE_SETREGS, p->tid, 0, regs);
 		resume(p->tid, cont, 0);
 		break;
 	case ACT_REWRITTEN:
-		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &regs);
+		(void)ptrace(PTRACE_SETREGS, p->tid, 0, regs);
 		resume(p->tid, PTRACE_SYSCALL, 0);
 		break;
 	case ACT_EXIT_STOP:
@@ -277,12 +281,26 @@ static void on_seccomp(struct proc *p)
 		close(p->inst_hfd);
 		p->inst_hfd = -1;
 		run_installed(p, -ENOSYS);
-		regs.orig_rax = (unsigned long long)-1;
-		regs.rax = (unsigned long long)-ENOSYS;
-		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &regs);
+		regs->orig_rax = (unsigned long long)-1;
+		regs->rax = (unsigned long long)-ENOSYS;
+		(void)ptrace(PTRACE_SETREGS, p->tid, 0, regs);
 		resume(p->tid, cont, 0);
 		break;
 	}
+}
+
+static void on_seccomp(struct proc *p)
+{
+	struct user_regs_struct regs;
+
+	p->restart_nr = -1;  /* a new call: an earlier one's restart is past */
+	if (ptrace(PTRACE_GETREGS, p->tid, 0, &regs))
+		return resume(p->tid, cont_of(p), 0);
+	/* a read or write of a uvfs fifo: answered by a helper, the process stopped
+	 * meanwhile (on_wait_done resumes it) */
+	if (run_may_wait_traced(p, &regs) && !run_wait_start(p, NULL, &regs))
+		return;
+	seccomp_apply(p, &regs, run_syscall(p, &regs));
 }
 
 /*
@@ -356,9 +374,9 @@ static void watch_step(struct proc *p)
 		if (info.exit.rval)
 			watch_fail(p, p->inj_group, info.exit.rval);
 		else if (p->inj_group == RUN_GROUP_ALL)
-			p->up->watched = (2u << RUN_GROUP_ALL) - 1;
-		else
-			p->up->watched |= 1u << p->inj_group;
+			__atomic_store_n(&p->up->watched, (2u << RUN_GROUP_ALL) - 1, __ATOMIC_RELAXED);
+		else  /* a helper reads it (run_installed) */
+			__atomic_or_fetch(&p->up->watched, 1u << p->inj_group, __ATOMIC_RELAXED);
 		run_stats.watches += !info.exit.rval;
 		p->inj = INJ_NONE;
 		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &p->inj_saved);
@@ -455,6 +473,31 @@ static void restart_notified(pid_t tid)
 	(void)ptrace(PTRACE_SETREGS, tid, 0, &r);
 }
 
+/*
+ * A call that waited and was interrupted for a signal (waits.c) was answered
+ * -ERESTARTSYS on purpose, and the kernel's signal delivery makes it EINTR or a
+ * restart as for its own waits: a notified one is left as it is; a traced one was
+ * skipped (orig_rax -1, which would make the kernel take it for no system call at
+ * all), so its number is put back for handle_signal() to see and restart.
+ */
+static void on_signal_stop(struct proc *p)
+{
+	struct user_regs_struct r;
+
+	if (p->restart_nr >= 0) {
+		if (!ptrace(PTRACE_GETREGS, p->tid, 0, &r) && (long)r.rax == -ERESTARTSYS &&
+		    (long)r.orig_rax == -1) {
+			r.orig_rax = (unsigned long long)p->restart_nr;
+			(void)ptrace(PTRACE_SETREGS, p->tid, 0, &r);
+		}
+		p->restart_nr = -1;
+	} else if (p->restart_sys) {
+		p->restart_sys = false;
+	} else {
+		restart_notified(p->tid);
+	}
+}
+
 /* The stop PTRACE_INTERRUPT brought after a notified open answered with a number no
  * watching filter covers: the process has run nothing of its own since the call
  * returned, so the filter goes in as at a syscall-exit stop (rip just after the
@@ -484,27 +527,89 @@ static void watch_after_notify(struct proc *p)
 static struct seccomp_notif *notif_req;
 static struct seccomp_notif_resp *notif_resp;
 
+int run_install_notified(struct proc *p, __u64 id, struct user_regs_struct *regs)
+{
+	struct seccomp_notif_addfd add = {
+		.id = id, .srcfd = (unsigned int)p->inst_hfd, .newfd_flags = p->inst_flags,
+	};
+	long n = ioctl(run_notify_fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+
+	if (n < 0)
+		n = -errno;  /* EMFILE (RLIMIT_NOFILE), or ENOENT: the caller is gone */
+	close(p->inst_hfd);
+	p->inst_hfd = -1;
+	regs->rax = (unsigned long long)n;
+	return run_installed(p, n);
+}
+
+/* A notified call's answer: the stop a newly watched number needs first, then the
+ * response */
+static void notify_respond(struct proc *p, __u64 id, const struct user_regs_struct *regs,
+			   enum action a, int group)
+{
+	struct seccomp_notif_resp *resp = notif_resp;
+
+	memset(resp, 0, sizeof(*resp));
+	resp->id = id;
+	switch (a) {
+	case ACT_SKIP:
+	case ACT_INSTALL: {
+		long v = (long)regs->rax;
+
+		if (v < 0 && v >= -4095)
+			resp->error = (int)v;
+		else
+			resp->val = v;
+		/* a wait a signal interrupted (waits.c): its signal stop leaves it */
+		p->restart_sys = v == -ERESTARTSYS;
+		break;
+	}
+	case ACT_NATIVE:
+		/* a name relative to a host directory (syscalls.c, do_open) */
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		break;
+	default:
+		fprintf(stderr, "uvfs-run: pid %d: call %lld cannot be answered by notification\n",
+			p->up->nspid, (long long)regs->orig_rax);
+		resp->error = -ENOSYS;
+		break;
+	}
+	if (group >= 0 && !ptrace(PTRACE_INTERRUPT, p->tid, 0, 0))
+		p->watch_group = group;
+	else if (group >= 0)
+		fprintf(stderr, "uvfs-run: pid %d: cannot stop it to watch descriptor %lld: %s\n",
+			p->up->nspid, (long long)regs->rax, strerror(errno));
+	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
+}
+
+/* the calls that make a descriptor (install() in syscalls.c) */
+static bool makes_fd(long nr)
+{
+	return nr == SYS_open || nr == SYS_creat || nr == SYS_openat || nr == SYS_openat2;
+}
+
 static void on_notify(void)
 {
 	struct seccomp_notif *req = notif_req;
-	struct seccomp_notif_resp *resp = notif_resp;
 	struct user_regs_struct regs = { 0 };
-	enum action a = ACT_SKIP;
+	enum action a;
 	struct proc *p;
 	int group = -1;
 
 	memset(req, 0, sizeof(*req));
 	if (seccomp_notify_receive(run_notify_fd, req))
 		return;  /* withdrawn: the caller was interrupted before we looked */
-	memset(resp, 0, sizeof(*resp));
-	resp->id = req->id;
 	p = proc_find((pid_t)req->pid);
 	run_stats.traps++;
 	if (!p || !run_notified(req->data.nr)) {
 		/* not a call of ours (the filter's other users are our tracees) */
-		resp->error = -ENOSYS;
-		goto respond;
+		memset(notif_resp, 0, sizeof(*notif_resp));
+		notif_resp->id = req->id;
+		notif_resp->error = -ENOSYS;
+		(void)seccomp_notify_respond(run_notify_fd, notif_resp);
+		return;
 	}
+	p->restart_sys = false;  /* a new call: an earlier one's restart is past */
 	regs.orig_rax = (unsigned long long)req->data.nr;
 	regs.rdi = req->data.args[0];
 	regs.rsi = req->data.args[1];
@@ -514,6 +619,11 @@ static void on_notify(void)
 	regs.r9 = req->data.args[5];
 	regs.rip = req->data.instruction_pointer;
 	regs.rax = (unsigned long long)-ENOSYS;
+	/* an open of a uvfs fifo: answered by a helper (on_wait_done responds) */
+	if (run_may_wait_notified(p, req) && !run_wait_start(p, req, &regs))
+		return;
+	if (makes_fd(req->data.nr))
+		run_fd_floor(p);
 	a = run_syscall(p, &regs);
 	run_stats.answered += a != ACT_NATIVE;
 	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
@@ -525,51 +635,34 @@ static void on_notify(void)
 		}
 		return;
 	}
-	switch (a) {
-	case ACT_SKIP: {
-		long v = (long)regs.rax;
+	if (a == ACT_INSTALL)
+		group = run_install_notified(p, req->id, &regs);
+	notify_respond(p, req->id, &regs, a, group);
+}
 
-		if (v < 0 && v >= -4095)
-			resp->error = (int)v;
-		else
-			resp->val = v;
-		break;
-	}
-	case ACT_NATIVE:
-		/* a name relative to a host directory (syscalls.c, do_open) */
-		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		break;
-	case ACT_INSTALL: {
-		struct seccomp_notif_addfd add = {
-			.id = req->id, .srcfd = (unsigned int)p->inst_hfd,
-			.newfd_flags = p->inst_flags,
-		};
-		long n = ioctl(run_notify_fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+/* A helper is done (waits.c): its answer applied as the loop's own would be */
+static void on_wait_done(struct run_wait *w)
+{
+	struct proc *p = w->p;
 
-		if (n < 0)
-			n = -errno;  /* EMFILE (RLIMIT_NOFILE), or ENOENT: the caller is gone */
-		close(p->inst_hfd);
-		p->inst_hfd = -1;
-		group = run_installed(p, n);
-		if (n < 0)
-			resp->error = (int)n;
-		else
-			resp->val = n;
-		if (group >= 0 && !ptrace(PTRACE_INTERRUPT, p->tid, 0, 0))
-			p->watch_group = group;
-		else if (group >= 0)
-			fprintf(stderr, "uvfs-run: pid %d: cannot stop it to watch descriptor %ld: %s\n",
-				p->up->nspid, n, strerror(errno));
-		break;
+	if (!p->dead) {
+		if (w->notified) {
+			run_stats.traps++;
+			run_stats.answered += w->a != ACT_NATIVE;
+			notify_respond(p, w->req.id, &w->regs, w->a, w->group);
+		} else {
+			long nr = (long)w->regs.orig_rax;
+
+			seccomp_apply(p, &w->regs, w->a);
+			if (w->a == ACT_SKIP && (long)w->regs.rax == -ERESTARTSYS)
+				p->restart_nr = nr;
+		}
 	}
-	default:
-		fprintf(stderr, "uvfs-run: pid %d: call %d cannot be answered by notification\n",
-			p->up->nspid, req->data.nr);
-		resp->error = -ENOSYS;
-		break;
+	if (!--p->busy && p->dead) {
+		uproc_put(p->up);
+		free(p);
 	}
-respond:
-	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
+	run_wait_free(w);
 }
 
 /* One stop or end of a tracee, as waitpid() reported it */
@@ -658,7 +751,7 @@ static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 		else
 			resume(tid, cont_of(p), 0);
 	} else {
-		restart_notified(tid);
+		on_signal_stop(p);
 		resume(tid, cont_of(p), WSTOPSIG(ws));
 	}
 }
@@ -666,23 +759,28 @@ static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 /*
  * The loop.  Stops and ends of tracees come by waitpid(), which SIGCHLD announces
  * (blocked in every thread of uvfs-run, read through a signalfd); notifications by
- * the listener.  Both are waited for in one poll(); a run of tracee events yields to
- * the listener every 16 events, so that a busy process's stops do not hold up
- * another's open.
+ * the listener; helpers that are done and the ticks that look for signals while one
+ * waits by waits.c's descriptors.  All are waited for in one poll(); a run of tracee
+ * events yields to the listener every 16 events, so that a busy process's stops do
+ * not hold up another's open.  It ends when no tracee and no helper is left.
  */
 int run_trace(pid_t child, struct uvfs_task *first, int *status)
 {
 	struct uproc *up = calloc(1, sizeof(*up));
 	struct trace_state ts = { .child = child, .status = status };
-	struct pollfd pf[2];
+	struct pollfd pf[4];
 	sigset_t chld;
-	int ws, sfd, burst = 0;
+	int ws, sfd, burst = 0, err;
 	bool stops = true;  /* a SIGCHLD may have come: waitpid has something */
+	bool tracees = true;
 
 	if (!up || !proc_add(child, up))
 		return -ENOMEM;
 	if (seccomp_notify_alloc(&notif_req, &notif_resp))
 		return -ENOMEM;
+	err = run_waits_init();
+	if (err)
+		return err;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -690,27 +788,31 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		return -errno;
 	up->task = first;
 	up->nspid = uvfs_task_pid(first);
+	up->tgid = child;
 	proc_find(child)->attached = true;
 	*status = 0;
 	pf[0] = (struct pollfd){ .fd = run_notify_fd, .events = POLLIN };
 	pf[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	pf[2] = (struct pollfd){ .fd = run_waits_done_fd(), .events = POLLIN };
+	pf[3] = (struct pollfd){ .fd = run_waits_tick_fd(), .events = POLLIN };
 	for (;;) {
 		/* waitpid only after a SIGCHLD: a run of notifications costs none */
-		pid_t tid = stops && burst < 16 ? waitpid(-1, &ws, __WALL | WNOHANG) : 0;
+		pid_t tid = tracees && stops && burst < 16 ? waitpid(-1, &ws, __WALL | WNOHANG) : 0;
 		struct signalfd_siginfo si;
+		struct run_wait *w;
 
 		if (tid > 0) {
 			on_wait(&ts, tid, ws);
 			burst++;
 			continue;
 		}
-		if (tid < 0 && errno == ECHILD)
-			break;  /* nobody left */
 		if (tid < 0 && errno != EINTR)
+			tracees = false;  /* nobody left (ECHILD) */
+		if (!tracees && !run_waits_count())
 			break;
 		if (!tid && burst < 16)
 			stops = false;  /* every stop so far collected */
-		if (poll(pf, 2, burst ? 0 : -1) < 0 && errno != EINTR)
+		if (poll(pf, 4, burst ? 0 : -1) < 0 && errno != EINTR)
 			break;
 		burst = 0;
 		if (pf[1].revents & POLLIN) {
@@ -719,6 +821,11 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 				;
 			stops = true;
 		}
+		if (pf[2].revents & POLLIN)
+			while ((w = run_wait_reap()))
+				on_wait_done(w);
+		if (pf[3].revents & POLLIN)
+			run_waits_tick();
 		if (pf[0].revents & POLLIN)
 			on_notify();
 		else if (pf[0].revents & (POLLHUP | POLLERR))

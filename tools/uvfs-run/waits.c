@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * waits.c - calls that wait, answered on threads of their own, and signals that
+ * interrupt them.
+ *
+ * A fifo's open waits for its other end, a read of an empty fifo for data, a write
+ * to a full one for room.  uvfs waits in the calling thread (pipe.c), and the
+ * supervisor's loop (trace.c) must not: it answers every other process.  So a call
+ * that may wait -- an open of a uvfs fifo without O_NONBLOCK, a read or write of one
+ * -- is handed to a helper thread of its own, which makes the uvfs call and reports
+ * back; the loop applies the answer (the registers and the resumption of a traced
+ * call, PTRACE_INTERRUPT and the response of a notified one: ptrace is the loop's
+ * thread's alone).  Which calls may wait is decided on what uvfs says of the file
+ * before the call (a stat of the path, the descriptor's file): a wrong guess only
+ * moves a call that does not wait onto a helper.
+ *
+ * A signal: the kernel ends such a wait with -ERESTARTSYS, and its signal delivery
+ * turns that into EINTR or a restart of the call (SA_RESTART; always a restart when
+ * no handler runs).  A notified call waits killably once received
+ * (SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) and a traced one in its stop, so nothing
+ * tells the supervisor of a signal: every 10 ms while a helper waits, the loop reads
+ * /proc/TID/status of its thread, and a signal pending for it -- its own (SigPnd),
+ * or the process's (ShdPnd) when the kernel would pick this thread to take it (the
+ * leader, or a thread when the leader blocks the signal: complete_signal()) -- raises
+ * the helper's uvfs_intr; uvfs's call returns -ERESTARTSYS, which the loop answers,
+ * and the kernel's signal delivery does the rest (trace.c, on_signal_stop).  A caller
+ * that is gone (killed, its notification no longer valid) raises it too, so that
+ * nothing is left waiting on its behalf: fifo_open's err_rd undoes the reader.
+ *
+ * Threads: the loop's thread makes and reaps helpers and alone touches the list;
+ * a helper writes its result, then sets done (release) and writes the eventfd.  A
+ * struct proc a helper uses is kept (proc->busy) until the loop has reaped it.
+ *
+ * Locking:
+ *
+ *   what                     protected by
+ *   -----------------------  ---------------------------------------------------
+ *   helpers, nhelpers        the loop's thread only
+ *   helper.done              atomic: set by the helper after its result
+ *   helper's result fields   written by the helper before done, read after
+ *   everything else in it    immutable while the helper runs
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "run.h"
+
+static struct run_wait *helpers;
+static int nhelpers;
+static int done_fd = -1, tick_fd = -1;
+
+int run_waits_init(void)
+{
+	done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	tick_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	return done_fd < 0 || tick_fd < 0 ? -errno : 0;
+}
+
+int run_waits_done_fd(void)
+{
+	return done_fd;
+}
+
+int run_waits_tick_fd(void)
+{
+	return tick_fd;
+}
+
+int run_waits_count(void)
+{
+	return nhelpers;
+}
+
+/*
+ * The lowest number a new uvfs descriptor of this process may take: its RLIMIT_NOFILE,
+ * a number the kernel never gives it (alloc_fd() stops below the limit, dup2() above
+ * it is EBADF), so that a descriptor between uvfs's open and its move to the number
+ * ADDFD gave (run_installed) is never on one that another thread's call is given
+ * meanwhile.
+ */
+void run_fd_floor(const struct proc *p)
+{
+	struct rlimit rl;
+	unsigned int floor = RUN_FD_MAX / 2;
+
+	if (!prlimit(p->up->tgid, RLIMIT_NOFILE, NULL, &rl))
+		floor = rl.rlim_cur < RUN_FD_MAX - 4096 ? (unsigned int)rl.rlim_cur
+							: RUN_FD_MAX - 4096;
+	uvfs_set_fd_floor(floor);
+}
+
+/* ---- which calls may wait ---- */
+
+/* the file at path opened so may wait: a uvfs fifo opened for reading or writing
+ * only, without O_NONBLOCK */
+static bool open_may_wait(const struct proc *p, int dirfd, unsigned long long path_addr,
+			  long flags)
+{
+	char path[4096];
+	struct stat st;
+
+	if ((flags & O_ACCMODE) == O_RDWR || (flags & (O_NONBLOCK | O_PATH)))
+		return false;
+	if (mem_read_str(p->tid, path_addr, path, sizeof(path)))
+		return false;
+	return !uvfs_fstatat(p->up->task, dirfd, path, &st,
+			     flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) &&
+	       S_ISFIFO(st.st_mode);
+}
+
+bool run_may_wait_notified(const struct proc *p, const struct seccomp_notif *req)
+{
+	const __u64 *a = req->data.args;
+	uint64_t how_flags;
+
+	switch (req->data.nr) {
+	case SYS_open:
+		return open_may_wait(p, AT_FDCWD, a[0], (long)a[1]);
+	case SYS_creat:
+		return open_may_wait(p, AT_FDCWD, a[0], O_WRONLY);
+	case SYS_openat:
+		return open_may_wait(p, (int)a[0], a[1], (long)a[2]);
+	case SYS_openat2:
+		/* struct open_how begins with the flags (a wrong read: no wait) */
+		return a[3] >= 8 && !mem_read(p->tid, a[2], &how_flags, sizeof(how_flags)) &&
+		       open_may_wait(p, (int)a[0], a[1], (long)how_flags);
+	}
+	return false;
+}
+
+bool run_may_wait_traced(const struct proc *p, const struct user_regs_struct *r)
+{
+	int fd = (int)r->rdi, fl;
+	struct stat st;
+
+	switch (r->orig_rax) {
+	case SYS_read:
+	case SYS_write:
+	case SYS_readv:
+	case SYS_writev:
+		break;
+	default:
+		return false;
+	}
+	fl = uvfs_fcntl(p->up->task, fd, F_GETFL, 0);
+	return fl >= 0 && !(fl & O_NONBLOCK) && !uvfs_fstat(p->up->task, fd, &st) &&
+	       S_ISFIFO(st.st_mode);
+}
+
+/* ---- helpers ---- */
+
+static void *helper_main(void *arg)
+{
+	struct run_wait *w = arg;
+	uint64_t one = 1;
+
+	uvfs_intr_attach(w->in);
+	run_fd_floor(w->p);
+	w->a = run_syscall(w->p, &w->regs);
+	if (w->notified && w->a == ACT_INSTALL)
+		w->group = run_install_notified(w->p, w->req.id, &w->regs);
+	uvfs_intr_attach(NULL);
+	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
+	if (write(done_fd, &one, sizeof(one)) != sizeof(one))
+		abort();  /* an eventfd's counter cannot overflow here */
+	return NULL;
+}
+
+static void tick_arm(bool on)
+{
+	struct itimerspec its = { 0 };
+
+	if (on)
+		its.it_interval.tv_nsec = its.it_value.tv_nsec = 10 * 1000 * 1000;
+	(void)timerfd_settime(tick_fd, 0, &its, NULL);
+}
+
+int run_wait_start(struct proc *p, const struct seccomp_notif *req,
+		   const struct user_regs_struct *regs)
+{
+	struct run_wait *w = calloc(1, sizeof(*w));
+	pthread_attr_t attr;
+	int err;
+
+	if (!w)
+		return -ENOMEM;
+	w->in = uvfs_intr_new();
+	if (!w->in) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->p = p;
+	w->regs = *regs;
+	w->group = -1;
+	if (req) {
+		w->notified = true;
+		w->req = *req;
+	}
+	/* a small stack: a helper makes one uvfs call (syscalls.c's largest frame is
+	 * two paths of PATH_MAX) */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	err = pthread_create(&w->thread, &attr, helper_main, w);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		uvfs_intr_free(w->in);
+		free(w);
+		return -err;
+	}
+	p->busy++;
+	w->next = helpers;
+	helpers = w;
+	if (!nhelpers++)
+		tick_arm(true);
+	return 0;
+}
+
+struct run_wait *run_wait_reap(void)
+{
+	uint64_t n;
+
+	(void)!read(done_fd, &n, sizeof(n));
+	for (struct run_wait **pw = &helpers; *pw; pw = &(*pw)->next) {
+		struct run_wait *w = *pw;
+
+		if (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE))
+			continue;
+		*pw = w->next;
+		pthread_join(w->thread, NULL);
+		if (!--nhelpers)
+			tick_arm(false);
+		return w;  /* more may be done: the loop calls again until NULL */
+	}
+	return NULL;
+}
+
+void run_wait_free(struct run_wait *w)
+{
+	uvfs_intr_free(w->in);
+	free(w);
+}
+
+/* ---- signals ---- */
+
+static bool read_status(pid_t tid, uint64_t *pnd, uint64_t *shd, uint64_t *blk, char *state)
+{
+	char path[64], line[256];
+	bool got = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	*pnd = *shd = *blk = 0;
+	*state = '?';
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "SigPnd:", 7))
+			*pnd = strtoull(line + 7, NULL, 16);
+		else if (!strncmp(line, "ShdPnd:", 7))
+			*shd = strtoull(line + 7, NULL, 16);
+		else if (!strncmp(line, "SigBlk:", 7))
+			*blk = strtoull(line + 7, NULL, 16), got = true;
+		else if (!strncmp(line, "State:", 6))
+			*state = line[7];
+	}
+	fclose(f);
+	return got;
+}
+
+/* Would the kernel wake tid for a signal now (signal_wake_up() from
+ * complete_signal())?  Its own pending signals it does not block, or the process's
+ * when it is the leader or the leader blocks them or is gone. */
+static bool signal_for(pid_t tid, pid_t tgid)
+{
+	uint64_t pnd, shd, blk, lpnd, lshd, lblk;
+	char state, lstate;
+
+	if (!read_status(tid, &pnd, &shd, &blk, &state))
+		return false;
+	if (pnd & ~blk)
+		return true;
+	if (!(shd & ~blk))
+		return false;
+	if (tid == tgid || !read_status(tgid, &lpnd, &lshd, &lblk, &lstate) || lstate == 'Z')
+		return true;
+	return (shd & ~blk & ~lblk) == 0;
+}
+
+void run_waits_tick(void)
+{
+	uint64_t n;
+
+	(void)!read(tick_fd, &n, sizeof(n));
+	for (struct run_wait *w = helpers; w; w = w->next) {
+		bool gone;
+
+		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) || w->raised)
+			continue;
+		gone = w->p->dead ||
+		       (w->notified && seccomp_notify_id_valid(run_notify_fd, w->req.id));
+		if (gone || signal_for(w->p->tid, w->p->up->tgid)) {
+			w->raised = true;
+			uvfs_intr_raise(run_fs, w->in);
+		}
+	}
+}
