@@ -19,6 +19,13 @@
  *   - a signal: delivered as it came, but the SIGSTOP every new tracee starts with.
  * A new tracee's first stop may come before its parent's event: it waits, unknown,
  * until the event says whose it is.
+ *
+ * Threads: everything here runs on the loop's thread, which alone uses ptrace and
+ * responds to notifications.  A call that may wait runs on a helper thread
+ * (waits.c), which uses its struct proc (kept while proc.busy says so: proc_del
+ * defers the free) and the process's uvfs task; the loop does not touch that proc's
+ * call fields until the helper is reaped, and uproc.watched, which a helper reads,
+ * changes with atomic stores.
  */
 #include <errno.h>
 #include <linux/filter.h>
