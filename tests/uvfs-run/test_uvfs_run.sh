@@ -394,6 +394,23 @@ same "a process killed in a fifo's open, natively" "cat: 137
 no reader left: No such device or address" "$want"
 got=$(timeout -s KILL 60 "$UR" -- bash -c "$fifo_kill" 2>&1)
 same "a process killed in a fifo's open: no reader left" "$want" "$got"
+# uvfs's descriptor table as large as the kernel's: the end position of a /proc/self/fd
+# listing is the table's size (64, then 128 times a power of two), in the process and
+# in a child it forks (uvfs-run makes uvfs's new descriptors at the lowest number)
+fdtable='import os, ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def end():
+    fd = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+    buf = ctypes.create_string_buffer(65536)
+    while libc.syscall(217, fd, buf, 65536) > 0: pass
+    p = os.lseek(fd, 0, os.SEEK_CUR); os.close(fd); return p
+d = os.open("/tmp", os.O_RDONLY)
+print(end()); os.dup2(d, 200); os.close(200); print(end())
+if os.fork() == 0: print(end()); os._exit(0)
+os.wait()'
+want=$(native python3 -c "$fdtable" 2>&1)
+got=$("$UR" -- python3 -c "$fdtable" 2>&1)
+same "descriptor tables as large as the kernel's" "$want" "$got"
 # A signal during a fifo's open and during a read of an empty fifo, with and without
 # SA_RESTART: EINTR, or the call made again
 want=$(native "$FIFO_SIGNAL" /tmp 2>&1)

@@ -319,7 +319,7 @@ static int run_once(const struct opts *o, const char *abi)
 	int status, ws;
 	pid_t init, child;
 
-	/* uvfs's descriptors may have any number the kernel's may, and its new ones are
+	/* uvfs's descriptors may have any number the kernel's may, and a helper's are
 	 * made above the process's RLIMIT_NOFILE before they move (waits.c,
 	 * run_fd_floor): the kernel answers EMFILE (ADDFD) */
 	cfg.max_files = RUN_FD_MAX;

@@ -136,9 +136,9 @@ struct run_wait {
 	bool done;                   /* atomic: the result is there */
 };
 
-/* uvfs's descriptor limit (the kernel's default nr_open): every new uvfs descriptor
- * is made at or above its process's RLIMIT_NOFILE (run_fd_floor), then moved to the
- * number the kernel gave */
+/* uvfs's descriptor limit (the kernel's default nr_open): above any number a helper's
+ * open makes its descriptor at (run_fd_floor); the kernel's limits are the ones that
+ * count (ADDFD's EMFILE) */
 #define RUN_FD_MAX (1u << 20)
 
 /* The stand-in of a uvfs descriptor with no host file (memfs, /proc): a null device

@@ -589,12 +589,6 @@ static void notify_respond(struct proc *p, __u64 id, const struct user_regs_stru
 	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
 }
 
-/* the calls that make a descriptor (install() in syscalls.c) */
-static bool makes_fd(long nr)
-{
-	return nr == SYS_open || nr == SYS_creat || nr == SYS_openat || nr == SYS_openat2;
-}
-
 static void on_notify(void)
 {
 	struct seccomp_notif *req = notif_req;
@@ -629,8 +623,6 @@ static void on_notify(void)
 	/* an open of a uvfs fifo: answered by a helper (on_wait_done responds) */
 	if (run_may_wait_notified(p, req) && !run_wait_start(p, req, &regs))
 		return;
-	if (makes_fd(req->data.nr))
-		run_fd_floor(p);
 	a = run_syscall(p, &regs);
 	run_stats.answered += a != ACT_NATIVE;
 	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
@@ -652,6 +644,15 @@ static void on_wait_done(struct run_wait *w)
 {
 	struct proc *p = w->p;
 
+	if (w->notified && w->a == ACT_INSTALL && p->dead) {
+		close(p->inst_hfd);
+		p->inst_hfd = -1;
+		run_installed(p, -ESRCH);
+	} else if (w->notified && w->a == ACT_INSTALL) {
+		/* installed here, not by the helper: the loop's own installs are one at a
+		 * time, and the helper's descriptor (above run_fd_floor) meets none */
+		w->group = run_install_notified(p, w->req.id, &w->regs);
+	}
 	if (!p->dead) {
 		if (w->notified) {
 			run_stats.traps++;

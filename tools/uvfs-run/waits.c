@@ -85,20 +85,23 @@ int run_waits_count(void)
 }
 
 /*
- * The lowest number a new uvfs descriptor of this process may take: its RLIMIT_NOFILE,
- * a number the kernel never gives it (alloc_fd() stops below the limit, dup2() above
- * it is EBADF), so that a descriptor between uvfs's open and its move to the number
- * ADDFD gave (run_installed) is never on one that another thread's call is given
- * meanwhile.
+ * The lowest number a helper's new uvfs descriptor may take.  Its open may wait, and
+ * meanwhile the loop installs other descriptors of the same process at the numbers
+ * the kernel gives (ADDFD, then run_installed() moves uvfs's there): the helper's
+ * must be on one the kernel does not give -- at or above the process's
+ * RLIMIT_NOFILE (alloc_fd() stops below it, dup2() above it is EBADF) -- but no
+ * higher than 4096, for uvfs's table grows to hold it (a process that opens a fifo
+ * has a table of 8192 in uvfs: the end of its /proc/PID/fd listing says so; a process
+ * with 4096 descriptors open and a limit above could meet a helper's).  The loop's own
+ * opens take the lowest free number: it installs them itself, one at a time.
  */
 void run_fd_floor(const struct proc *p)
 {
 	struct rlimit rl;
-	unsigned int floor = RUN_FD_MAX / 2;
+	unsigned int floor = 4096;
 
-	if (!prlimit(p->up->tgid, RLIMIT_NOFILE, NULL, &rl))
-		floor = rl.rlim_cur < RUN_FD_MAX - 4096 ? (unsigned int)rl.rlim_cur
-							: RUN_FD_MAX - 4096;
+	if (!prlimit(p->up->tgid, RLIMIT_NOFILE, NULL, &rl) && rl.rlim_cur < floor)
+		floor = (unsigned int)rl.rlim_cur;
 	uvfs_set_fd_floor(floor);
 }
 
@@ -169,9 +172,7 @@ static void *helper_main(void *arg)
 
 	uvfs_intr_attach(w->in);
 	run_fd_floor(w->p);
-	w->a = run_syscall(w->p, &w->regs);
-	if (w->notified && w->a == ACT_INSTALL)
-		w->group = run_install_notified(w->p, w->req.id, &w->regs);
+	w->a = run_syscall(w->p, &w->regs);  /* an ACT_INSTALL: the loop installs it */
 	uvfs_intr_attach(NULL);
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	if (write(done_fd, &one, sizeof(one)) != sizeof(one))
