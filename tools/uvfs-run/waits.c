@@ -115,7 +115,10 @@ static bool open_may_wait(const struct proc *p, int dirfd, unsigned long long pa
 	char path[4096];
 	struct stat st;
 
-	if ((flags & O_ACCMODE) == O_RDWR || (flags & (O_NONBLOCK | O_PATH)))
+	/* never a wait: O_RDWR (its own peer), O_NONBLOCK, O_PATH; O_DIRECTORY (ENOTDIR);
+	 * O_CREAT|O_EXCL (a new file or EEXIST) -- most opens need no look at the path */
+	if ((flags & O_ACCMODE) == O_RDWR || (flags & (O_NONBLOCK | O_PATH | O_DIRECTORY)) ||
+	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return false;
 	if (mem_read_str(p->tid, path_addr, path, sizeof(path)))
 		return false;
