@@ -146,14 +146,24 @@ static void fdtable_release(struct uvfs *fs, struct fdtable *t)
 struct fdtable *fdtable_dup(struct uvfs *fs, const struct fdtable *src)
 {
 	struct fdtable *dst = fdtable_alloc(src->max);
+	unsigned int last = 0;
 
 	if (!dst || !src->size)
 		return dst;
-	if (fdtable_grow(fs, dst, src->size - 1)) {
+	/* dup_fd()'s sane_fdtable_size(): as large as the last descriptor open (or
+	 * taken by an open that waits) needs, not as large as the table grew -- a
+	 * child of a process that once had descriptor 200 and closed it has 64 slots
+	 * (the kernel's answer: the end of a /proc/PID/fd listing, test_uvfs_run.sh) */
+	for (unsigned int i = src->size; i-- > 0;)
+		if (src->fd[i] || (src->cloexec[i] & FD_SLOT_RESERVED)) {
+			last = i;
+			break;
+		}
+	if (fdtable_grow(fs, dst, last)) {
 		fdtable_release(fs, dst);
 		return NULL;
 	}
-	for (unsigned int i = 0; i < src->size; i++) {
+	for (unsigned int i = 0; i <= last; i++) {
 		if (src->fd[i])
 			WRITE_ONCE(dst->fd[i], get_file(src->fd[i]));  /* fdget_rcu() */
 		dst->cloexec[i] = src->cloexec[i] & 1;  /* not another thread's reservation */

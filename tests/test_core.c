@@ -601,6 +601,45 @@ static void test_fifo_interrupted(void **state)
 	uvfs_free(fs);
 }
 
+/* The end of a /proc/self/fd listing: the size of the task's descriptor table. */
+static long fd_table_end(struct uvfs_task *t)
+{
+	char buf[8192];
+	int fd = uvfs_openat(t, AT_FDCWD, "/proc/self/fd", O_RDONLY | O_DIRECTORY, 0);
+	long end;
+
+	assert_true(fd >= 0);
+	while (uvfs_getdents64(t, fd, buf, sizeof(buf)) > 0)
+		;
+	end = (long)uvfs_lseek(t, fd, 0, SEEK_CUR);
+	uvfs_close(t, fd);
+	return end - 2;
+}
+
+/* A fork's table is as large as the parent's last open descriptor needs (dup_fd's
+ * sane_fdtable_size()), the parent's as it grew: the kernel's 258 and 66 for a parent
+ * that had descriptor 200 (test_uvfs_run.sh asks the kernel), 128 and 128 while 64
+ * is open. */
+static void test_fork_table_size(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *c;
+
+	(void)state;
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/", O_RDONLY, 0), 0);
+	assert_int_equal(fd_table_end(t), 64);
+	assert_int_equal(uvfs_dup3(t, 0, 200, 0), 200);
+	assert_int_equal(uvfs_close(t, 200), 0);
+	c = uvfs_task_fork(t);
+	assert_int_equal(fd_table_end(t), 256);
+	assert_int_equal(fd_table_end(c), 64);
+	uvfs_task_exit(c);
+	assert_int_equal(uvfs_dup3(t, 0, 64, 0), 64);
+	c = uvfs_task_fork(t);
+	assert_int_equal(fd_table_end(c), 128);
+	uvfs_free(fs);
+}
+
 /* The calling thread's descriptor floor: opens, dup and F_DUPFD start there; dup3
  * does not. */
 static void test_fd_floor(void **state)
@@ -1331,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_blocking_open),
 		cmocka_unit_test(test_fifo_interrupted),
 		cmocka_unit_test(test_fd_floor),
+		cmocka_unit_test(test_fork_table_size),
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),

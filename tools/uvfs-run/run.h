@@ -118,6 +118,8 @@ enum action {
 	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
 	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
 			   * number and answer with it (then run_installed()) */
+	ACT_WAIT,         /* an open that may wait (a uvfs fifo's): make the call again
+			   * on a helper thread (waits.c); nothing was done */
 };
 
 /* A call that may wait, made on a helper thread (waits.c).  Fields are the loop's
@@ -181,6 +183,8 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *regs);
  * descriptor moves there (or goes).  Returns the group of descriptor numbers a
  * watching filter must be installed for before the program goes on, or -1. */
 int run_installed(struct proc *p, long ret);
+/* true on a helper thread (waits.c): an open that may wait is made, not ACT_WAIT */
+extern _Thread_local bool run_on_helper;
 /* Is this call one the filter delivers by notification (the opens)? */
 bool run_notified(long nr);
 
@@ -195,7 +199,6 @@ int run_waits_done_fd(void);     /* readable: a helper is done (run_wait_reap) *
 int run_waits_tick_fd(void);     /* readable: time to look for signals (run_waits_tick) */
 int run_waits_count(void);
 void run_fd_floor(const struct proc *p);
-bool run_may_wait_notified(const struct proc *p, const struct seccomp_notif *req);
 bool run_may_wait_traced(const struct proc *p, const struct user_regs_struct *regs);
 /* the call on a helper thread; req NULL for a traced call.  0 or -errno (then the
  * caller answers it itself) */

@@ -283,11 +283,13 @@ static void seccomp_apply(struct proc *p, struct user_regs_struct *regs, enum ac
 	case ACT_EXIT_STOP:
 		resume(p->tid, PTRACE_SYSCALL, 0);
 		break;
-	case ACT_INSTALL:
-		/* only a notified call installs (filter.c delivers every open so) */
-		close(p->inst_hfd);
-		p->inst_hfd = -1;
-		run_installed(p, -ENOSYS);
+	case ACT_WAIT:      /* only a notified call is an open (filter.c delivers every */
+	case ACT_INSTALL:   /* open so): neither comes here */
+		if (a == ACT_INSTALL) {
+			close(p->inst_hfd);
+			p->inst_hfd = -1;
+			run_installed(p, -ENOSYS);
+		}
 		regs->orig_rax = (unsigned long long)-1;
 		regs->rax = (unsigned long long)-ENOSYS;
 		(void)ptrace(PTRACE_SETREGS, p->tid, 0, regs);
@@ -592,7 +594,7 @@ static void notify_respond(struct proc *p, __u64 id, const struct user_regs_stru
 static void on_notify(void)
 {
 	struct seccomp_notif *req = notif_req;
-	struct user_regs_struct regs = { 0 };
+	struct user_regs_struct regs = { 0 }, call;
 	enum action a;
 	struct proc *p;
 	int group = -1;
@@ -620,10 +622,18 @@ static void on_notify(void)
 	regs.r9 = req->data.args[5];
 	regs.rip = req->data.instruction_pointer;
 	regs.rax = (unsigned long long)-ENOSYS;
-	/* an open of a uvfs fifo: answered by a helper (on_wait_done responds) */
-	if (run_may_wait_notified(p, req) && !run_wait_start(p, req, &regs))
-		return;
+	call = regs;
 	a = run_syscall(p, &regs);
+	if (a == ACT_WAIT) {
+		/* an open of a uvfs fifo: made again by a helper (on_wait_done responds),
+		 * or here if no helper can be had (ENOMEM, EAGAIN: it may hold things up) */
+		if (!run_wait_start(p, req, &call))
+			return;
+		regs = call;
+		run_on_helper = true;
+		a = run_syscall(p, &regs);
+		run_on_helper = false;
+	}
 	run_stats.answered += a != ACT_NATIVE;
 	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
 		/* the caller is gone (killed) */

@@ -9,10 +9,11 @@
  * that may wait -- an open of a uvfs fifo without O_NONBLOCK, a read or write of one
  * -- is handed to a helper thread of its own, which makes the uvfs call and reports
  * back; the loop applies the answer (the registers and the resumption of a traced
- * call, PTRACE_INTERRUPT and the response of a notified one: ptrace is the loop's
- * thread's alone).  Which calls may wait is decided on what uvfs says of the file
- * before the call (a stat of the path, the descriptor's file): a wrong guess only
- * moves a call that does not wait onto a helper.
+ * call, the install, PTRACE_INTERRUPT and the response of a notified one: ptrace is
+ * the loop's thread's alone).  Which calls may wait is decided on what uvfs says of
+ * the file before the call (syscalls.c's open_may_wait() on the path it has read, which
+ * answers ACT_WAIT; the descriptor's file here): a wrong guess only moves a call that
+ * does not wait onto a helper.
  *
  * A signal: the kernel ends such a wait with -ERESTARTSYS, and its signal delivery
  * turns that into EINTR or a restart of the call (SA_RESTART; always a restart when
@@ -107,46 +108,6 @@ void run_fd_floor(const struct proc *p)
 
 /* ---- which calls may wait ---- */
 
-/* the file at path opened so may wait: a uvfs fifo opened for reading or writing
- * only, without O_NONBLOCK */
-static bool open_may_wait(const struct proc *p, int dirfd, unsigned long long path_addr,
-			  long flags)
-{
-	char path[4096];
-	struct stat st;
-
-	/* never a wait: O_RDWR (its own peer), O_NONBLOCK, O_PATH; O_DIRECTORY (ENOTDIR);
-	 * O_CREAT|O_EXCL (a new file or EEXIST) -- most opens need no look at the path */
-	if ((flags & O_ACCMODE) == O_RDWR || (flags & (O_NONBLOCK | O_PATH | O_DIRECTORY)) ||
-	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-		return false;
-	if (mem_read_str(p->tid, path_addr, path, sizeof(path)))
-		return false;
-	return !uvfs_fstatat(p->up->task, dirfd, path, &st,
-			     flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) &&
-	       S_ISFIFO(st.st_mode);
-}
-
-bool run_may_wait_notified(const struct proc *p, const struct seccomp_notif *req)
-{
-	const __u64 *a = req->data.args;
-	uint64_t how_flags;
-
-	switch (req->data.nr) {
-	case SYS_open:
-		return open_may_wait(p, AT_FDCWD, a[0], (long)a[1]);
-	case SYS_creat:
-		return open_may_wait(p, AT_FDCWD, a[0], O_WRONLY);
-	case SYS_openat:
-		return open_may_wait(p, (int)a[0], a[1], (long)a[2]);
-	case SYS_openat2:
-		/* struct open_how begins with the flags (a wrong read: no wait) */
-		return a[3] >= 8 && !mem_read(p->tid, a[2], &how_flags, sizeof(how_flags)) &&
-		       open_may_wait(p, (int)a[0], a[1], (long)how_flags);
-	}
-	return false;
-}
-
 bool run_may_wait_traced(const struct proc *p, const struct user_regs_struct *r)
 {
 	int fd = (int)r->rdi, fl;
@@ -173,6 +134,7 @@ static void *helper_main(void *arg)
 	struct run_wait *w = arg;
 	uint64_t one = 1;
 
+	run_on_helper = true;
 	uvfs_intr_attach(w->in);
 	run_fd_floor(w->p);
 	w->a = run_syscall(w->p, &w->regs);  /* an ACT_INSTALL: the loop installs it */
