@@ -336,8 +336,10 @@ static inline bool ns_locked(const struct uvfs *fs)
  * woken, -ERESTARTSYS when the calling thread's uvfs_intr was raised (intr.c) */
 #define ERESTARTSYS UVFS_ERESTARTSYS
 int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q);
-/* the calling thread's descriptor floor (uvfs_set_fd_floor) */
+/* the calling thread's descriptor floor and no-wait setting (uvfs_set_fd_floor,
+ * uvfs_set_nowait) */
 extern _Thread_local unsigned int uvfs_fd_floor;
+extern _Thread_local bool uvfs_nowait;
 
 /* Fault injection for tests (tests/test_core.c: test_enomem_leaves_tree_unchanged):
  * when uvfs_fail_countdown reaches zero, uvfs_malloc fails once.  Negative: never

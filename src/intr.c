@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * intr.c - interrupting a call that waits (the kernel's signal_pending() and
- * signal_wake_up()), and the calling thread's descriptor floor (uvfs.h).
+ * signal_wake_up()), and the calling thread's descriptor floor and no-wait setting
+ * (uvfs.h).
  *
  * A waiting call (pipe.c) sleeps on a wait queue with ns_lock given up.  The kernel
  * wakes a sleeper for a signal by the task it sleeps as; uvfs has no thread of its own
@@ -17,7 +18,8 @@
  *   -------------------  -------------------------------------------------------
  *   uvfs_intr.pending    atomic (set by any thread, read by the sleeper)
  *   uvfs_intr.wq         the ns_lock of the instance the sleeper waits in
- *   current_intr, floor  thread-local
+ *   current_intr, floor,  thread-local
+ *   nowait
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@ struct uvfs_intr {
 
 static _Thread_local struct uvfs_intr *current_intr;
 _Thread_local unsigned int uvfs_fd_floor;
+_Thread_local bool uvfs_nowait;
 
 struct uvfs_intr *uvfs_intr_new(void)
 {
@@ -69,6 +72,14 @@ unsigned int uvfs_set_fd_floor(unsigned int floor)
 	unsigned int old = uvfs_fd_floor;
 
 	uvfs_fd_floor = floor;
+	return old;
+}
+
+int uvfs_set_nowait(int on)
+{
+	bool old = uvfs_nowait;
+
+	uvfs_nowait = on != 0;
 	return old;
 }
 

@@ -42,6 +42,11 @@ static int fifo_open(struct inode *inode, struct file *f)
 		}
 		inode->i_pipe = p;
 	}
+	/* uvfs_set_nowait: an open that would wait says so before it counts itself */
+	if (uvfs_nowait && !nonblock &&
+	    (((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ && !p->writers) ||
+	     ((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_WRITE && !p->readers)))
+		return -UVFS_EWOULDWAIT;
 	switch (f->f_mode & (FMODE_READ | FMODE_WRITE)) {
 	case FMODE_READ:
 		p->readers++;

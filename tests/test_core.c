@@ -601,6 +601,27 @@ static void test_fifo_interrupted(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_set_nowait: an open that would wait does nothing and says so; one that would
+ * not is made. */
+static void test_fifo_nowait(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+
+	(void)state;
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/fifo", S_IFIFO | 0600, 0), 0);
+	assert_int_equal(uvfs_set_nowait(1), 0);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/fifo", O_RDONLY, 0), -UVFS_EWOULDWAIT);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/fifo", O_WRONLY, 0), -UVFS_EWOULDWAIT);
+	/* nothing counted: no reader for an O_NONBLOCK writer, and no number taken */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/fifo", O_WRONLY | O_NONBLOCK, 0), -ENXIO);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/fifo", O_RDONLY | O_NONBLOCK, 0), 0);
+	/* a reader now: a writer's open does not wait */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/fifo", O_WRONLY, 0), 1);
+	assert_int_equal(uvfs_set_nowait(0), 1);
+	uvfs_free(fs);
+}
+
 /* The end of a /proc/self/fd listing: the size of the task's descriptor table. */
 static long fd_table_end(struct uvfs_task *t)
 {
@@ -1371,6 +1392,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_interrupted),
 		cmocka_unit_test(test_fd_floor),
 		cmocka_unit_test(test_fork_table_size),
+		cmocka_unit_test(test_fifo_nowait),
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),

@@ -266,6 +266,17 @@ void uvfs_intr_clear(struct uvfs_intr *in);
 unsigned int uvfs_set_fd_floor(unsigned int floor);
 
 /*
+ * uvfs_set_nowait - while on, an open by the calling thread that would wait (a fifo
+ * opened for reading with no writer, or for writing with no reader, without
+ * O_NONBLOCK) returns -UVFS_EWOULDWAIT having done nothing: no reader or writer
+ * counted, no peer woken, no descriptor taken.  For a supervisor that makes such a
+ * call again on a thread that may wait (uvfs-run).  on: nonzero; returns the previous
+ * setting (0 or 1).
+ */
+#define UVFS_EWOULDWAIT 4000
+int uvfs_set_nowait(int on);
+
+/*
  * Credentials, as Linux keeps them for a process: real, effective, saved and filesystem
  * uids and gids, supplementary groups, and the effective, permitted and inheritable
  * capability sets (bit n is Linux's capability n, <linux/capability.h>; the bounding

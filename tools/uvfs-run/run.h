@@ -118,8 +118,9 @@ enum action {
 	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
 	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
 			   * number and answer with it (then run_installed()) */
-	ACT_WAIT,         /* an open that may wait (a uvfs fifo's): make the call again
-			   * on a helper thread (waits.c); nothing was done */
+	ACT_WAIT,         /* an open that would wait (a uvfs fifo's: uvfs_set_nowait):
+			   * make the call again on a helper thread (waits.c); nothing
+			   * was done */
 };
 
 /* A call that may wait, made on a helper thread (waits.c).  Fields are the loop's

@@ -404,23 +404,6 @@ static enum action open_device(struct proc *p, struct user_regs_struct *r, int d
 
 _Thread_local bool run_on_helper;
 
-/* May this open wait -- a uvfs fifo opened for reading or writing only, without
- * O_NONBLOCK (fifo_open)?  Asked before the call, on the path uvfs resolves now: a
- * wrong guess only moves a call that does not wait onto a helper, or leaves one that
- * waits on the loop (the file made a fifo between the look and the open). */
-static bool open_may_wait(const struct proc *p, int dirfd, const char *path, long flags)
-{
-	struct stat st;
-
-	/* never a wait: O_RDWR (its own peer), O_NONBLOCK, O_PATH, O_DIRECTORY (ENOTDIR),
-	 * O_CREAT|O_EXCL (a new file or EEXIST) */
-	if ((flags & O_ACCMODE) == O_RDWR || (flags & (O_NONBLOCK | O_PATH | O_DIRECTORY)) ||
-	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-		return false;
-	return !uvfs_fstatat(T(p), dirfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) &&
-	       S_ISFIFO(st.st_mode);
-}
-
 static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd,
 			   unsigned long long path_addr, int flags, mode_t mode,
 			   const struct uvfs_open_how *how, size_t how_size)
@@ -431,10 +414,14 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 
 	if (err)
 		return skip(r, err);
-	if (!run_on_helper && open_may_wait(p, dirfd, path, how ? (long)how->flags : flags))
-		return ACT_WAIT;
+	/* on the loop, an open that would wait (a uvfs fifo's) does nothing and is made
+	 * again on a helper thread (waits.c) */
+	uvfs_set_nowait(!run_on_helper);
 	fd = how ? uvfs_openat2(T(p), dirfd, path, how, how_size)
 		 : uvfs_openat(T(p), dirfd, path, flags, mode);
+	uvfs_set_nowait(false);
+	if (fd == -UVFS_EWOULDWAIT)
+		return ACT_WAIT;
 	if (fd == -EBADF && dirfd_native(p, dirfd, path)) {
 		/* a name relative to a host descriptor: uvfs has made every check that
 		 * comes before the walk (flags, the name); the kernel's answer at the

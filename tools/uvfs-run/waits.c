@@ -10,10 +10,11 @@
  * -- is handed to a helper thread of its own, which makes the uvfs call and reports
  * back; the loop applies the answer (the registers and the resumption of a traced
  * call, the install, PTRACE_INTERRUPT and the response of a notified one: ptrace is
- * the loop's thread's alone).  Which calls may wait is decided on what uvfs says of
- * the file before the call (syscalls.c's open_may_wait() on the path it has read, which
- * answers ACT_WAIT; the descriptor's file here): a wrong guess only moves a call that
- * does not wait onto a helper.
+ * the loop's thread's alone).  Which calls may wait: an open the loop makes with
+ * uvfs_set_nowait() on returns -UVFS_EWOULDWAIT, having done nothing, where it would
+ * wait (syscalls.c: ACT_WAIT); a read or write is judged before the call by what uvfs
+ * says of the descriptor (run_may_wait_traced: a wrong guess only moves a call that
+ * does not wait onto a helper).
  *
  * A signal: the kernel ends such a wait with -ERESTARTSYS, and its signal delivery
  * turns that into EINTR or a restart of the call (SA_RESTART; always a restart when
