@@ -135,7 +135,6 @@ struct run_wait {
 	struct seccomp_notif req;
 	struct user_regs_struct regs;   /* the call; after it, its result */
 	enum action a;
-	int group;                   /* ACT_INSTALL: a group to watch, or -1 */
 	bool done;                   /* atomic: the result is there */
 };
 
@@ -188,11 +187,6 @@ int run_installed(struct proc *p, long ret);
 extern _Thread_local bool run_on_helper;
 /* Is this call one the filter delivers by notification (the opens)? */
 bool run_notified(long nr);
-
-/* ACT_INSTALL of a notified call (trace.c): the descriptor installed by ADDFD,
- * uvfs's moved to its number; regs->rax the number or -errno.  Returns the group of
- * numbers a watching filter must be installed for, or -1. */
-int run_install_notified(struct proc *p, __u64 id, struct user_regs_struct *regs);
 
 /* waits.c */
 int run_waits_init(void);

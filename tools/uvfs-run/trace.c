@@ -536,7 +536,10 @@ static void watch_after_notify(struct proc *p)
 static struct seccomp_notif *notif_req;
 static struct seccomp_notif_resp *notif_resp;
 
-int run_install_notified(struct proc *p, __u64 id, struct user_regs_struct *regs)
+/* ACT_INSTALL of a notified call: the descriptor installed by ADDFD, uvfs's moved to
+ * its number; regs->rax the number or -errno.  Returns the group of numbers a
+ * watching filter must be installed for, or -1. */
+static int install_notified(struct proc *p, __u64 id, struct user_regs_struct *regs)
 {
 	struct seccomp_notif_addfd add = {
 		.id = id, .srcfd = (unsigned int)p->inst_hfd, .newfd_flags = p->inst_flags,
@@ -645,7 +648,7 @@ static void on_notify(void)
 		return;
 	}
 	if (a == ACT_INSTALL)
-		group = run_install_notified(p, req->id, &regs);
+		group = install_notified(p, req->id, &regs);
 	notify_respond(p, req->id, &regs, a, group);
 }
 
@@ -653,6 +656,7 @@ static void on_notify(void)
 static void on_wait_done(struct run_wait *w)
 {
 	struct proc *p = w->p;
+	int group = -1;
 
 	if (w->notified && w->a == ACT_INSTALL && p->dead) {
 		close(p->inst_hfd);
@@ -661,13 +665,13 @@ static void on_wait_done(struct run_wait *w)
 	} else if (w->notified && w->a == ACT_INSTALL) {
 		/* installed here, not by the helper: the loop's own installs are one at a
 		 * time, and the helper's descriptor (above run_fd_floor) meets none */
-		w->group = run_install_notified(p, w->req.id, &w->regs);
+		group = install_notified(p, w->req.id, &w->regs);
 	}
 	if (!p->dead) {
 		if (w->notified) {
 			run_stats.traps++;
 			run_stats.answered += w->a != ACT_NATIVE;
-			notify_respond(p, w->req.id, &w->regs, w->a, w->group);
+			notify_respond(p, w->req.id, &w->regs, w->a, group);
 		} else {
 			long nr = (long)w->regs.orig_rax;
 

@@ -171,7 +171,6 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 	}
 	w->p = p;
 	w->regs = *regs;
-	w->group = -1;
 	if (req) {
 		w->notified = true;
 		w->req = *req;
