@@ -29,7 +29,9 @@
 #              reached is what is reported
 #   TEST       meson test names (default: every test of suite 'kernel')
 #
-# Prints one line per test, "NAME: R runs, F failed (S s)", and keeps the log of
+# Prints one line per test, "NAME: R runs, F failed (S s)"; while it runs, every chunk
+# of runs adds "DATE NAME STREAM RUNS FAILED" (the stream's totals so far) to
+# DIR/soak/progress, so a soak cut short still says how far it got.  Keeps the log of
 # every chunk of runs (meson test --repeat 10, which stops at a failure) with a
 # failure in DIR/soak/NAME.STREAM.FIRST-LAST.txt.  A skipped run counts as failed.  Exits 1 when a run
 # failed.
@@ -43,7 +45,7 @@ while getopts n:j:C:l:t: opt; do
 	C) build=$OPTARG ;;
 	l) load=$OPTARG ;;
 	t) limit=$OPTARG ;;
-	*) sed -n '12,30p' "$0" >&2; exit 2 ;;
+	*) sed -n '11,30p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -110,6 +112,7 @@ stream() {
 				"$build/soak/$t.$j.$((runs + 1))-$((runs + ran)).txt"
 		fi
 		runs=$((runs + ran)) failed=$((failed + bad))
+		echo "$(date -u +%FT%TZ) $t $j $runs $failed" >> "$build/soak/progress"
 	done
 	echo "$runs $failed"
 }
