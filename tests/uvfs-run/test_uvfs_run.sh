@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -11,11 +11,12 @@ UR=$(realpath "$1")
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
 trap 'rm -rf "$bin"' EXIT
-cp "$2" "$3" "$4" "$5" "$bin/"
+cp "$2" "$3" "$4" "$5" "$6" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
 STAT_SIGNALS=$bin/$(basename "$4")
 FIFO_SIGNAL=$bin/$(basename "$5")
+RACE_EXEC=$bin/$(basename "$6")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -343,6 +344,18 @@ same "racing opens: every open succeeded" "failed 0" "${got##*, }"
 same "racing opens: the host file the racer named keeps its bytes" "keep" "$(cat "$sdir/existing")"
 same "racing opens: no host file made" "no" "$([ -e "$sdir/new" ] && echo yes || echo no)"
 rm -rf "$sdir"
+# ... nor at an exec: for 5 s, processes exec /bin/true while a thread fills the
+# memory below the exec's stack pointer with the name of a host file hidden from the
+# program's namespace (a copy of echo, under a --tmpfs): it never runs -- it would
+# print ESCAPED, which it did 23 times in 5 s when uvfs-run wrote the host path there
+# for the kernel (the kernel may still read the racer's name: uvfs-run then kills the
+# process at its exec, before it runs an instruction, with a message)
+hdir=$(mktemp -d /var/tmp/uvfs-run-hidden.XXXXXX)
+cp /bin/echo "$hdir/prog"
+got=$("$UR" --tmpfs "$hdir" -- "$RACE_EXEC" 5 /bin/true "$hdir/prog" 2>/dev/null)
+same "racing execs: the hidden host program never ran" "0" "$(grep -c ESCAPED <<< "$got")"
+same "racing execs: /bin/true ran" "yes" "$(grep -Eq '^execs [1-9][0-9]*, other [0-9]+$' <<< "$got" && echo yes || echo "no: $got")"
+rm -rf "$hdir"
 
 # Signals while calls wait for the supervisor: stat and open never EINTR
 want=$(native "$STAT_SIGNALS" /tmp 2>&1)

@@ -64,6 +64,8 @@ struct uproc {
 	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
 	pid_t tgid;                  /* the host's process id (prlimit, /proc) */
 	char *exec_path;             /* an execve the kernel is running: uvfs follows */
+	dev_t exec_dev;              /* ... of this host file, which the kernel must have */
+	ino_t exec_ino;              /* run (trace.c, on_exec) */
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
@@ -76,6 +78,20 @@ enum inject {
 	INJ_ENTRY,                   /* waiting for the seccomp call's entry */
 	INJ_EXIT,                    /* ... and its exit */
 };
+
+/* An exec run through a descriptor the supervisor installs (trace.c, exec_stop()):
+ * the execve, at its seccomp stop, becomes a notified open of RUN_EXEC_MARKER, whose
+ * answer installs the file (ADDFD, close-on-exec); at that call's exit the process
+ * is sent back to its syscall instruction with execveat(fd, "", argv, envp,
+ * AT_EMPTY_PATH); if that fails, with close(fd), and then the failure is returned. */
+enum exec_step {
+	EX_NONE,
+	EX_INSTALL,                  /* the notified open that installs exec_hfd */
+	EX_RUN,                      /* execveat of the installed descriptor */
+	EX_CLOSE,                    /* close of it after execveat failed */
+};
+/* the directory descriptor of the open an execve becomes: no descriptor's number */
+#define RUN_EXEC_MARKER (-0x75766673)
 
 struct proc {
 	pid_t tid;                   /* the host's thread id (ptrace, process_vm_*) */
@@ -109,6 +125,15 @@ struct proc {
 	bool dead;
 	long restart_nr;
 	bool restart_sys;
+	/* an exec in progress (enum exec_step): the supervisor's O_PATH descriptor of the
+	 * file until installed, then its number in the process; what execveat returned;
+	 * the registers of the execve as the program made it, and the argv and envp the
+	 * execveat takes (a script's argv is made anew: syscalls.c, do_exec) */
+	enum exec_step exec_step;
+	int exec_hfd, exec_fd;
+	long exec_err;
+	struct user_regs_struct exec_regs;
+	unsigned long long exec_argv, exec_envp, exec_empty;
 };
 
 enum action {

@@ -139,15 +139,6 @@ static unsigned long scratch(const struct user_regs_struct *r, size_t len)
 	return (r->rsp - 128 - len - 64) & ~15ul;
 }
 
-static int put_string(const struct proc *p, const struct user_regs_struct *r,
-		      const char *s, unsigned long *addr)
-{
-	size_t len = strlen(s) + 1;
-
-	*addr = scratch(r, len);
-	return mem_write(p->tid, *addr, s, len);
-}
-
 /*
  * A path call on a host descriptor's /proc name (stat, statx, access, readlink): made
  * by the supervisor on the kernel's /proc/TID/fd/N, the result written back -- the
@@ -182,43 +173,13 @@ static long host_fd_access(const struct proc *p, int fd, int mode, int flags)
 	return ret;
 }
 
-/* The name a process opens a host file by: the tracer's /proc/PID/fd link to uvfs's
- * descriptor (root), or the file's host path (a process of another uid may not open
- * the tracer's links).  0, or -1 when there is none. */
+/* A process that is not root: the stand-in of a file it opens write-only is not the
+ * real file (which the supervisor, root, would open for reading in its place) */
 static bool unprivileged(const struct proc *p)
 {
 	uid_t r, e, sv;
 
 	return uvfs_getresuid(T(p), &r, &e, &sv) || e != 0;
-}
-
-/* The host's own path of a host file, when it names that very file in the host's
- * namespace: a file of the host root mount (the identity); not one of a --bind
- * mount's clone (open_tree), whose /proc link is relative to a detached mount.
- * 0, or -1. */
-static int host_path(int hfd, char *out, size_t size)
-{
-	struct stat a, b;
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
-	n = readlink(link, out, size - 1);
-	if (n <= 0 || (size_t)n >= size - 1 || out[0] != '/')
-		return -1;
-	out[n] = 0;
-	if (fstat(hfd, &a) || lstat(out, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-		return -1;
-	return 0;
-}
-
-static int host_name(const struct proc *p, int hfd, char *out, size_t size)
-{
-	if (!unprivileged(p)) {
-		snprintf(out, size, "/proc/%d/fd/%d", run_tracer_pid, hfd);
-		return 0;
-	}
-	return host_path(hfd, out, size);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -1070,8 +1031,9 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	char heads[MAX_SCRIPTS + 1][BINPRM_BUF_SIZE];
 	char *front[2 * MAX_SCRIPTS + 1];
 	const char *interp = NULL;
-	int nfront = 0, fd, hfd, err = get_path(p, path_addr, path);
-	unsigned long addr;
+	int nfront = 0, fd, hfd, xfd, err = get_path(p, path_addr, path);
+	unsigned long empty;
+	struct stat xst;
 
 	if (err)
 		return skip(r, err);
@@ -1117,12 +1079,33 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		uvfs_close(T(p), fd);
 		return skip(r, hfd);
 	}
-	/* the host path where it names the file, else the tracer's descriptor */
-	if (host_path(hfd, host, sizeof(host)) && host_name(p, hfd, host, sizeof(host))) {
-		uvfs_close(T(p), fd);
-		return skip(r, -EACCES);
-	}
+	/* the very file uvfs checked, opened here to be installed in the process: the
+	 * kernel is not given a name to look up again.  Execute permission is the
+	 * kernel's to check at the execveat, with the process's credentials; the
+	 * descriptor is for reading (ADDFD takes no O_PATH one), which the supervisor
+	 * may where the process may not -- a file it may execute but not read is
+	 * readable by its other threads through that number until the exec
+	 * (docs/SEMANTICS.md, uvfs-run) */
+	snprintf(host, sizeof(host), "/proc/self/fd/%d", hfd);
+	xfd = open(host, O_RDONLY | O_CLOEXEC);
+	err = xfd < 0 ? -errno : fstat(xfd, &xst) ? -errno : 0;
 	uvfs_close(T(p), fd);
+	if (err) {
+		if (xfd >= 0)
+			close(xfd);
+		return skip(r, err);
+	}
+	/* execveat's empty name, one byte below the stack: another thread could make it
+	 * a name before the kernel reads it, so the kernel's choice is checked at
+	 * PTRACE_EVENT_EXEC (trace.c, on_exec) against this file, before the program
+	 * runs an instruction of it */
+	empty = scratch(r, 1);
+	if (mem_write(p->tid, empty, "", 1)) {
+		close(xfd);
+		return skip(r, -EFAULT);
+	}
+	p->up->exec_dev = xst.st_dev;
+	p->up->exec_ino = xst.st_ino;
 	free(p->up->exec_path);
 	/* what uvfs's exec resolves when the kernel's has run (trace.c, on_exec): the
 	 * interpreter, or the name as given, a descriptor's relative one through uvfs's
@@ -1132,18 +1115,26 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	     ? asprintf(&p->up->exec_path, "%s", path)
 	     : asprintf(&p->up->exec_path, "/proc/self/fd/%d%s%s", dirfd, path[0] ? "/" : "", path)) < 0)
 		p->up->exec_path = NULL;
-	if (put_string(p, r, host, &addr))
-		return skip(r, -EFAULT);
 	if (interp) {
+		/* the interpreter's arguments: what the program runs is decided by the
+		 * descriptor, not by anything written here */
 		front[nfront++] = fname;
-		argv = put_script_argv(p, r, argv, front, nfront, addr);
-		if (!argv)
+		argv = put_script_argv(p, r, argv, front, nfront, empty);
+		if (!argv) {
+			close(xfd);
 			return skip(r, -E2BIG);  /* no room below the stack for the arguments */
+		}
 	}
-	r->orig_rax = SYS_execve;
-	r->rdi = addr;
-	r->rsi = argv;
-	r->rdx = envp;
+	p->exec_regs = *r;
+	p->exec_argv = argv;
+	p->exec_envp = envp;
+	p->exec_empty = empty;
+	p->exec_hfd = xfd;
+	p->exec_step = EX_INSTALL;
+	/* on to the notified open that installs it (run_syscall, trace.c's exec_stop) */
+	r->orig_rax = SYS_openat;
+	r->rdi = (unsigned long long)(long long)RUN_EXEC_MARKER;
+	r->rsi = r->rdx = r->r10 = 0;
 	return ACT_REWRITTEN;
 }
 
@@ -1160,6 +1151,19 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	int fd = iarg(A0(r));
 
 	p->pending = PEND_NONE;
+	/* the steps of an exec (do_exec; trace.c, exec_stop): the calls the supervisor
+	 * made the process make, at the instruction of its execve */
+	if (p->exec_step == EX_INSTALL && nr == SYS_openat && r->rip == p->exec_regs.rip &&
+	    iarg(A0(r)) == RUN_EXEC_MARKER) {
+		p->inst_hfd = p->exec_hfd;
+		p->exec_hfd = -1;
+		p->inst_ufd = -1;
+		p->inst_flags = O_CLOEXEC;
+		return ACT_INSTALL;
+	}
+	if (p->exec_step == EX_RUN && nr == SYS_execveat && r->rip == p->exec_regs.rip &&
+	    iarg(A0(r)) == p->exec_fd && A1(r) == p->exec_empty && A4(r) == AT_EMPTY_PATH)
+		return ACT_EXIT_STOP;  /* its exit comes only if it failed */
 	switch (nr) {
 	/* opening */
 	case SYS_open:

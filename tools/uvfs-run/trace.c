@@ -41,6 +41,7 @@
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -72,7 +73,7 @@ static struct proc *proc_add(pid_t tid, struct uproc *up)
 		return NULL;
 	p->tid = tid;
 	p->up = up;
-	p->inst_hfd = p->inst_ufd = p->watch_group = -1;
+	p->inst_hfd = p->inst_ufd = p->watch_group = p->exec_hfd = p->exec_fd = -1;
 	p->restart_nr = -1;
 	p->next = procs[tid % PROC_HASH];
 	procs[tid % PROC_HASH] = p;
@@ -98,6 +99,9 @@ static void proc_del(struct proc *p)
 	while (*pp != p)
 		pp = &(*pp)->next;
 	*pp = p->next;
+	if (p->exec_hfd >= 0)
+		close(p->exec_hfd);
+	p->exec_hfd = -1;
 	if (p->busy) {
 		p->dead = true;
 		return;
@@ -254,10 +258,11 @@ static void resume(pid_t tid, int how, int sig)
 }
 
 /* How a stopped tracee goes on: while a watching filter is being installed
- * (watch_start), with its syscall stops (a signal handler may run first) */
+ * (watch_start) or an exec made (exec_stop), with its syscall stops (a signal
+ * handler may run first) */
 static int cont_of(const struct proc *p)
 {
-	return p->inj != INJ_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
+	return p->inj != INJ_NONE || p->exec_step != EX_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
 /* A traced call's answer applied: its registers, and on the process goes */
@@ -399,12 +404,105 @@ static void watch_step(struct proc *p)
 	resume(p->tid, PTRACE_SYSCALL, 0);
 }
 
+/* the kernel's restart codes, which a call interrupted by a signal returns to the
+ * tracer (include/linux/errno.h) */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTART_RESTARTBLOCK 516
+
+/*
+ * An exec through a descriptor the supervisor installs (syscalls.c, do_exec, which
+ * made the execve a notified open of RUN_EXEC_MARKER, answered by installing the file
+ * close-on-exec): the kernel runs the file uvfs checked, not one a name in the
+ * program's memory -- which another thread may change meanwhile -- leads it to.  At
+ * the open's exit the process is sent back to its syscall instruction with
+ * execveat(fd, "", argv, envp, AT_EMPTY_PATH); a success
+ * ends at PTRACE_EVENT_EXEC (on_exec), the descriptor closed by the exec; a failure
+ * (ENOEXEC, which shells answer by running the file themselves; ETXTBSY, E2BIG) comes
+ * to its exit, where close(fd) is made the same way, and at close's exit the
+ * program's execve returns the failure with its registers as they were.  The calls
+ * of a signal handler that runs between the steps are handled as always.
+ */
+static void exec_done(struct proc *p, long ret)
+{
+	struct user_regs_struct r = p->exec_regs;
+
+	p->exec_step = EX_NONE;
+	if (p->exec_hfd >= 0)
+		close(p->exec_hfd);
+	p->exec_hfd = p->exec_fd = -1;
+	free(p->up->exec_path);  /* no exec for uvfs to follow */
+	p->up->exec_path = NULL;
+	r.rax = (unsigned long long)ret;
+	(void)ptrace(PTRACE_SETREGS, p->tid, 0, &r);
+	resume(p->tid, PTRACE_CONT, 0);
+}
+
+/* the process back at its syscall instruction to make call nr(a0) in place */
+static void exec_again(struct proc *p, struct user_regs_struct *r, long nr,
+		       unsigned long long a0, enum exec_step next)
+{
+	r->rip = p->exec_regs.rip - 2;  /* the syscall instruction (0f 05) */
+	r->rax = (unsigned long long)nr;
+	r->rdi = a0;
+	r->rsi = p->exec_empty;
+	r->rdx = p->exec_argv;
+	r->r10 = p->exec_envp;
+	r->r8 = AT_EMPTY_PATH;
+	p->exec_step = next;
+	(void)ptrace(PTRACE_SETREGS, p->tid, 0, r);
+	resume(p->tid, PTRACE_SYSCALL, 0);
+}
+
+static const long exec_nr[] = {
+	[EX_INSTALL] = SYS_openat, [EX_RUN] = SYS_execveat, [EX_CLOSE] = SYS_close,
+};
+
+static void exec_stop(struct proc *p)
+{
+	struct __ptrace_syscall_info info;
+	struct user_regs_struct r;
+	long ret;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, p->tid, sizeof(info), &info) <= 0 ||
+	    ptrace(PTRACE_GETREGS, p->tid, 0, &r))
+		return resume(p->tid, PTRACE_SYSCALL, 0);
+	if (info.op != PTRACE_SYSCALL_INFO_EXIT || info.instruction_pointer != p->exec_regs.rip ||
+	    (long)r.orig_rax != exec_nr[p->exec_step]) {
+		/* an entry, or a signal handler's call: its exit, if the tracer asked */
+		if (info.op == PTRACE_SYSCALL_INFO_EXIT && p->pending != PEND_NONE) {
+			run_syscall_exit(p, &r);
+			p->pending = PEND_NONE;
+		}
+		return resume(p->tid, PTRACE_SYSCALL, 0);
+	}
+	ret = (long)info.exit.rval;
+	switch (p->exec_step) {
+	case EX_INSTALL:
+		if (ret <= -ERESTARTSYS && ret >= -ERESTART_RESTARTBLOCK)
+			return resume(p->tid, PTRACE_SYSCALL, 0);  /* made again after a signal */
+		if (ret < 0)
+			return exec_done(p, ret);  /* EMFILE */
+		p->exec_fd = (int)ret;
+		return exec_again(p, &r, SYS_execveat, (unsigned long long)ret, EX_RUN);
+	case EX_RUN:
+		p->exec_err = ret;
+		return exec_again(p, &r, SYS_close, (unsigned long long)p->exec_fd, EX_CLOSE);
+	case EX_CLOSE:
+	case EX_NONE:
+		break;
+	}
+	exec_done(p, p->exec_err);
+}
+
 static void on_syscall_exit(struct proc *p)
 {
 	struct user_regs_struct regs;
 
 	if (p->inj != INJ_NONE)
 		return watch_step(p);
+	if (p->exec_step != EX_NONE)
+		return exec_stop(p);
 	p->new_ufd = -1;
 	if (!ptrace(PTRACE_GETREGS, p->tid, 0, &regs))
 		run_syscall_exit(p, &regs);
@@ -447,8 +545,29 @@ static void on_exec(struct proc *p)
 		}
 	}
 	p->inj = INJ_NONE;  /* an exec (from a signal handler) ends a pending one */
+	p->exec_step = EX_NONE;  /* the installed descriptor went with the exec */
+	p->exec_fd = -1;
+	if (p->exec_hfd >= 0)
+		close(p->exec_hfd);
+	p->exec_hfd = -1;
 	if (up->exec_path) {
-		int err = uvfs_task_exec(up->task, up->exec_path);
+		char exe[64];
+		struct stat st;
+		int err;
+
+		/* the file uvfs checked, or the empty name execveat was given became
+		 * another before the kernel read it (syscalls.c, do_exec): the process
+		 * goes before it runs an instruction of that */
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", p->tid);
+		if (stat(exe, &st) || st.st_dev != up->exec_dev || st.st_ino != up->exec_ino) {
+			fprintf(stderr, "uvfs-run: pid %d: the kernel ran another file than %s: "
+				"killed\n", up->nspid, up->exec_path);
+			kill(p->tid, SIGKILL);
+			free(up->exec_path);
+			up->exec_path = NULL;
+			return resume(p->tid, PTRACE_CONT, 0);
+		}
+		err = uvfs_task_exec(up->task, up->exec_path);
 
 		if (err)
 			fprintf(stderr, "uvfs-run: exec of %s: uvfs did not follow: %s\n",
@@ -468,8 +587,6 @@ static void on_exec(struct proc *p)
  * signal interrupts), so it is made ERESTARTNOINTR: after the handler the call is
  * made again, as if the signal had come just before it.
  */
-#define ERESTARTSYS 512
-#define ERESTARTNOINTR 513
 
 static void restart_notified(pid_t tid)
 {

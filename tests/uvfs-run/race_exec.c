@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * race_exec.c SECONDS PROGRAM HIDDEN - an attack on a supervisor that gives the
+ * kernel a name to read from the program's memory at an exec: for SECONDS, a process
+ * is forked again and again, and in it one thread runs PROGRAM by execve() on a stack
+ * of its own while another fills the memory below that stack's pointer (below the
+ * red zone) with "/////.../HIDDEN" -- a host file the program's namespace does not
+ * show.  Wherever a supervisor wrote a name for the kernel there, the kernel may
+ * read HIDDEN instead and run it.  uvfs-run must never let the program run anything
+ * but PROGRAM: both get the argument "ESCAPED", which HIDDEN (a copy of echo) prints
+ * and PROGRAM (true) does not.  Prints "execs N, other M": the
+ * children that exited 0 (PROGRAM ran) and those that did not -- killed by uvfs-run
+ * because the kernel ran another file, or failed.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *target;            /* the host path the sprayer writes */
+static _Atomic unsigned long exec_sp;
+
+/* The stack the exec is made on: the sprayer writes only in it (race_open.c) */
+static char call_stack[16384] __attribute__((aligned(64)));
+
+static long raw_execve(const char *path, char *const argv[], char *const envp[])
+{
+	register unsigned long top __asm__("r12") = (unsigned long)(call_stack + sizeof(call_stack));
+	long ret;
+
+	__asm__ volatile("xchg %%rsp, %%r12\n\t"
+			 "syscall\n\t"
+			 "xchg %%rsp, %%r12"
+			 : "=a"(ret), "+r"(top)
+			 : "0"((long)SYS_execve), "D"(path), "S"(argv), "d"(envp)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static void *sprayer(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		unsigned long sp = atomic_load(&exec_sp);
+		const char *t = target;
+		size_t n = strlen(t);
+		/* [sp - 2048, sp - 160): the red zone and a little more stay the caller's */
+		char *lo = (char *)(sp - 2048), *end = (char *)(sp - 160);
+
+		memset(lo, '/', (size_t)(end - lo) - n - 1);
+		memcpy(end - n - 1, t, n + 1);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long ok = 0, other = 0;
+	struct timespec a, b;
+	double secs;
+
+	if (argc != 4)
+		return 2;
+	secs = atof(argv[1]);
+	target = argv[3] + strspn(argv[3], "/");
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		int status;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 2;
+		if (!pid) {
+			char *args[] = { argv[2], (char *)"ESCAPED", NULL };
+			pthread_t t;
+
+			atomic_store(&exec_sp, (unsigned long)(call_stack + sizeof(call_stack)));
+			if (pthread_create(&t, NULL, sprayer, NULL))
+				_exit(3);
+			raw_execve(argv[2], args, environ);
+			_exit(4);
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			return 2;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			ok++;
+		else
+			other++;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 < secs);
+	printf("execs %lu, other %lu\n", ok, other);
+	return 0;
+}
