@@ -152,6 +152,23 @@ got=$(cd /tmp && "$UR" --uid 1000 --gid 1000 -- bash -c "$creds" 2>&1)
 same "--uid 1000 --gid 1000 equals the kernel's setpriv" "$want" "$got"
 got=$(cd /tmp && "$UR" -- setpriv --reuid=1000 --regid=1000 --clear-groups bash -c "$creds" 2>&1)
 same "setpriv under uvfs-run: set*id on both" "$want" "$got"
+# ... and exec with them: binaries of a --ro-bind (root's, 0755, 0711 execute-only,
+# 0700) run as the kernel lets uid 1000 run them (the supervisor installs the file
+# it opened: no host path or /proc link of root's for the process to open)
+xdir=$(mktemp -d /var/tmp/uvfs-run-exec.XXXXXX)
+chmod 755 "$xdir"
+for m in 755 711 700; do cp /bin/true "$xdir/x$m"; chmod "$m" "$xdir/x$m"; done
+xrun='for m in 755 711 700; do /mnt/x$m; echo "x$m $?"; done; cat /mnt/x711 >/dev/null; echo "cat $?"'
+want=$(native bash -c 'mount --bind -o ro "$1" /mnt && setpriv --reuid=1000 --regid=1000 --clear-groups bash -c "$2"' x "$xdir" "$xrun" 2>&1)
+same "--uid 1000: binaries of a bind, natively" "x755 0
+x711 0
+bash: line 1: /mnt/x700: Permission denied
+x700 126
+cat: /mnt/x711: Permission denied
+cat 1" "$want"
+got=$(cd /tmp && "$UR" --uid 1000 --gid 1000 --ro-bind "$xdir" /mnt -- bash -c "$xrun" 2>&1)
+same "--uid 1000: binaries of a --ro-bind run as natively" "$want" "$got"
+rm -rf "$xdir"
 
 # Exec: /proc/PID/exe names what the process runs, through a rename and an unlink
 # of the file (a host directory bound on /tmp/x, natively and under uvfs-run)
