@@ -438,7 +438,9 @@ static void exec_done(struct proc *p, long ret)
 	resume(p->tid, PTRACE_CONT, 0);
 }
 
-/* the process back at its syscall instruction to make call nr(a0) in place */
+/* the process back at its syscall instruction to make call nr(a0) in place.  The
+ * execveat is trapped (filter.c), so its seccomp stop comes without an entry stop
+ * before it (PTRACE_CONT; run_syscall asks for its exit); a close may not be */
 static void exec_again(struct proc *p, struct user_regs_struct *r, long nr,
 		       unsigned long long a0, enum exec_step next)
 {
@@ -451,7 +453,7 @@ static void exec_again(struct proc *p, struct user_regs_struct *r, long nr,
 	r->r8 = AT_EMPTY_PATH;
 	p->exec_step = next;
 	(void)ptrace(PTRACE_SETREGS, p->tid, 0, r);
-	resume(p->tid, PTRACE_SYSCALL, 0);
+	resume(p->tid, next == EX_RUN ? PTRACE_CONT : PTRACE_SYSCALL, 0);
 }
 
 static const long exec_nr[] = {
