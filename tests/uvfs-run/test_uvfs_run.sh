@@ -169,6 +169,29 @@ cat 1" "$want"
 got=$(cd /tmp && "$UR" --uid 1000 --gid 1000 --ro-bind "$xdir" /mnt -- bash -c "$xrun" 2>&1)
 same "--uid 1000: binaries of a --ro-bind run as natively" "$want" "$got"
 rm -rf "$xdir"
+# An exec the kernel refuses (a text file with no #!: ENOEXEC, which shells answer by
+# running it themselves) returns the kernel's error and leaves no descriptor behind:
+# the numbers the kernel's table has open (F_GETFD) before and after, as natively
+xdir=$(mktemp -d /var/tmp/uvfs-run-exec.XXXXXX)
+printf 'hello\n' > "$xdir/text"
+chmod 755 "$xdir/text"
+xfail='import os, fcntl
+def held():
+    r = []
+    for n in range(64):
+        try: fcntl.fcntl(n, fcntl.F_GETFD); r.append(n)
+        except OSError: pass
+    return r
+before = held()
+try: os.execv("/mnt/text", ["text"])
+except OSError as e: print("exec:", e.strerror)
+print("the same descriptors:", held() == before)'
+want=$(native bash -c 'mount --bind "$1" /mnt && python3 -c "$2"' x "$xdir" "$xfail" 2>&1)
+same "an exec the kernel refuses, natively" "exec: Exec format error
+the same descriptors: True" "$want"
+got=$(cd /tmp && "$UR" --bind "$xdir" /mnt -- python3 -c "$xfail" 2>&1)
+same "an exec the kernel refuses: its error, no descriptor left" "$want" "$got"
+rm -rf "$xdir"
 
 # Exec: /proc/PID/exe names what the process runs, through a rename and an unlink
 # of the file (a host directory bound on /tmp/x, natively and under uvfs-run)
