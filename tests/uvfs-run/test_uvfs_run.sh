@@ -492,6 +492,18 @@ got=$("$UR" --uid 1000 --gid 1000 -- sh -c "$cred" < "$rootfile" 2>&1)
 same "a device and a host descriptor opened with the program's credentials" "$want" "$got"
 same "... the root-owned host file untouched" "root" "$(cat "$rootfile")"
 rm -f "$rootfile"
+# ... and checks access to a host descriptor with them, supplementary groups too: a
+# file of root's group 4242, mode 0640, on descriptor 3 of a process of uid 1000 in
+# that group (access() with the real ids, test -r and AT_EACCESS with its own)
+grpfile=$(mktemp /var/tmp/uvfs-run-grpfile.XXXXXX)
+chown root:4242 "$grpfile"; chmod 640 "$grpfile"
+acc='test -r /proc/self/fd/3; echo "test -r $?"; python3 -c "import os; print(\"access\", os.access(\"/proc/self/fd/3\", os.R_OK), \"eaccess\", os.access(\"/proc/self/fd/3\", os.R_OK, effective_ids=True))"'
+want=$(native setpriv --reuid=1000 --regid=1000 --groups=4242 sh -c "$acc" 3< "$grpfile" 2>&1)
+same "access to a host descriptor by its group, natively" "test -r 0
+access True eaccess True" "$want"
+got=$("$UR" -- setpriv --reuid=1000 --regid=1000 --groups=4242 sh -c "$acc" 3< "$grpfile" 2>&1)
+same "access to a host descriptor by its group: the caller's groups, not uvfs-run's" "$want" "$got"
+rm -f "$grpfile"
 nofollow='import os
 for d in ("/dev/null", "/dev/zero"):
     os.close(os.open(d, os.O_RDONLY | os.O_NOFOLLOW)); print(d, "opened")'

@@ -149,29 +149,6 @@ static void host_fd_link(const struct proc *p, int fd, char *link, size_t n)
 	snprintf(link, n, "/proc/%d/fd/%d", p->tid, fd);
 }
 
-/* access() and faccessat(): the kernel checks with the caller's real ids (or, with
- * AT_EACCESS, its effective ones); the supervisor takes them as its filesystem ids
- * for the call (setfsuid drops the capabilities a root supervisor has over files,
- * as the kernel's access() does for a caller that is not root).  Supplementary
- * groups are the supervisor's (none): a difference of uvfs-run's. */
-static long host_fd_access(const struct proc *p, int fd, int mode, int flags)
-{
-	uid_t ru, eu, su;
-	gid_t rg, eg, sg;
-	char link[64];
-	long ret;
-
-	if (uvfs_getresuid(T(p), &ru, &eu, &su) || uvfs_getresgid(T(p), &rg, &eg, &sg))
-		return -EINVAL;
-	host_fd_link(p, fd, link, sizeof(link));
-	syscall(SYS_setfsgid, (flags & AT_EACCESS) ? eg : rg);
-	syscall(SYS_setfsuid, (flags & AT_EACCESS) ? eu : ru);
-	ret = syscall(SYS_faccessat2, AT_FDCWD, link, mode, flags | AT_EACCESS);
-	ret = ret < 0 ? -errno : 0;
-	syscall(SYS_setfsuid, 0);
-	syscall(SYS_setfsgid, 0);
-	return ret;
-}
 
 /* A process that is not root: the stand-in of a file it opens write-only is not the
  * real file (which the supervisor, root, would open for reading in its place) */
@@ -206,7 +183,11 @@ struct sup_creds {
 static gid_t sup_groups[NGROUPS_MAX];
 static int sup_ngroups = -1;
 
-static int as_caller(const struct proc *p, struct sup_creds *sc)
+/* The caller's filesystem ids, groups and effective capabilities; or, for access()
+ * (real), what do_faccessat()'s access_override_creds() makes of them: the real
+ * ids as filesystem ids, and no capabilities for a real uid other than 0, the
+ * permitted ones for 0 */
+static int as_caller_ids(const struct proc *p, struct sup_creds *sc, bool real)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
@@ -214,6 +195,7 @@ static int as_caller(const struct proc *p, struct sup_creds *sc)
 	gid_t groups[NGROUPS_MAX];
 	int fsuid = uvfs_setfsuid(T(p), (uid_t)-1), fsgid = uvfs_setfsgid(T(p), (gid_t)-1);
 	int n = uvfs_getgroups(T(p), NGROUPS_MAX, groups);
+	uint64_t eff;
 
 	sc->changed = false;
 	if (sup_ngroups < 0)
@@ -221,15 +203,31 @@ static int as_caller(const struct proc *p, struct sup_creds *sc)
 	if (fsuid < 0 || fsgid < 0 || n < 0 || sup_ngroups < 0 || uvfs_capget(T(p), &caps) ||
 	    syscall(SYS_capget, &h, d))
 		return -EPERM;
-	if (fsuid == 0 && fsgid == 0 && caps.effective == ((uint64_t)d[1].effective << 32 | d[0].effective))
+	eff = caps.effective;
+	if (real) {
+		uid_t ru, eu, su;
+		gid_t rg, eg, sg;
+
+		if (uvfs_getresuid(T(p), &ru, &eu, &su) || uvfs_getresgid(T(p), &rg, &eg, &sg))
+			return -EPERM;
+		fsuid = (int)ru;
+		fsgid = (int)rg;
+		eff = ru ? 0 : caps.permitted;
+	}
+	if (fsuid == 0 && fsgid == 0 && eff == ((uint64_t)d[1].effective << 32 | d[0].effective))
 		return 0;  /* root with root's capabilities: the supervisor's own */
 	sc->changed = true;
 	if (syscall(SYS_setgroups, n, groups) || syscall(SYS_setfsgid, fsgid) < 0)
 		return -EPERM;
 	syscall(SYS_setfsuid, fsuid);
-	d[0].effective = (uint32_t)caps.effective & d[0].permitted;
-	d[1].effective = (uint32_t)(caps.effective >> 32) & d[1].permitted;
+	d[0].effective = (uint32_t)eff & d[0].permitted;
+	d[1].effective = (uint32_t)(eff >> 32) & d[1].permitted;
 	return syscall(SYS_capset, &h, d) ? -EPERM : 0;
+}
+
+static int as_caller(const struct proc *p, struct sup_creds *sc)
+{
+	return as_caller_ids(p, sc, false);
 }
 
 static void as_supervisor(struct sup_creds *sc)
@@ -247,6 +245,25 @@ static void as_supervisor(struct sup_creds *sc)
 		d[1].effective = d[1].permitted;
 		syscall(SYS_capset, &h, d);
 	}
+}
+
+/* access() and faccessat() of a host descriptor's /proc name: checked by the kernel
+ * on /proc/TID/fd/N with the credentials the caller's call would use (as_caller_ids:
+ * the real ids, or with AT_EACCESS its own), its supplementary groups among them */
+static long host_fd_access(const struct proc *p, int fd, int mode, int flags)
+{
+	struct sup_creds sc;
+	char link[64];
+	long ret;
+
+	host_fd_link(p, fd, link, sizeof(link));
+	ret = as_caller_ids(p, &sc, !(flags & AT_EACCESS));
+	if (!ret) {
+		ret = syscall(SYS_faccessat2, AT_FDCWD, link, mode, flags | AT_EACCESS);
+		ret = ret < 0 ? -errno : 0;
+	}
+	as_supervisor(&sc);
+	return ret;
 }
 
 /* open() of path with the caller's credentials: a descriptor or -errno */
