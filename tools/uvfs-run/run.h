@@ -40,6 +40,7 @@
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <sys/user.h>
 
@@ -117,6 +118,8 @@ struct proc {
 	bool watch_all;              /* install RUN_GROUP_ALL at the next stop that may:
 				      * it shares its table with another process */
 	struct user_regs_struct inj_saved;  /* the registers the call returned with */
+	uint64_t inj_mask;           /* ... and its signal mask (every signal is blocked
+				      * while the filter goes in) */
 	/* calls that waited (waits.c): helpers using this proc (it is freed when the
 	 * last is reaped: dead says it has exited meanwhile); a traced call answered
 	 * -ERESTARTSYS (its number, for the signal-delivery stop to restore), or -1;
