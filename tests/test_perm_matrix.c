@@ -681,7 +681,8 @@ static unsigned long compare(struct pending *win, size_t *n, char *first, size_t
 
 		if (h == win[i].v && !strcmp(hafter, win[i].uafter))
 			continue;
-		if (!differ++ && !*first)
+		differ++;
+		if (!*first)
 			snprintf(first, nfirst, "%s, dir %04o owner %u, file %04o, %s: kernel %s%s, uvfs %s%s",
 				 OP_NAMES[c->op], c->dmode, c->downer, c->fmode, c->who->name,
 				 result(h, hr, sizeof(hr)), hafter,

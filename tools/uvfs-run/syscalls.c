@@ -1044,7 +1044,7 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 			   unsigned long long path_addr, unsigned long long argv,
 			   unsigned long long envp, int flags)
 {
-	char path[NAME_MAX_BYTES], host[PATH_MAX + 1], fname[NAME_MAX_BYTES + 32];
+	char path[NAME_MAX_BYTES], link[64], fname[NAME_MAX_BYTES + 32];
 	char heads[MAX_SCRIPTS + 1][BINPRM_BUF_SIZE];
 	char *front[2 * MAX_SCRIPTS + 1];
 	const char *interp = NULL;
@@ -1103,8 +1103,8 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	 * may where the process may not -- a file it may execute but not read is
 	 * readable by its other threads through that number until the exec
 	 * (docs/SEMANTICS.md, uvfs-run) */
-	snprintf(host, sizeof(host), "/proc/self/fd/%d", hfd);
-	xfd = open(host, O_RDONLY | O_CLOEXEC);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
+	xfd = open(link, O_RDONLY | O_CLOEXEC);
 	err = xfd < 0 ? -errno : fstat(xfd, &xst) ? -errno : 0;
 	uvfs_close(T(p), fd);
 	if (err) {
