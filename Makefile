@@ -12,7 +12,8 @@
 #                    DESTDIR if set: library, header, uvfs.pc, the tools, man pages
 #   make check-install  install into a scratch DESTDIR and build examples/demo.c
 #                    against it with nothing but pkg-config (CI runs it)
-#   make tsan        the threaded tests (test_core, test_stress) under ThreadSanitizer,
+#   make tsan        the threaded tests (test_core, test_stress) and uvfs-run's supervisor
+#                    (tests/uvfs-run/tsan.sh) under ThreadSanitizer,
 #                    clang's and gcc's, with tests/tsan.supp; any report fails (CI runs it)
 #   make fuzz        the libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for
 #                    FUZZ_SECONDS (default 60), seeded from the test scripts; a
@@ -70,11 +71,14 @@ tsan: deps
 	test -f build-tsan/build.ninja || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
 	test -f build-tsan-gcc/build.ninja || CC=gcc meson setup build-tsan-gcc -Db_sanitize=thread -Db_lundef=false
 	@set -e; for b in build-tsan build-tsan-gcc; do \
-	  ninja -C $$b $(TSAN_TESTS); \
+	  ninja -C $$b $(TSAN_TESTS) tools/uvfs-run/uvfs-run tests/append_threads; \
 	  for t in $(TSAN_TESTS); do \
 	    echo "== $$b/$$t"; \
 	    TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1" ./$$b/$$t; \
 	  done; \
+	  echo "== $$b/tools/uvfs-run/uvfs-run (tests/uvfs-run/tsan.sh)"; \
+	  TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 exitcode=66" \
+	    tests/uvfs-run/tsan.sh $$b/tools/uvfs-run/uvfs-run $$b/tests/append_threads; \
 	done
 
 # Fuzzing (docs/TESTING.md).  The corpus grows in build-fuzz/corpus-TARGET, seeded

@@ -309,10 +309,10 @@ if id nobody >/dev/null 2>&1; then
 status 2" "$got"
 fi
 got=$("$UR" --bogus -- /bin/true 2>&1 | head -1; echo "status ${PIPESTATUS[0]}")
-same "an unknown option" "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] -- PROGRAM [ARGS...]
+same "an unknown option" "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]
 status 2" "$got"
 got=$("$UR" --help 2>/dev/null | head -1; echo "status ${PIPESTATUS[0]}")
-same "--help: the usage on standard output, status 0" "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] -- PROGRAM [ARGS...]
+same "--help: the usage on standard output, status 0" "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]
 status 0" "$got"
 got=$("$UR" --version 2>&1; echo "status $?")
 same "--version" "uvfs-run $(sed -n "s/^  version : '\(.*\)',\$/\1/p" "$here/../../meson.build" | head -1)
@@ -321,6 +321,16 @@ status 0" "$got"
 got=$("$UR" --uid -1 -- /bin/true 2>&1; echo "status $?")
 same "--uid out of range" "uvfs-run: --uid wants a number from 0 to 4294967294, not '-1'
 status 2" "$got"
+got=$("$UR" --workers 9 -- /bin/true 2>&1; echo "status $?")
+same "--workers out of range" "uvfs-run: --workers wants a number from 1 to 8, not '9'
+status 2" "$got"
+# one worker or eight: the same answers (the 32 threads, the fifos below run with the
+# default, one per processor)
+for w in 1 8; do
+	got=$("$UR" --workers $w -- bash -c 'mkdir /tmp/d && cd /tmp/d && for i in $(seq 50); do echo $i > f$i; done &&
+		ls | xargs -P4 -n 5 cat | sort -n | md5sum' 2>&1)
+	same "--workers $w: four processes reading at once" "$(seq 50 | md5sum)" "$got"
+done
 
 # Descriptor calls are trapped only on the numbers where a process has had a uvfs
 # descriptor (filter.c): uvfs's descriptors on every group's edges, read with read(2)

@@ -16,6 +16,8 @@
  *                                       all: once under each, side by side
  *   --stats                             at the end, on standard error: how many
  *                                       calls stopped the program for the tracer
+ *   --workers N                         threads that answer notified calls (default:
+ *                                       one per processor, at most 8)
  *
  * The program is pid 2 of a new pid namespace (and in a private mount namespace of
  * the kernel's, which its mount calls never reach: they are uvfs's), and uvfs's pids
@@ -55,7 +57,7 @@ static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] "
-		     "[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] -- PROGRAM [ARGS...]\n");
+		     "[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]\n");
 	if (out == stdout)
 		fputs("Runs PROGRAM with its file-system calls answered by uvfs (man uvfs-run).\n"
 		      "  --abi NAME|all     the kernel era: linux, linux-4.17, linux-3.18, linux-3.17,\n"
@@ -65,6 +67,8 @@ static void usage(FILE *out)
 		      "  --bind SRC DST     the host directory SRC on DST (--ro-bind: read-only)\n"
 		      "  --tmpfs DST        a fresh in-memory filesystem on DST\n"
 		      "  --stats            count what the program's calls cost, at the end\n"
+		      "  --workers N        threads answering the program's calls (1-8; default:\n"
+		      "                     one per processor)\n"
 		      "  --help, --version\n", out);
 	exit(out == stdout ? 0 : 2);
 }
@@ -252,7 +256,11 @@ static _Noreturn void init_main(struct start *st)
 		fprintf(stderr, "uvfs-run: the stand-in %s: %s\n", RUN_STAND_IN, strerror(errno));
 		_exit(2);
 	}
-	prog = fork();
+	/* the raw call, as for the init: a sanitizer's fork() would start a thread of its
+	 * own in the child (ThreadSanitizer's background thread), whose clone stops
+	 * for the tracer before the tracer's loop runs; the init has one thread, so
+	 * glibc's fork handlers have nothing to do */
+	prog = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, 0);
 
 	if (prog < 0)
 		_exit(2);
@@ -411,6 +419,10 @@ static int run_once(const struct opts *o, const char *abi)
 		fprintf(stderr, "uvfs-run: %lu calls trapped, %lu answered by uvfs, %lu passed to the "
 			"kernel; %lu watching filters\n", run_stats.traps, run_stats.answered,
 			run_stats.traps - run_stats.answered, run_stats.watches);
+	if (o->stats)
+		fprintf(stderr, "uvfs-run: %lu notified calls by %lu workers, %lu of them while "
+			"another worker was answering one\n", run_stats.notified,
+			run_stats.workers, run_stats.overlapped);
 	return status;
 }
 
@@ -513,6 +525,18 @@ int main(int argc, char **argv)
 				o.gid = v;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = true;
+		} else if (!strcmp(a, "--workers") && i + 1 < argc) {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || v < 1 || v > RUN_WORKERS_MAX) {
+				fprintf(stderr, "uvfs-run: --workers wants a number from 1 to %d, not '%s'\n",
+					RUN_WORKERS_MAX, argv[i]);
+				return 2;
+			}
+			run_workers = (int)v;
 		} else if (!strcmp(a, "--chdir") && i + 1 < argc) {
 			o.chdir_to = argv[++i];
 		} else if ((!strcmp(a, "--bind") || !strcmp(a, "--ro-bind")) && i + 2 < argc) {

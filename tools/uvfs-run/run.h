@@ -29,10 +29,15 @@
  * number before the call is answered.  Host descriptors (the terminal, pipes,
  * sockets) have no uvfs side and every call on them runs on the kernel.
  *
- * Threads: one supervisor thread (trace.c's loop) answers every call and alone
- * uses ptrace, but a call that may wait -- a uvfs fifo's open, read or write -- is
- * made on a helper thread of its own, which a signal for the caller interrupts
- * (waits.c).  x86-64 only (the register layout and system call numbers).
+ * Threads: the notified calls are received and answered by a few worker threads
+ * (trace.c, as many as the machine has processors, at most RUN_WORKERS_MAX), so that
+ * independent processes' opens and stats overlap; the loop's thread alone uses
+ * ptrace and takes the stops.  Whoever acts for a thread -- a worker answering its
+ * notification, the loop at one of its stops -- holds its process's act lock
+ * (struct run_act), so the calls of one process are answered one at a time, as a
+ * single supervisor answered them.  A call that may wait -- a uvfs fifo's open, read
+ * or write -- is made on a helper thread of its own, which a signal for the caller
+ * interrupts (waits.c).  x86-64 only (the register layout and system call numbers).
  */
 #ifndef UVFS_RUN_H
 #define UVFS_RUN_H
@@ -56,12 +61,38 @@ enum pending {
 			 * the kernel agreed */
 };
 
+enum action {
+	ACT_NATIVE,       /* run it on the kernel, untouched */
+	ACT_SKIP,         /* skipped: regs->rax is the result */
+	ACT_REWRITTEN,    /* regs rewritten into another call; stop at its exit */
+	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
+	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
+			   * number and answer with it (then run_installed()) */
+	ACT_WAIT,         /* an open that would wait (a uvfs fifo's: uvfs_set_nowait):
+			   * make the call again on a helper thread (waits.c); nothing
+			   * was done */
+};
+
+/* The lock held by whoever acts for a thread of a process (trace.c): a worker from
+ * receiving its notification to the response, the loop at its stops and while it
+ * applies a helper's answer.  Everything of struct proc and struct uproc that is not
+ * said otherwise is under it.  Processes that share a descriptor table (a clone with
+ * CLONE_FILES) share one: a new uvfs descriptor is made at uvfs's lowest free number
+ * and moved to the number the kernel gave it, and no other change to the table may
+ * come in between.  Refcounted: the uprocs that use it, and the loop while it holds
+ * it for a thread that may exit. */
+struct run_act {
+	pthread_mutex_t lock;
+	int refs;                    /* atomic */
+};
+
 /* A process of the program: its threads share one (struct proc is per thread,
  * struct uproc per thread group: the uvfs task, which models a process whose
  * threads share files, cwd and root, as pthreads do). */
 struct uproc {
 	struct uvfs_task *task;
-	int threads;                 /* live threads of the group */
+	struct run_act *act;         /* never changes */
+	int threads;                 /* procs using it (trace.c's procs_lock) */
 	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
 	pid_t tgid;                  /* the host's process id (prlimit, /proc) */
 	char *exec_path;             /* an execve the kernel is running: uvfs follows */
@@ -96,8 +127,8 @@ enum exec_step {
 
 struct proc {
 	pid_t tid;                   /* the host's thread id (ptrace, process_vm_*) */
-	struct uproc *up;
-	struct proc *next;           /* hash chain */
+	struct uproc *up;            /* changes only under the loop's exec handling */
+	struct proc *next;           /* hash chain (procs_lock) */
 	bool attached;               /* its first stop was seen */
 	enum pending pending;
 	int p_fd, p_fd2;             /* PEND_OPEN: uvfs's descriptor; PEND_DUP: source, uvfs or -1 */
@@ -124,8 +155,8 @@ struct proc {
 	 * last is reaped: dead says it has exited meanwhile); a traced call answered
 	 * -ERESTARTSYS (its number, for the signal-delivery stop to restore), or -1;
 	 * a notified call answered -ERESTARTSYS (the stop leaves it as it is) */
-	int busy;
-	bool dead;
+	int busy;                    /* procs_lock: helpers, a worker, a handoff */
+	bool dead;                   /* procs_lock; written by the loop only */
 	long restart_nr;
 	bool restart_sys;
 	/* an exec in progress (enum exec_step): the supervisor's O_PATH descriptor of the
@@ -137,18 +168,17 @@ struct proc {
 	long exec_err;
 	struct user_regs_struct exec_regs;
 	unsigned long long exec_argv, exec_envp, exec_empty;
-};
-
-enum action {
-	ACT_NATIVE,       /* run it on the kernel, untouched */
-	ACT_SKIP,         /* skipped: regs->rax is the result */
-	ACT_REWRITTEN,    /* regs rewritten into another call; stop at its exit */
-	ACT_EXIT_STOP,    /* run it on the kernel, stop at its exit (p->pending) */
-	ACT_INSTALL,      /* a notified open: install p->inst_hfd at the lowest free
-			   * number and answer with it (then run_installed()) */
-	ACT_WAIT,         /* an open that would wait (a uvfs fifo's: uvfs_set_nowait):
-			   * make the call again on a helper thread (waits.c); nothing
-			   * was done */
+	/* a notification a worker hands to the loop (trace.c, handoff()): a thread has
+	 * one call at a time, so one such per proc; under the handoff queue's lock until
+	 * the loop takes it */
+	struct proc *ho_next;
+	bool ho_wait;                /* an open that waits: the loop starts its helper;
+				      * else the answer, for the loop to respond after
+				      * PTRACE_INTERRUPT (a newly watched number) */
+	struct seccomp_notif ho_req;
+	struct user_regs_struct ho_regs;
+	enum action ho_a;
+	int ho_group;
 };
 
 /* A call that may wait, made on a helper thread (waits.c).  Fields are the loop's
@@ -183,12 +213,22 @@ extern pid_t run_tracer_pid;
 extern int run_null_fd;
 extern int run_notify_fd;   /* the filter's listener (filter.c) */
 /* what the tracer saw (--stats): seccomp stops, of them the ones uvfs answered
- * (skipped or rewritten), and watching filters installed */
+ * (skipped or rewritten), and watching filters installed; the notified calls, the
+ * workers, and how many calls a worker began while another was answering one;
+ * counted by the loop and the workers alike (run_stat_add), read when all are done */
 struct run_stats {
 	unsigned long traps, answered, watches;
+	unsigned long notified, workers, overlapped, busy;
 };
 extern struct run_stats run_stats;
+#define run_stat_add(field, n) __atomic_fetch_add(&run_stats.field, (n), __ATOMIC_RELAXED)
+/* the worker threads that receive notifications: one per processor, at most this */
+#define RUN_WORKERS_MAX 8
+extern int run_workers;   /* --workers; 0: the default */
 int run_trace(pid_t child, struct uvfs_task *first, int *status);
+/* a struct proc kept while a helper uses it (waits.c) */
+void run_proc_hold(struct proc *p);
+void run_proc_put(struct proc *p);
 
 /* filter.c: install the filter in the calling process (the child, before exec):
  * the listener's descriptor (close-on-exec), or -errno */

@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <sys/sysmacros.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,9 +180,16 @@ struct sup_creds {
 	bool changed;
 };
 
-/* the supervisor's own supplementary groups, read once (before any change) */
+/* the supervisor's own supplementary groups, read once (before any change: every
+ * thread puts its own back, as_supervisor) */
 static gid_t sup_groups[NGROUPS_MAX];
 static int sup_ngroups = -1;
+static pthread_once_t sup_once = PTHREAD_ONCE_INIT;
+
+static void sup_groups_read(void)
+{
+	sup_ngroups = (int)syscall(SYS_getgroups, NGROUPS_MAX, sup_groups);
+}
 
 /* The caller's filesystem ids, groups and effective capabilities; or, for access()
  * (real), what do_faccessat()'s access_override_creds() makes of them: the real
@@ -198,8 +206,7 @@ static int as_caller_ids(const struct proc *p, struct sup_creds *sc, bool real)
 	uint64_t eff;
 
 	sc->changed = false;
-	if (sup_ngroups < 0)
-		sup_ngroups = (int)syscall(SYS_getgroups, NGROUPS_MAX, sup_groups);
+	pthread_once(&sup_once, sup_groups_read);
 	if (fsuid < 0 || fsgid < 0 || n < 0 || sup_ngroups < 0 || uvfs_capget(T(p), &caps) ||
 	    syscall(SYS_capget, &h, d))
 		return -EPERM;

@@ -20,17 +20,44 @@
  * A new tracee's first stop may come before its parent's event: it waits, unknown,
  * until the event says whose it is.
  *
- * Threads: everything here runs on the loop's thread, which alone uses ptrace and
- * responds to notifications.  A call that may wait runs on a helper thread
- * (waits.c), which uses its struct proc (kept while proc.busy says so: proc_del
- * defers the free) and the process's uvfs task; the loop does not touch that proc's
- * call fields until the helper is reaped, and uproc.watched, which a helper reads,
- * changes with atomic stores.
+ * Threads: the loop's thread alone uses ptrace and takes the stops (waitpid); the
+ * notifications are received and answered by worker threads (worker_main(): one per
+ * processor the supervisor may run on, at most RUN_WORKERS_MAX -- an answer is work
+ * on a processor, uvfs's walk and a handful of system calls, and a worker waits for
+ * nothing but the next notification, so more would only take turns), so that the
+ * opens and stats of independent processes overlap.  What needs ptrace a worker hands
+ * to the loop (handoff(): a newly watched number's PTRACE_INTERRUPT, and the helper a
+ * waiting open needs, whose list is the loop's).  A call that may wait runs on a
+ * helper thread (waits.c), which uses its struct proc and the process's uvfs task.
+ *
+ * Locking (nesting: an act lock, then procs_lock or ho_lock; none is held across a
+ * wait for a tracee):
+ *
+ *   what                                  protected by
+ *   ------------------------------------  ------------------------------------------
+ *   procs[], proc.next                    procs_lock (written by the loop only, which
+ *                                         reads them without it)
+ *   proc.busy, proc.dead, uproc.threads   procs_lock: whoever drops the last use of a
+ *                                         dead proc frees it (proc_put)
+ *   the rest of a proc and its uproc      the process's act lock (struct run_act,
+ *                                         run.h): a worker from the notification to
+ *                                         its response, the loop at a stop; a helper
+ *                                         owns its call's fields until it is reaped
+ *   uproc.watched                         also atomic: helpers read it
+ *   proc.ho_*, the handoff queue          ho_lock until the loop takes it
+ *   run_stats                             atomic adds (run_stat_add)
+ *
+ * The act lock is what keeps the descriptor table of a process one: a worker makes
+ * uvfs's descriptor at its lowest free number, installs the stand-in (ADDFD) and moves
+ * uvfs's to the number the kernel gave, and the loop mirrors dups and closes at stops
+ * of the same process; under one lock, neither sees the other's half-done.  The act
+ * lock is recursive: the loop may hold a parent's and a child's that is the same.
  */
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -38,8 +65,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -52,17 +81,64 @@
 struct uvfs *run_fs;
 pid_t run_tracer_pid;
 struct run_stats run_stats;
+int run_workers;
 int run_null_fd = -1, run_notify_fd = -1;
 
 #define PROC_HASH 4096
 static struct proc *procs[PROC_HASH];
+static pthread_mutex_t procs_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* ---- act locks ---- */
+
+static struct run_act *act_new(void)
+{
+	struct run_act *a = malloc(sizeof(*a));
+	pthread_mutexattr_t attr;
+
+	if (!a)
+		return NULL;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&a->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	a->refs = 1;
+	return a;
+}
+
+static struct run_act *act_hold(struct run_act *a)
+{
+	__atomic_fetch_add(&a->refs, 1, __ATOMIC_RELAXED);
+	return a;
+}
+
+static void act_put(struct run_act *a)
+{
+	if (__atomic_sub_fetch(&a->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_destroy(&a->lock);
+	free(a);
+}
+
+/* The loop's lookup: it alone changes the table */
 static struct proc *proc_find(pid_t tid)
 {
 	for (struct proc *p = procs[tid % PROC_HASH]; p; p = p->next)
 		if (p->tid == tid)
 			return p;
 	return NULL;
+}
+
+/* A worker's lookup: the proc, kept until proc_put(), or NULL */
+static struct proc *proc_get(pid_t tid)
+{
+	struct proc *p;
+
+	pthread_mutex_lock(&procs_lock);
+	p = proc_find(tid);
+	if (p)
+		p->busy++;
+	pthread_mutex_unlock(&procs_lock);
+	return p;
 }
 
 static struct proc *proc_add(pid_t tid, struct uproc *up)
@@ -75,39 +151,70 @@ static struct proc *proc_add(pid_t tid, struct uproc *up)
 	p->up = up;
 	p->inst_hfd = p->inst_ufd = p->watch_group = p->exec_hfd = p->exec_fd = -1;
 	p->restart_nr = -1;
+	pthread_mutex_lock(&procs_lock);
 	p->next = procs[tid % PROC_HASH];
 	procs[tid % PROC_HASH] = p;
 	up->threads++;
+	pthread_mutex_unlock(&procs_lock);
 	return p;
 }
 
+/* procs_lock held */
 static void uproc_put(struct uproc *up)
 {
 	if (--up->threads > 0)
 		return;
 	uvfs_task_exit(up->task);
 	free(up->exec_path);
+	act_put(up->act);
 	free(up);
 }
 
+/* procs_lock held */
+static void proc_free(struct proc *p)
+{
+	uproc_put(p->up);
+	free(p);
+}
+
+static void proc_put(struct proc *p)
+{
+	pthread_mutex_lock(&procs_lock);
+	if (!--p->busy && p->dead)
+		proc_free(p);
+	pthread_mutex_unlock(&procs_lock);
+}
+
+void run_proc_hold(struct proc *p)
+{
+	pthread_mutex_lock(&procs_lock);
+	p->busy++;
+	pthread_mutex_unlock(&procs_lock);
+}
+
+void run_proc_put(struct proc *p)
+{
+	proc_put(p);
+}
+
 /* A thread gone: out of the table at once (its id may come back as another's), freed
- * when no helper uses it any more (on_wait_done) */
+ * when no helper or worker uses it any more (proc_put).  Its act lock held. */
 static void proc_del(struct proc *p)
 {
 	struct proc **pp = &procs[p->tid % PROC_HASH];
 
-	while (*pp != p)
-		pp = &(*pp)->next;
-	*pp = p->next;
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
-	if (p->busy) {
+	pthread_mutex_lock(&procs_lock);
+	while (*pp != p)
+		pp = &(*pp)->next;
+	*pp = p->next;
+	if (p->busy)
 		p->dead = true;
-		return;
-	}
-	uproc_put(p->up);
-	free(p);
+	else
+		proc_free(p);
+	pthread_mutex_unlock(&procs_lock);
 }
 
 int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len)
@@ -222,10 +329,17 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	up->nspid = nspid;
 	up->tgid = tid;
 	up->watched = parent->up->watched;  /* the kernel copied the filters */
+	/* one table, one act lock (run.h) */
+	up->act = flags & CLONE_FILES ? act_hold(parent->up->act) : act_new();
+	if (!up->act) {
+		free(up);
+		return -ENOMEM;
+	}
 	up->task = uvfs_task_clone(parent->up->task, nspid, flags & (CLONE_FS | CLONE_FILES));
 	if (!up->task) {
 		int err = -errno;
 
+		act_put(up->act);
 		free(up);
 		return err;
 	}
@@ -241,6 +355,7 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	}
 	if (!proc_add(tid, up)) {
 		uvfs_task_exit(up->task);
+		act_put(up->act);
 		free(up);
 		return -ENOMEM;
 	}
@@ -270,8 +385,8 @@ static void seccomp_apply(struct proc *p, struct user_regs_struct *regs, enum ac
 {
 	int cont = cont_of(p);
 
-	run_stats.traps++;
-	run_stats.answered += a != ACT_NATIVE;
+	run_stat_add(traps, 1);
+	run_stat_add(answered, a != ACT_NATIVE);
 	switch (a) {
 	case ACT_NATIVE:
 		resume(p->tid, cont, 0);
@@ -396,7 +511,7 @@ static void watch_step(struct proc *p)
 			__atomic_store_n(&p->up->watched, (2u << RUN_GROUP_ALL) - 1, __ATOMIC_RELAXED);
 		else  /* a helper reads it (run_installed) */
 			__atomic_or_fetch(&p->up->watched, 1u << p->inj_group, __ATOMIC_RELAXED);
-		run_stats.watches += !info.exit.rval;
+		run_stat_add(watches, !info.exit.rval);
 		p->inj = INJ_NONE;
 		(void)ptrace(PTRACE_SETSIGMASK, p->tid, sizeof(p->inj_mask), &p->inj_mask);
 		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &p->inj_saved);
@@ -535,6 +650,17 @@ static void start_tracee(struct proc *c)
 	resume(c->tid, PTRACE_CONT, 0);
 }
 
+/* ... from its parent's event: the loop holds the parent's act lock, which may be
+ * the child's too (a thread, CLONE_FILES; the lock is recursive) */
+static void start_tracee_locked(struct proc *c)
+{
+	struct run_act *act = c->up->act;
+
+	pthread_mutex_lock(&act->lock);
+	start_tracee(c);
+	pthread_mutex_unlock(&act->lock);
+}
+
 static void on_exec(struct proc *p)
 {
 	struct uproc *up = p->up;
@@ -547,9 +673,14 @@ static void on_exec(struct proc *p)
 		struct proc *o = proc_find((pid_t)old_tid);
 
 		if (o && o != p) {
-			o->up->threads++;  /* keep the task while the thread goes */
+			/* keep the task while the thread goes */
+			pthread_mutex_lock(&procs_lock);
+			o->up->threads++;
+			pthread_mutex_unlock(&procs_lock);
 			proc_del(o);
+			pthread_mutex_lock(&procs_lock);
 			up->threads--;
+			pthread_mutex_unlock(&procs_lock);
 		}
 	}
 	if (p->inj != INJ_NONE)  /* an exec ends a pending one (the mask outlives it) */
@@ -651,17 +782,16 @@ static void watch_after_notify(struct proc *p)
 
 /*
  * A notified call (the opens): decoded and answered as a trapped one is, on the
- * registers its arguments fill in.  The notification is checked to be alive after its
- * memory was read (SECCOMP_IOCTL_NOTIF_ID_VALID) and before anything is answered.  A
- * new descriptor is installed by ADDFD at the lowest free number, uvfs's moved to that
- * number, and only then is the call answered -- not with SECCOMP_ADDFD_FLAG_SEND,
- * which would let the process run before uvfs's table holds the number.  When the
- * number is in a group no watching filter of the process covers, the process is
- * also asked to stop (PTRACE_INTERRUPT) before it runs any instruction of its own,
- * and the filter is installed at that stop (watch_start()).
+ * registers its arguments fill in, by a worker thread holding the process's act lock.
+ * The notification is checked to be alive after its memory was read
+ * (SECCOMP_IOCTL_NOTIF_ID_VALID) and before anything is answered.  A new descriptor
+ * is installed by ADDFD at the lowest free number, uvfs's moved to that number, and
+ * only then is the call answered -- not with SECCOMP_ADDFD_FLAG_SEND, which would let
+ * the process run before uvfs's table holds the number.  When the number is in a
+ * group no watching filter of the process covers, the process is also asked to stop
+ * (PTRACE_INTERRUPT, by the loop: handoff()) before it runs any instruction of its
+ * own, and the filter is installed at that stop (watch_start()).
  */
-static struct seccomp_notif *notif_req;
-static struct seccomp_notif_resp *notif_resp;
 
 /* ACT_INSTALL of a notified call: the descriptor installed by ADDFD, uvfs's moved to
  * its number; regs->rax the number or -errno.  Returns the group of numbers a
@@ -681,13 +811,11 @@ static int install_notified(struct proc *p, __u64 id, struct user_regs_struct *r
 	return run_installed(p, n);
 }
 
-/* A notified call's answer: the stop a newly watched number needs first, then the
- * response */
-static void notify_respond(struct proc *p, __u64 id, const struct user_regs_struct *regs,
-			   enum action a, int group)
+/* A notified call's answer: the stop a newly watched number needs first (the loop
+ * only), then the response */
+static void notify_respond(struct proc *p, struct seccomp_notif_resp *resp, __u64 id,
+			   const struct user_regs_struct *regs, enum action a, int group)
 {
-	struct seccomp_notif_resp *resp = notif_resp;
-
 	memset(resp, 0, sizeof(*resp));
 	resp->id = id;
 	switch (a) {
@@ -721,27 +849,85 @@ static void notify_respond(struct proc *p, __u64 id, const struct user_regs_stru
 	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
 }
 
-static void on_notify(void)
+/* ---- the handoff queue: what a worker leaves to the loop ---- */
+
+static pthread_mutex_t ho_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct proc *ho_head, **ho_tail = &ho_head;
+static int ho_fd = -1;   /* an eventfd: the queue has something */
+
+/* p's act lock released; the worker's use of p goes with it to the loop */
+static void handoff(struct proc *p)
 {
-	struct seccomp_notif *req = notif_req;
-	struct user_regs_struct regs = { 0 }, call;
-	enum action a;
-	struct proc *p;
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&ho_lock);
+	p->ho_next = NULL;
+	*ho_tail = p;
+	ho_tail = &p->ho_next;
+	pthread_mutex_unlock(&ho_lock);
+	if (write(ho_fd, &one, sizeof(one)) != sizeof(one))
+		abort();  /* an eventfd's counter cannot overflow here */
+}
+
+/* The end of a notified call whose answer is in regs (a): checked alive, the
+ * descriptor installed, and answered -- by the worker, or, when a watching filter
+ * must go in first, handed to the loop.  Returns true when it was handed off. */
+static bool notify_finish(struct proc *p, struct seccomp_notif_resp *resp,
+			  const struct seccomp_notif *req, struct user_regs_struct *regs,
+			  enum action a, bool loop)
+{
 	int group = -1;
 
-	memset(req, 0, sizeof(*req));
-	if (seccomp_notify_receive(run_notify_fd, req))
-		return;  /* withdrawn: the caller was interrupted before we looked */
-	p = proc_find((pid_t)req->pid);
-	run_stats.traps++;
+	run_stat_add(answered, a != ACT_NATIVE);
+	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
+		/* the caller is gone (killed) */
+		if (a == ACT_INSTALL) {
+			close(p->inst_hfd);
+			p->inst_hfd = -1;
+			run_installed(p, -ESRCH);
+		}
+		return false;
+	}
+	if (a == ACT_INSTALL)
+		group = install_notified(p, req->id, regs);
+	if (group >= 0 && !loop) {
+		p->ho_wait = false;
+		p->ho_req = *req;
+		p->ho_regs = *regs;
+		p->ho_a = a;
+		p->ho_group = group;
+		return true;
+	}
+	notify_respond(p, resp, req->id, regs, a, group);
+	return false;
+}
+
+/* A worker's notification: answered, or handed to the loop */
+static void on_notify(struct seccomp_notif *req, struct seccomp_notif_resp *resp)
+{
+	struct user_regs_struct regs = { 0 };
+	struct run_act *act;
+	struct proc *p = proc_get((pid_t)req->pid);
+	bool handed;
+	enum action a;
+
+	run_stat_add(traps, 1);
+	run_stat_add(notified, 1);
+	if (run_stat_add(busy, 1))
+		run_stat_add(overlapped, 1);
 	if (!p || !run_notified(req->data.nr)) {
 		/* not a call of ours (the filter's other users are our tracees) */
-		memset(notif_resp, 0, sizeof(*notif_resp));
-		notif_resp->id = req->id;
-		notif_resp->error = -ENOSYS;
-		(void)seccomp_notify_respond(run_notify_fd, notif_resp);
+		memset(resp, 0, sizeof(*resp));
+		resp->id = req->id;
+		resp->error = -ENOSYS;
+		(void)seccomp_notify_respond(run_notify_fd, resp);
+		if (p)
+			proc_put(p);
+		run_stat_add(busy, -1ul);
 		return;
 	}
+	act = p->up->act;  /* p->up changes only while the thread is in a stop */
+	pthread_mutex_lock(&act->lock);
 	p->restart_sys = false;  /* a new call: an earlier one's restart is past */
 	regs.orig_rax = (unsigned long long)req->data.nr;
 	regs.rdi = req->data.args[0];
@@ -752,53 +938,173 @@ static void on_notify(void)
 	regs.r9 = req->data.args[5];
 	regs.rip = req->data.instruction_pointer;
 	regs.rax = (unsigned long long)-ENOSYS;
-	call = regs;
+	p->ho_regs = regs;
 	a = run_syscall(p, &regs);
 	if (a == ACT_WAIT) {
-		/* an open of a uvfs fifo: made again by a helper (on_wait_done responds),
-		 * or here if no helper can be had (ENOMEM, EAGAIN: it may hold things up) */
-		if (!run_wait_start(p, req, &call))
-			return;
-		regs = call;
+		/* an open of a uvfs fifo: the loop starts a helper for it */
+		p->ho_wait = true;
+		p->ho_req = *req;
+		handed = true;
+	} else {
+		handed = notify_finish(p, resp, req, &regs, a, false);
+	}
+	pthread_mutex_unlock(&act->lock);
+	if (handed)
+		handoff(p);
+	else
+		proc_put(p);
+	run_stat_add(busy, -1ul);
+}
+
+/* A handed-off notification, at the loop: its helper started (or, when none can be
+ * had -- ENOMEM, EAGAIN -- the call made here, which may hold things up), or its
+ * answer given after the stop that watches the new number was asked for */
+static void on_handoff(struct proc *p, struct seccomp_notif_resp *resp)
+{
+	struct run_act *act = act_hold(p->up->act);
+
+	pthread_mutex_lock(&act->lock);
+	if (p->dead) {
+		/* gone meanwhile: nothing to answer */
+	} else if (p->ho_wait && run_wait_start(p, &p->ho_req, &p->ho_regs)) {
+		struct user_regs_struct regs = p->ho_regs;
+		enum action a;
+
 		run_on_helper = true;
 		a = run_syscall(p, &regs);
 		run_on_helper = false;
+		notify_finish(p, resp, &p->ho_req, &regs, a, true);
+	} else if (!p->ho_wait) {
+		notify_respond(p, resp, p->ho_req.id, &p->ho_regs, p->ho_a, p->ho_group);
 	}
-	run_stats.answered += a != ACT_NATIVE;
-	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
-		/* the caller is gone (killed) */
-		if (a == ACT_INSTALL) {
-			close(p->inst_hfd);
-			p->inst_hfd = -1;
-			run_installed(p, -ESRCH);
-		}
-		return;
+	pthread_mutex_unlock(&act->lock);
+	act_put(act);
+	proc_put(p);
+}
+
+static void handoffs_run(struct seccomp_notif_resp *resp)
+{
+	struct proc *p;
+	uint64_t n;
+
+	(void)!read(ho_fd, &n, sizeof(n));
+	pthread_mutex_lock(&ho_lock);
+	p = ho_head;
+	ho_head = NULL;
+	ho_tail = &ho_head;
+	pthread_mutex_unlock(&ho_lock);
+	while (p) {
+		struct proc *next = p->ho_next;
+
+		on_handoff(p, resp);
+		p = next;
 	}
-	if (a == ACT_INSTALL)
-		group = install_notified(p, req->id, &regs);
-	notify_respond(p, req->id, &regs, a, group);
+}
+
+/* ---- workers ---- */
+
+#define RUN_WAKE_SIG SIGUSR2   /* ends a worker's wait for a notification */
+
+static pthread_t workers[RUN_WORKERS_MAX];
+static int nworkers;
+static bool workers_stop;  /* atomic */
+
+static void wake_handler(int sig)
+{
+	(void)sig;  /* only to end the worker's ioctl with EINTR */
+}
+
+static void *worker_main(void *arg)
+{
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	sigset_t wake;
+
+	(void)arg;
+	sigemptyset(&wake);
+	sigaddset(&wake, RUN_WAKE_SIG);
+	pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+	if (seccomp_notify_alloc(&req, &resp)) {
+		fprintf(stderr, "uvfs-run: a worker: %s\n", strerror(ENOMEM));
+		return NULL;
+	}
+	while (!__atomic_load_n(&workers_stop, __ATOMIC_ACQUIRE)) {
+		memset(req, 0, sizeof(*req));
+		/* EINTR: woken to stop; ENOENT: withdrawn, the caller interrupted
+		 * before we looked */
+		if (ioctl(run_notify_fd, SECCOMP_IOCTL_NOTIF_RECV, req))
+			continue;
+		on_notify(req, resp);
+	}
+	seccomp_notify_free(req, resp);
+	return NULL;
+}
+
+/* The workers, blocking RUN_WAKE_SIG everywhere else; 0 or -errno */
+static int workers_start(void)
+{
+	struct sigaction sa = { .sa_handler = wake_handler };  /* no SA_RESTART */
+	sigset_t wake;
+	cpu_set_t cpus;
+	int n = RUN_WORKERS_MAX, err = 0;
+
+	if (run_workers)
+		n = run_workers;
+	else if (!sched_getaffinity(0, sizeof(cpus), &cpus) && CPU_COUNT(&cpus) < n)
+		n = CPU_COUNT(&cpus) > 0 ? CPU_COUNT(&cpus) : 1;
+	sigemptyset(&wake);
+	sigaddset(&wake, RUN_WAKE_SIG);
+	pthread_sigmask(SIG_BLOCK, &wake, NULL);
+	sigaction(RUN_WAKE_SIG, &sa, NULL);
+	__atomic_store_n(&workers_stop, false, __ATOMIC_RELAXED);
+	while (nworkers < n && !(err = pthread_create(&workers[nworkers], NULL, worker_main, NULL)))
+		nworkers++;
+	run_stats.workers = (unsigned long)nworkers;
+	return nworkers ? 0 : -err;
+}
+
+static void workers_end(void)
+{
+	__atomic_store_n(&workers_stop, true, __ATOMIC_RELEASE);
+	for (int i = 0; i < nworkers; i++) {
+		struct timespec ts;
+
+		/* again until it is gone: the signal may come just before its ioctl */
+		do {
+			pthread_kill(workers[i], RUN_WAKE_SIG);
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 10 * 1000 * 1000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+		} while (pthread_timedjoin_np(workers[i], NULL, &ts) == ETIMEDOUT);
+	}
+	nworkers = 0;
 }
 
 /* A helper is done (waits.c): its answer applied as the loop's own would be */
-static void on_wait_done(struct run_wait *w)
+static void on_wait_done(struct run_wait *w, struct seccomp_notif_resp *resp)
 {
 	struct proc *p = w->p;
+	struct run_act *act = act_hold(p->up->act);
 	int group = -1;
 
+	pthread_mutex_lock(&act->lock);
 	if (w->notified && w->a == ACT_INSTALL && p->dead) {
 		close(p->inst_hfd);
 		p->inst_hfd = -1;
 		run_installed(p, -ESRCH);
 	} else if (w->notified && w->a == ACT_INSTALL) {
-		/* installed here, not by the helper: the loop's own installs are one at a
-		 * time, and the helper's descriptor (above run_fd_floor) meets none */
+		/* installed here, not by the helper: under the act lock as every install
+		 * is, and the helper's descriptor (above run_fd_floor) meets none */
 		group = install_notified(p, w->req.id, &w->regs);
 	}
 	if (!p->dead) {
 		if (w->notified) {
-			run_stats.traps++;
-			run_stats.answered += w->a != ACT_NATIVE;
-			notify_respond(p, w->req.id, &w->regs, w->a, group);
+			run_stat_add(traps, 1);
+			run_stat_add(answered, w->a != ACT_NATIVE);
+			notify_respond(p, resp, w->req.id, &w->regs, w->a, group);
 		} else {
 			long nr = (long)w->regs.orig_rax;
 
@@ -807,10 +1113,9 @@ static void on_wait_done(struct run_wait *w)
 				p->restart_nr = nr;
 		}
 	}
-	if (!--p->busy && p->dead) {
-		uproc_put(p->up);
-		free(p);
-	}
+	pthread_mutex_unlock(&act->lock);
+	act_put(act);
+	proc_put(p);
 	run_wait_free(w);
 }
 
@@ -823,10 +1128,16 @@ struct trace_state {
 	int nearly, early_max;
 };
 
+static void on_stop(struct trace_state *ts, struct proc *p, pid_t tid, int ws);
+
+/* One stop or end of a tracee: handled holding its process's act lock */
 static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 {
 	struct proc *p = proc_find(tid);
+	struct run_act *act = p ? act_hold(p->up->act) : NULL;
 
+	if (act)
+		pthread_mutex_lock(&act->lock);
 	if (WIFEXITED(ws) || WIFSIGNALED(ws)) {
 		if (tid == ts->child && !ts->done) {
 			*ts->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
@@ -834,10 +1145,17 @@ static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 		}
 		if (p)
 			proc_del(p);
-		return;
+	} else if (WIFSTOPPED(ws)) {
+		on_stop(ts, p, tid, ws);
 	}
-	if (!WIFSTOPPED(ws))
-		return;
+	if (act) {
+		pthread_mutex_unlock(&act->lock);
+		act_put(act);
+	}
+}
+
+static void on_stop(struct trace_state *ts, struct proc *p, pid_t tid, int ws)
+{
 	if (!p) {
 		/* a new tracee before its parent's event: keep it stopped */
 		if (ts->nearly == ts->early_max) {
@@ -875,7 +1193,7 @@ static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 					continue;
 				ts->early[i] = ts->early[--ts->nearly];
 				if (proc_find((pid_t)msg))
-					start_tracee(proc_find((pid_t)msg));
+					start_tracee_locked(proc_find((pid_t)msg));
 				else
 					resume((pid_t)msg, PTRACE_CONT, 0);
 				break;
@@ -907,29 +1225,35 @@ static void on_wait(struct trace_state *ts, pid_t tid, int ws)
 
 /*
  * The loop.  Stops and ends of tracees come by waitpid(), which SIGCHLD announces
- * (blocked in every thread of uvfs-run, read through a signalfd); notifications by
- * the listener; helpers that are done and the ticks that look for signals while one
- * waits by waits.c's descriptors.  All are waited for in one poll(); a run of tracee
- * events yields to the listener every 16 events, so that a busy process's stops do
- * not hold up another's open.  It ends when no tracee and no helper is left.
+ * (blocked in every thread of uvfs-run, read through a signalfd); the workers'
+ * handoffs, the helpers that are done and the ticks that look for signals while one
+ * waits by descriptors of their own.  All are waited for in one poll(); a run of
+ * tracee events yields to the handoffs every 16 events, so that a busy process's stops
+ * do not hold up another's open.  It ends when no tracee and no helper is left; then
+ * the workers.
  */
 int run_trace(pid_t child, struct uvfs_task *first, int *status)
 {
 	struct uproc *up = calloc(1, sizeof(*up));
 	struct trace_state ts = { .child = child, .status = status };
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
 	struct pollfd pf[4];
 	sigset_t chld;
 	int ws, sfd, burst = 0, err;
 	bool stops = true;  /* a SIGCHLD may have come: waitpid has something */
 	bool tracees = true;
 
-	if (!up || !proc_add(child, up))
+	if (!up || !(up->act = act_new()) || !proc_add(child, up))
 		return -ENOMEM;
-	if (seccomp_notify_alloc(&notif_req, &notif_resp))
+	if (seccomp_notify_alloc(&req, &resp))
 		return -ENOMEM;
 	err = run_waits_init();
 	if (err)
 		return err;
+	ho_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (ho_fd < 0)
+		return -errno;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -940,7 +1264,10 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	up->tgid = child;
 	proc_find(child)->attached = true;
 	*status = 0;
-	pf[0] = (struct pollfd){ .fd = run_notify_fd, .events = POLLIN };
+	err = workers_start();
+	if (err)
+		return err;
+	pf[0] = (struct pollfd){ .fd = ho_fd, .events = POLLIN };
 	pf[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	pf[2] = (struct pollfd){ .fd = run_waits_done_fd(), .events = POLLIN };
 	pf[3] = (struct pollfd){ .fd = run_waits_tick_fd(), .events = POLLIN };
@@ -972,16 +1299,17 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		}
 		if (pf[2].revents & POLLIN)
 			while ((w = run_wait_reap()))
-				on_wait_done(w);
+				on_wait_done(w, resp);
 		if (pf[3].revents & POLLIN)
 			run_waits_tick();
 		if (pf[0].revents & POLLIN)
-			on_notify();
-		else if (pf[0].revents & (POLLHUP | POLLERR))
-			pf[0].fd = -1;  /* no process holds the filter any more */
+			handoffs_run(resp);
 	}
+	workers_end();
+	handoffs_run(resp);  /* what they left: for processes that are gone */
+	close(ho_fd);
 	close(sfd);
-	seccomp_notify_free(notif_req, notif_resp);
+	seccomp_notify_free(req, resp);
 	free(ts.early);
 	return 0;
 }

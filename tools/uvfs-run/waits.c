@@ -186,7 +186,7 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 		free(w);
 		return -err;
 	}
-	p->busy++;
+	run_proc_hold(p);
 	w->next = helpers;
 	helpers = w;
 	if (!nhelpers++)

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# tsan.sh UVFS_RUN APPEND_THREADS - uvfs-run's supervisor under ThreadSanitizer
+# (`make tsan` runs it with a -fsanitize=thread build of uvfs-run and the library).
+#
+# The workloads are the ones that keep several of the supervisor's threads busy at
+# once: independent processes calling in parallel (the notification workers), the
+# threads of one process (its act lock), fifos (the helpers) and a process tree that
+# forks and shares descriptors (the loop).  Each one's output is compared with the
+# same command run natively (a private mount namespace, a fresh tmpfs on /tmp), and a
+# ThreadSanitizer report anywhere on uvfs-run's standard error fails it.  Needs root;
+# prints TAP.
+set -u
+UR=$(realpath "$1")
+bin=$(mktemp -d /var/tmp/uvfs-run-tsan.XXXXXX)
+trap 'rm -rf "$bin"' EXIT
+cp "$2" "$bin/"
+APPEND_THREADS=$bin/$(basename "$2")
+n=0
+failed=0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 77
+fi
+
+native() {
+	unshare -m --propagation private bash -c \
+		'mount -o remount,bind,ro / && mount -t tmpfs none /tmp && cd /tmp && "$@"' \
+		native "$@"
+}
+
+# check NAME COMMAND...: the command's standard output and exit status under uvfs-run
+# and natively, and uvfs-run's standard error free of ThreadSanitizer's reports
+check() {
+	local name=$1 want got err
+	shift
+	want=$(native "$@" 2>/dev/null; echo "status $?")
+	got=$("$UR" --workers 4 -- "$@" 2>"$bin/err"; echo "status $?")
+	err=$(grep -A 30 'ThreadSanitizer' "$bin/err")
+	n=$((n + 1))
+	if [ "$want" == "$got" ] && [ -z "$err" ]; then
+		echo "ok $n - $name"
+		return
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n - $name"
+	printf '%s\n' "expected:" "$want" "got:" "$got" "$err" | head -80 | sed 's/^/# /'
+}
+
+# Four processes at a time, each statting, reading and renaming files of one
+# directory: the workers answer them side by side
+parallel='mkdir /tmp/d && cd /tmp/d && for i in $(seq 200); do echo $i > f$i; done &&
+	ls | xargs -P4 -n 10 sh -c "for f; do stat -c %s \$f >/dev/null; cat \$f; mv \$f \$f.x; done" x |
+	sort -n | md5sum; ls | wc -l; ls | grep -vc "\.x$"'
+check "four processes at once on one directory" bash -c "$parallel"
+
+# 32 threads of one process opening, appending and closing
+check "32 threads of one process appending" "$APPEND_THREADS" /tmp
+
+# fifos between processes: the helpers, the loop's handoffs
+fifos='cd /tmp && for i in 1 2 3 4 5 6 7 8; do mkfifo p$i; done &&
+	for i in 1 2 3 4 5 6 7 8; do cat p$i > o$i & done &&
+	for i in 1 2 3 4 5 6 7 8; do echo $i > p$i & done; wait; cat o1 o2 o3 o4 o5 o6 o7 o8'
+check "eight fifos, eight readers and eight writers" bash -c "$fifos"
+
+# A tree that forks and shares descriptors, and a subshell's pipes
+tree='cd /tmp && exec 3>log && for i in $(seq 20); do ( echo $i >&3; ls /proc/self/fd >/dev/null ) & done;
+	wait; exec 3>&-; sort -n log | md5sum; find /tmp -maxdepth 1 | sort | wc -l'
+check "twenty subshells writing to one shared descriptor" bash -c "$tree"
+
+echo "1..$n"
+[ $failed = 0 ]
