@@ -51,6 +51,14 @@
 
 #include <uvfs/uvfs.h>
 
+/* Linux 6.6; Debian 12's headers are 6.1's */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
 /* What the tracer waits for at a process's next syscall-exit stop. */
 enum pending {
 	PEND_NONE,
