@@ -36,18 +36,9 @@ same() {
 	fi
 }
 
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 77
-fi
-
-# The command natively: a private mount namespace, the root read-only and a fresh
-# tmpfs on /tmp, as uvfs-run's namespace has them
-native() {
-	unshare -m --propagation private bash -c \
-		'mount -o remount,bind,ro / && mount -t tmpfs none /tmp && cd /tmp && "$@"' \
-		native "$@"
-}
+# root, or skip; native COMMAND...: the command on the kernel, in a namespace as
+# uvfs-run's (the root read-only, a fresh tmpfs on /tmp)
+. "$here/native.sh"
 
 # The host's /dev/null, which stood in for memfs descriptors until a call the filter
 # did not trap (fchmodat2) chmod'ed it through one: compared at the end

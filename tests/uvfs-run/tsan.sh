@@ -19,17 +19,8 @@ cp "$2" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 n=0
 failed=0
-
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root"
-	exit 77
-fi
-
-native() {
-	unshare -m --propagation private bash -c \
-		'mount -o remount,bind,ro / && mount -t tmpfs none /tmp && cd /tmp && "$@"' \
-		native "$@"
-}
+# root, or skip; native COMMAND...
+. "$(cd "$(dirname "$0")" && pwd)/native.sh"
 
 # check NAME COMMAND...: the command's standard output and exit status under uvfs-run
 # and natively, and uvfs-run's standard error free of ThreadSanitizer's reports
