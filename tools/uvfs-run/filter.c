@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <seccomp.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -78,22 +79,26 @@ static const char *const trapped[] = {
 /* x86-64's numbers are below 512: the notified ones, as a map made at first use */
 #define NR_MAX 512
 
+static bool notified_map[NR_MAX];
+static pthread_once_t notified_once = PTHREAD_ONCE_INIT;
+
+static void notified_make(void)
+{
+	for (size_t i = 0; i < sizeof(notified_nr) / sizeof(notified_nr[0]); i++)
+		notified_map[notified_nr[i]] = true;
+	for (size_t i = 0; i < sizeof(notified) / sizeof(notified[0]); i++) {
+		int n = seccomp_syscall_resolve_name(notified[i]);
+
+		if (n >= 0 && n < NR_MAX)
+			notified_map[n] = true;
+	}
+}
+
+/* (the workers ask at once: the map is made once) */
 bool run_notified(long nr)
 {
-	static bool map[NR_MAX], made;
-
-	if (!made) {
-		for (size_t i = 0; i < sizeof(notified_nr) / sizeof(notified_nr[0]); i++)
-			map[notified_nr[i]] = true;
-		for (size_t i = 0; i < sizeof(notified) / sizeof(notified[0]); i++) {
-			int n = seccomp_syscall_resolve_name(notified[i]);
-
-			if (n >= 0 && n < NR_MAX)
-				map[n] = true;
-		}
-		made = true;
-	}
-	return nr >= 0 && nr < NR_MAX && map[nr];
+	pthread_once(&notified_once, notified_make);
+	return nr >= 0 && nr < NR_MAX && notified_map[nr];
 }
 
 /* Calls whose first argument is a descriptor: trapped on watched numbers only.
