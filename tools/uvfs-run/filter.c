@@ -15,10 +15,14 @@
  * the number, not the table: so those calls are trapped only on the numbers where a
  * process has had a uvfs descriptor.  When uvfs's descriptor lands on a number none
  * of the process's filters watches, the tracer makes the process install one more
- * (trace.c, watch()), for that number's group: 0, 1, 2 and 3 each alone, then
- * [4, 8), [8, 16), [16, 32), [32, 64) and everything from 64 -- at most nine per
- * process, each a few dozen BPF instructions, inherited by its children and kept
- * across exec as the kernel keeps every filter.  Processes that share one table
+ * (trace.c, watch()), for that number's group: 0, 1, 2 and 3 each alone, then the
+ * powers of two, [4, 8), [8, 16) ... [2048, 4096), and everything from 4096 -- at
+ * most fifteen per process, each a few dozen BPF instructions, inherited by its
+ * children and kept across exec as the kernel keeps every filter.  Groups that
+ * double: a few filters cover what a process uses, and a daemon closing every number
+ * up to 20,000 stops only on those of the groups its uvfs descriptors had (bash keeps
+ * its script on 255: [128, 256) alone, where one group of everything from 64 made
+ * each of those closes a round trip).  Processes that share one table
  * (clone's CLONE_FILES without CLONE_THREAD) watch every number (RUN_GROUP_ALL):
  * a descriptor one of them opens is the other's at once.  A host pipe or terminal on a number
  * no uvfs descriptor ever had costs nothing; one on a watched number a round trip.
@@ -122,9 +126,10 @@ int run_fd_group(int fd)
 {
 	if (fd < 4)
 		return fd;
-	if (fd >= 64)
-		return 8;
-	return 33 - __builtin_clz((unsigned int)fd);  /* [4, 8) 4, [8, 16) 5 ... [32, 64) 7 */
+	if (fd >= RUN_GROUP_TOP)
+		return RUN_GROUP_ALL - 1;
+	/* [4, 8) 4, [8, 16) 5 ... [32, 64) 7, [64, 128) 8 ... [2048, 4096) 13 */
+	return 33 - __builtin_clz((unsigned int)fd);
 }
 
 /* The numbers [lo, hi] of a group */
@@ -132,11 +137,13 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
 {
 	if (g < 4) {
 		*lo = *hi = (unsigned int)g;
-	} else if (g < 8) {
+	} else if (g < RUN_GROUP_ALL - 1) {
 		*lo = 1u << (g - 2);
 		*hi = (1u << (g - 1)) - 1;
 	} else {
-		*lo = g == RUN_GROUP_ALL ? 0 : 64;
+		/* the top group: negative numbers too (AT_FDCWD is not a descriptor
+		 * these calls take; the kernel answers EBADF) */
+		*lo = g == RUN_GROUP_ALL ? 0 : RUN_GROUP_TOP;
 		*hi = 0xffffffffu;
 	}
 }
@@ -171,6 +178,8 @@ int run_watch_filter(int g, struct sock_filter *out)
 	unsigned int lo, hi;
 	size_t k = 0;
 
+	_Static_assert(RUN_GROUP_TOP == 1 << (RUN_GROUP_ALL - 3) && RUN_GROUP_ALL < 32,
+		       "the groups double up to RUN_GROUP_TOP; uproc.watched has a bit for each");
 	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 <= RUN_WATCH_MAX,
 		       "the watching filter fits RUN_WATCH_MAX");
 	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 < 256,

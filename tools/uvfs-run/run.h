@@ -241,9 +241,11 @@ void run_proc_put(struct proc *p);
 /* filter.c: install the filter in the calling process (the child, before exec):
  * the listener's descriptor (close-on-exec), or -errno */
 int run_install_filter(void);
-/* the group of descriptor numbers a watching filter traps; RUN_GROUP_ALL: every
- * number (a table shared with another process) */
-#define RUN_GROUP_ALL 9
+/* the group of descriptor numbers a watching filter traps (filter.c): 0 to 3 alone,
+ * then [2^(g-2), 2^(g-1)) up to [2048, 4096), then RUN_GROUP_TOP and above;
+ * RUN_GROUP_ALL: every number (a table shared with another process) */
+#define RUN_GROUP_TOP 4096
+#define RUN_GROUP_ALL 15
 int run_fd_group(int fd);
 /* group g's watching filter into out: its length */
 #define RUN_WATCH_MAX 64
