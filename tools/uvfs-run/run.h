@@ -152,6 +152,9 @@ struct proc {
 	unsigned int inst_flags;
 	int watch_group;             /* a watching filter to install at the stop that
 				      * PTRACE_INTERRUPT brings, or -1 */
+	/* ... where that stop must be: just after the notified call, which was this */
+	unsigned long long watch_rip;
+	long watch_nr;
 	enum inject inj;
 	int inj_group;
 	bool watch_all;              /* install RUN_GROUP_ALL at the next stop that may:
@@ -281,7 +284,10 @@ struct run_wait *run_wait_reap(void);   /* a helper that is done, or NULL */
 void run_wait_free(struct run_wait *w);
 void run_waits_tick(void);
 
-/* memory of the traced process */
+/* memory of the traced process; on a thread answering a notification (between
+ * run_notif_begin and run_notif_end), -EFAULT once it is no longer alive (trace.c) */
+void run_notif_begin(__u64 id);
+void run_notif_end(void);
 int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len);
 int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len);
 /* a NUL-terminated string of at most max bytes: 0, -EFAULT, -ENAMETOOLONG */

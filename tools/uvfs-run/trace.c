@@ -217,13 +217,56 @@ static void proc_del(struct proc *p)
 	pthread_mutex_unlock(&procs_lock);
 }
 
+/*
+ * The notification the calling thread answers (a worker's, or a helper's): what was
+ * read of the caller's memory is trusted only when the notification is still alive
+ * after the read (SECCOMP_IOCTL_NOTIF_ID_VALID), and nothing is written there
+ * unless it is alive just before.  A caller killed meanwhile -- by an exec of another
+ * of its threads, which then takes the leader's id and a new memory -- has withdrawn
+ * its notification before its memory goes (de_thread() waits for it to exit), so a
+ * read that saw the new memory is caught by the check after it; a worker may wait
+ * for the process's act lock between receiving and reading, which once let a path
+ * of the new program's be made a directory.  A check that fails makes the read or
+ * write -EFAULT and marks the call gone (notify_finish() answers nothing).  What
+ * remains: an exec that ends the caller between the check and a write lets the
+ * write land in the new program, the window the single supervisor had too.
+ */
+enum notif_state { NS_NONE, NS_UNCHECKED, NS_ALIVE, NS_GONE };
+static _Thread_local enum notif_state cur_state;
+static _Thread_local __u64 cur_id;
+
+void run_notif_begin(__u64 id)
+{
+	cur_state = NS_UNCHECKED;
+	cur_id = id;
+}
+
+void run_notif_end(void)
+{
+	cur_state = NS_NONE;
+}
+
+static int notif_alive(void)
+{
+	if (cur_state == NS_NONE)
+		return 0;
+	if (cur_state == NS_GONE || seccomp_notify_id_valid(run_notify_fd, cur_id)) {
+		cur_state = NS_GONE;
+		return -EFAULT;
+	}
+	cur_state = NS_ALIVE;
+	return 0;
+}
+
 int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len)
 {
 	struct iovec local = { buf, len }, remote = { (void *)addr, len };
 
 	if (!len)
 		return 0;
-	return process_vm_readv(tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+	if (process_vm_readv(tid, &local, 1, &remote, 1, 0) != (ssize_t)len)
+		return -EFAULT;
+	return notif_alive();
 }
 
 int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len)
@@ -232,6 +275,8 @@ int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len)
 
 	if (!len)
 		return 0;
+	if (notif_alive())
+		return -EFAULT;
 	return process_vm_writev(tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
 }
 
@@ -255,7 +300,7 @@ int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max)
 		if (n <= 0)
 			return -EFAULT;
 		if (memchr(buf + got, 0, (size_t)n))
-			return 0;
+			return notif_alive();
 		got += (size_t)n;
 	}
 	return -ENAMETOOLONG;
@@ -449,6 +494,10 @@ static void on_seccomp(struct proc *p)
  */
 static void watch_fail(struct proc *p, int group, long err)
 {
+	/* ESRCH: no longer in its stop, which only SIGKILL ends -- an exec by another
+	 * thread, say, whose new program now has this id and must not be killed */
+	if (err == -ESRCH)
+		return;
 	fprintf(stderr, "uvfs-run: pid %d: cannot watch descriptor group %d: %s\n", p->up->nspid,
 		group, strerror(err > 0 ? EAGAIN : (int)-err));
 	kill(p->tid, SIGKILL);
@@ -683,9 +732,19 @@ static void on_exec(struct proc *p)
 			pthread_mutex_unlock(&procs_lock);
 		}
 	}
-	if (p->inj != INJ_NONE)  /* an exec ends a pending one (the mask outlives it) */
+	if (old_tid && (pid_t)old_tid != p->tid) {
+		/* the thread that ran execve now has the leader's id and proc: what the
+		 * leader was doing is not its (its signal mask is its own) */
+		p->pending = PEND_NONE;
+		p->restart_nr = -1;
+		p->restart_sys = false;
+		p->watch_all = false;
+	} else if (p->inj != INJ_NONE) {
+		/* an exec ends a pending one (the mask outlives it) */
 		(void)ptrace(PTRACE_SETSIGMASK, p->tid, sizeof(p->inj_mask), &p->inj_mask);
+	}
 	p->inj = INJ_NONE;
+	p->watch_group = -1;  /* a stop asked for the caller of a notification: not this */
 	p->exec_step = EX_NONE;  /* the installed descriptor went with the exec */
 	p->exec_fd = -1;
 	if (p->exec_hfd >= 0)
@@ -775,8 +834,12 @@ static void watch_after_notify(struct proc *p)
 	int g = p->watch_group;
 
 	p->watch_group = -1;
-	if (p->up->watched & (1u << g) ||
-	    ptrace(PTRACE_GETREGS, p->tid, 0, &regs) || !watch_start(p, &regs, g))
+	/* just after the notified call, or not at all: a stop elsewhere (the process
+	 * ran another program meanwhile) would send it back two bytes into whatever is
+	 * before its instruction pointer */
+	if (p->up->watched & (1u << g) || ptrace(PTRACE_GETREGS, p->tid, 0, &regs) ||
+	    regs.rip != p->watch_rip || (long)regs.orig_rax != p->watch_nr ||
+	    !watch_start(p, &regs, g))
 		resume(p->tid, cont_of(p), 0);
 }
 
@@ -841,9 +904,17 @@ static void notify_respond(struct proc *p, struct seccomp_notif_resp *resp, __u6
 		resp->error = -ENOSYS;
 		break;
 	}
-	if (group >= 0 && !ptrace(PTRACE_INTERRUPT, p->tid, 0, 0))
+	/* the stop is asked for only while the caller is alive: a handoff may come to the
+	 * loop after an exec by another thread ended the caller and gave its id (the
+	 * leader's) to a new program.  And it is checked to be the one asked for
+	 * (watch_after_notify) */
+	if (group >= 0 && seccomp_notify_id_valid(run_notify_fd, id))
+		group = -1;
+	if (group >= 0 && !ptrace(PTRACE_INTERRUPT, p->tid, 0, 0)) {
 		p->watch_group = group;
-	else if (group >= 0)
+		p->watch_rip = regs->rip;
+		p->watch_nr = (long)regs->orig_rax;
+	} else if (group >= 0)
 		fprintf(stderr, "uvfs-run: pid %d: cannot stop it to watch descriptor %lld: %s\n",
 			p->up->nspid, (long long)regs->rax, strerror(errno));
 	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
@@ -879,7 +950,10 @@ static bool notify_finish(struct proc *p, struct seccomp_notif_resp *resp,
 	int group = -1;
 
 	run_stat_add(answered, a != ACT_NATIVE);
-	if (seccomp_notify_id_valid(run_notify_fd, req->id)) {
+	/* alive after its memory was read (a call that read none: now); a caller gone
+	 * after that check fails ADDFD and the response, harmlessly */
+	if (cur_state == NS_GONE ||
+	    (cur_state != NS_ALIVE && seccomp_notify_id_valid(run_notify_fd, req->id))) {
 		/* the caller is gone (killed) */
 		if (a == ACT_INSTALL) {
 			close(p->inst_hfd);
@@ -939,6 +1013,7 @@ static void on_notify(struct seccomp_notif *req, struct seccomp_notif_resp *resp
 	regs.rip = req->data.instruction_pointer;
 	regs.rax = (unsigned long long)-ENOSYS;
 	p->ho_regs = regs;
+	run_notif_begin(req->id);
 	a = run_syscall(p, &regs);
 	if (a == ACT_WAIT) {
 		/* an open of a uvfs fifo: the loop starts a helper for it */
@@ -948,6 +1023,7 @@ static void on_notify(struct seccomp_notif *req, struct seccomp_notif_resp *resp
 	} else {
 		handed = notify_finish(p, resp, req, &regs, a, false);
 	}
+	run_notif_end();
 	pthread_mutex_unlock(&act->lock);
 	if (handed)
 		handoff(p);
@@ -971,9 +1047,11 @@ static void on_handoff(struct proc *p, struct seccomp_notif_resp *resp)
 		enum action a;
 
 		run_on_helper = true;
+		run_notif_begin(p->ho_req.id);
 		a = run_syscall(p, &regs);
 		run_on_helper = false;
 		notify_finish(p, resp, &p->ho_req, &regs, a, true);
+		run_notif_end();
 	} else if (!p->ho_wait) {
 		notify_respond(p, resp, p->ho_req.id, &p->ho_regs, p->ho_a, p->ho_group);
 	}

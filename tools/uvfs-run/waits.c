@@ -138,7 +138,10 @@ static void *helper_main(void *arg)
 	run_on_helper = true;
 	uvfs_intr_attach(w->in);
 	run_fd_floor(w->p);
+	if (w->notified)
+		run_notif_begin(w->req.id);
 	w->a = run_syscall(w->p, &w->regs);  /* an ACT_INSTALL: the loop installs it */
+	run_notif_end();
 	uvfs_intr_attach(NULL);
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	if (write(done_fd, &one, sizeof(one)) != sizeof(one))
