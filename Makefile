@@ -71,14 +71,15 @@ tsan: deps
 	test -f build-tsan/build.ninja || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
 	test -f build-tsan-gcc/build.ninja || CC=gcc meson setup build-tsan-gcc -Db_sanitize=thread -Db_lundef=false
 	@set -e; for b in build-tsan build-tsan-gcc; do \
-	  ninja -C $$b $(TSAN_TESTS) tools/uvfs-run/uvfs-run tests/append_threads; \
+	  ninja -C $$b $(TSAN_TESTS) tools/uvfs-run/uvfs-run tests/append_threads tests/exec_thread; \
 	  for t in $(TSAN_TESTS); do \
 	    echo "== $$b/$$t"; \
 	    TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1" ./$$b/$$t; \
 	  done; \
 	  echo "== $$b/tools/uvfs-run/uvfs-run (tests/uvfs-run/tsan.sh)"; \
 	  TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 exitcode=66" \
-	    tests/uvfs-run/tsan.sh $$b/tools/uvfs-run/uvfs-run $$b/tests/append_threads; \
+	    tests/uvfs-run/tsan.sh $$b/tools/uvfs-run/uvfs-run $$b/tests/append_threads \
+	      $$b/tests/exec_thread; \
 	done
 
 # Fuzzing (docs/TESTING.md).  The corpus grows in build-fuzz/corpus-TARGET, seeded

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# tsan.sh UVFS_RUN APPEND_THREADS - uvfs-run's supervisor under ThreadSanitizer
+# tsan.sh UVFS_RUN APPEND_THREADS EXEC_THREAD - uvfs-run's supervisor under ThreadSanitizer
 # (`make tsan` runs it with a -fsanitize=thread build of uvfs-run and the library).
 #
 # The workloads are the ones that keep several of the supervisor's threads busy at
 # once: independent processes calling in parallel (the notification workers), the
-# threads of one process (its act lock), fifos (the helpers) and a process tree that
-# forks and shares descriptors (the loop).  Each one's output is compared with the
+# threads of one process (its act lock), fifos (the helpers), a process tree that
+# forks and shares descriptors, and execs by threads (the loop).  Each one's output is compared with the
 # same command run natively (a private mount namespace, a fresh tmpfs on /tmp), and a
 # ThreadSanitizer report anywhere on uvfs-run's standard error fails it.  Needs root;
 # prints TAP.
@@ -15,8 +15,9 @@ set -u
 UR=$(realpath "$1")
 bin=$(mktemp -d /var/tmp/uvfs-run-tsan.XXXXXX)
 trap 'rm -rf "$bin"' EXIT
-cp "$2" "$bin/"
+cp "$2" "$3" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
+EXEC_THREAD=$bin/$(basename "$3")
 n=0
 failed=0
 # root, or skip; native COMMAND...
@@ -60,6 +61,11 @@ check "eight fifos, eight readers and eight writers" bash -c "$fifos"
 tree='cd /tmp && exec 3>log && for i in $(seq 20); do ( echo $i >&3; ls /proc/self/fd >/dev/null ) & done;
 	wait; exec 3>&-; sort -n log | md5sum; find /tmp -maxdepth 1 | sort | wc -l'
 check "twenty subshells writing to one shared descriptor" bash -c "$tree"
+
+# Execs by threads other than the leader while the others make calls: the loop's
+# exec handling against the workers' answers
+check "execs by a thread while the others make calls" "$EXEC_THREAD" stale 30
+check "execs by a thread as the leader opens" "$EXEC_THREAD" watch 30
 
 echo "1..$n"
 [ $failed = 0 ]
