@@ -226,10 +226,11 @@ static void proc_del(struct proc *p)
  * its notification before its memory goes (de_thread() waits for it to exit), so a
  * read that saw the new memory is caught by the check after it; a worker may wait
  * for the process's act lock between receiving and reading, which once let a path
- * of the new program's be made a directory.  A check that fails makes the read or
- * write -EFAULT and marks the call gone (notify_finish() answers nothing).  What
- * remains: an exec that ends the caller between the check and a write lets the
- * write land in the new program, the window the single supervisor had too.
+ * of the new program's be made a directory.  A write is checked before only when no
+ * read was (getcwd).  A check that fails makes the read or write -EFAULT and marks
+ * the call gone (notify_finish() answers nothing).  What remains: an exec that ends
+ * the caller between the last check and a write (uvfs's answer is made in between)
+ * lets the write land in the new program, the window the single supervisor had too.
  */
 enum notif_state { NS_NONE, NS_UNCHECKED, NS_ALIVE, NS_GONE };
 static _Thread_local enum notif_state cur_state;
@@ -275,7 +276,8 @@ int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len)
 
 	if (!len)
 		return 0;
-	if (notif_alive())
+	/* checked once: after the call's reads, or now for a call that read nothing */
+	if (cur_state != NS_ALIVE && notif_alive())
 		return -EFAULT;
 	return process_vm_writev(tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
 }
