@@ -59,6 +59,13 @@ tests=("$@")
 [ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(list --suite kernel)
 [ ${#tests[@]} -gt 0 ] || { echo "soak.sh: no tests in $build's suite 'kernel'" >&2; exit 2; }
 mapfile -t global < <(list --suite global)
+# every name one of the build's tests (a name meson does not know ran nothing, counted
+# as failed chunk after chunk)
+mapfile -t known < <(list)
+for t in "${tests[@]}"; do
+	printf '%s\n' "${known[@]}" | grep -qxF -- "$t" ||
+		{ echo "soak.sh: $build has no test '$t' (meson test -C $build --list)" >&2; exit 2; }
+done
 
 pids=()
 stop_load() {
