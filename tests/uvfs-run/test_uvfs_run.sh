@@ -443,6 +443,25 @@ same "an exec by a thread as the leader opens, natively" "30 children, 0 failed"
 got=$("$UR" -- "$EXEC_THREAD" watch 300 2>&1)
 same "... under uvfs-run: no stop meant for the killed leader reached the new program" \
 	"300 children, 0 failed" "$got"
+# ... and what the killed leader was waiting for (a helper's fifo read, a fifo open)
+# ends with it, before the new program runs; two threads exec'ing at once: either
+# file may run (each run failed before: 27 of 100, the buffer written, 16 of 50)
+want=$(native "$EXEC_THREAD" two 30 2>&1)
+same "two threads exec at once, natively" "30 children, 0 failed" "$want"
+got=$("$UR" -- "$EXEC_THREAD" two 100 2>&1)
+same "... under uvfs-run: whichever ran, it was let run" "100 children, 0 failed" "$got"
+want=$(native "$EXEC_THREAD" fiforead 2>&1)
+same "an exec while the leader reads a fifo, natively" "read back 5 'hello'; buffer 'INIT'" "$want"
+got=$("$UR" -- "$EXEC_THREAD" fiforead 2>&1)
+same "... under uvfs-run: the killed leader's read took nothing" "$want" "$got"
+want=$(native "$EXEC_THREAD" fifoopen 30 2>&1)
+same "an exec while the leader opens a fifo, natively" "30 children, 0 failed" "$want"
+got=$("$UR" -- "$EXEC_THREAD" fifoopen 50 2>&1)
+same "... under uvfs-run: the killed leader is no reader (ENXIO)" "50 children, 0 failed" "$got"
+want=$(native "$EXEC_THREAD" fiforo 2>&1)
+same "a fifo read into a read-only page, natively" "read -1 (Bad address), the page untouched" "$want"
+got=$("$UR" -- "$EXEC_THREAD" fiforo 2>&1)
+same "... under uvfs-run (its helper writes through /proc/TID/mem)" "$want" "$got"
 
 # Signals while calls wait for the supervisor: stat and open never EINTR
 want=$(native "$STAT_SIGNALS" /tmp 2>&1)

@@ -103,9 +103,6 @@ struct uproc {
 	int threads;                 /* procs using it (trace.c's procs_lock) */
 	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
 	pid_t tgid;                  /* the host's process id (prlimit, /proc) */
-	char *exec_path;             /* an execve the kernel is running: uvfs follows */
-	dev_t exec_dev;              /* ... of this host file, which the kernel must have */
-	ino_t exec_ino;              /* run (trace.c, on_exec) */
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
@@ -176,6 +173,12 @@ struct proc {
 	 * execveat takes (a script's argv is made anew: syscalls.c, do_exec) */
 	enum exec_step exec_step;
 	int exec_hfd, exec_fd;
+	/* the path uvfs follows once the kernel has run this thread's execve, and the
+	 * host file the kernel must have run (on_exec): per thread, for two threads of a
+	 * process may exec at once, and the kernel runs one of them */
+	char *exec_path;
+	dev_t exec_dev;
+	ino_t exec_ino;
 	long exec_err;
 	struct user_regs_struct exec_regs;
 	unsigned long long exec_argv, exec_envp, exec_empty;
@@ -198,6 +201,9 @@ struct run_wait {
 	struct run_wait *next;       /* the loop's list */
 	pthread_t thread;
 	struct proc *p;
+	int mem_fd;                  /* a traced call: /proc/TID/mem, opened while the
+				      * caller was in its stop -- its memory, which an
+				      * exec by another thread does not replace (-1) */
 	struct uvfs_intr *in;        /* raised for a signal, or when the caller is gone */
 	bool notified;               /* req is a notification; else a traced call */
 	bool raised;
@@ -283,11 +289,15 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 struct run_wait *run_wait_reap(void);   /* a helper that is done, or NULL */
 void run_wait_free(struct run_wait *w);
 void run_waits_tick(void);
+void run_waits_raise(const struct proc *p, bool wait);
 
 /* memory of the traced process; on a thread answering a notification (between
  * run_notif_begin and run_notif_end), -EFAULT once it is no longer alive (trace.c) */
 void run_notif_begin(__u64 id);
 void run_notif_end(void);
+/* on a helper answering a traced call: the memory is read and written through fd (a
+ * /proc/TID/mem), or -1 */
+void run_mem_pin(int fd);
 int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len);
 int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len);
 /* a NUL-terminated string of at most max bytes: 0, -EFAULT, -ENAMETOOLONG */

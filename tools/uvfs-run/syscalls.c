@@ -1128,17 +1128,17 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		close(xfd);
 		return skip(r, -EFAULT);
 	}
-	p->up->exec_dev = xst.st_dev;
-	p->up->exec_ino = xst.st_ino;
-	free(p->up->exec_path);
+	p->exec_dev = xst.st_dev;
+	p->exec_ino = xst.st_ino;
+	free(p->exec_path);
 	/* what uvfs's exec resolves when the kernel's has run (trace.c, on_exec): the
 	 * interpreter, or the name as given, a descriptor's relative one through uvfs's
 	 * /proc/self/fd (execveat, fexecve) */
-	if ((interp ? asprintf(&p->up->exec_path, "%s", interp)
+	if ((interp ? asprintf(&p->exec_path, "%s", interp)
 	     : dirfd == AT_FDCWD || path[0] == '/'
-	     ? asprintf(&p->up->exec_path, "%s", path)
-	     : asprintf(&p->up->exec_path, "/proc/self/fd/%d%s%s", dirfd, path[0] ? "/" : "", path)) < 0)
-		p->up->exec_path = NULL;
+	     ? asprintf(&p->exec_path, "%s", path)
+	     : asprintf(&p->exec_path, "/proc/self/fd/%d%s%s", dirfd, path[0] ? "/" : "", path)) < 0)
+		p->exec_path = NULL;
 	if (interp) {
 		/* the interpreter's arguments: what the program runs is decided by the
 		 * descriptor, not by anything written here */

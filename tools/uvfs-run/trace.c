@@ -165,7 +165,6 @@ static void uproc_put(struct uproc *up)
 	if (--up->threads > 0)
 		return;
 	uvfs_task_exit(up->task);
-	free(up->exec_path);
 	act_put(up->act);
 	free(up);
 }
@@ -174,6 +173,7 @@ static void uproc_put(struct uproc *up)
 static void proc_free(struct proc *p)
 {
 	uproc_put(p->up);
+	free(p->exec_path);
 	free(p);
 }
 
@@ -202,6 +202,7 @@ void run_proc_put(struct proc *p)
 static void proc_del(struct proc *p)
 {
 	struct proc **pp = &procs[p->tid % PROC_HASH];
+	bool busy;
 
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
@@ -210,11 +211,14 @@ static void proc_del(struct proc *p)
 	while (*pp != p)
 		pp = &(*pp)->next;
 	*pp = p->next;
-	if (p->busy)
+	busy = p->busy;
+	if (busy)
 		p->dead = true;
 	else
 		proc_free(p);
 	pthread_mutex_unlock(&procs_lock);
+	if (busy)
+		run_waits_raise(p, false);  /* its helpers end now (p is kept for them) */
 }
 
 /*
@@ -259,13 +263,65 @@ static int notif_alive(void)
 	return 0;
 }
 
-int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len)
+/* A helper answering a traced call reads and writes the caller's memory through a
+ * /proc/TID/mem the loop opened while the caller was in its stop (waits.c): that
+ * memory stays the caller's, and after an exec by another thread -- which may come
+ * while the call waits, and gives the caller's id to the new program -- reads and
+ * writes fail instead of reaching the new program (they did: a fifo's data the dead
+ * leader waited for landed in the new program's buffer) */
+static _Thread_local int cur_mem_fd = -1;
+
+void run_mem_pin(int fd)
+{
+	cur_mem_fd = fd;
+}
+
+static ssize_t mem_pread(pid_t tid, unsigned long addr, void *buf, size_t len)
 {
 	struct iovec local = { buf, len }, remote = { (void *)addr, len };
 
+	if (cur_mem_fd >= 0)
+		return pread(cur_mem_fd, buf, len, (off_t)addr);
+	return process_vm_readv(tid, &local, 1, &remote, 1, 0);
+}
+
+/* Is [addr, addr + len) of tid's memory mapped writable?  A write through /proc/TID/mem
+ * goes through the protections a tracer may override (FOLL_FORCE), and a read() into a
+ * read-only page must be EFAULT as the kernel's copy_to_user() makes it */
+static bool mem_writable(pid_t tid, unsigned long addr, size_t len)
+{
+	unsigned long end = addr + len, lo, hi;
+	char path[64], line[512], perms[8];
+	bool ok = false;
+	FILE *f;
+
+	if (end < addr)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/maps", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	/* the mappings come in order: each must go on where the last ended */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || hi <= addr)
+			continue;
+		if (lo > addr || perms[1] != 'w')
+			break;
+		addr = hi;
+		if (addr >= end) {
+			ok = true;
+			break;
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
+int mem_read(pid_t tid, unsigned long addr, void *buf, size_t len)
+{
 	if (!len)
 		return 0;
-	if (process_vm_readv(tid, &local, 1, &remote, 1, 0) != (ssize_t)len)
+	if (mem_pread(tid, addr, buf, len) != (ssize_t)len)
 		return -EFAULT;
 	return notif_alive();
 }
@@ -279,6 +335,9 @@ int mem_write(pid_t tid, unsigned long addr, const void *buf, size_t len)
 	/* checked once: after the call's reads, or now for a call that read nothing */
 	if (cur_state != NS_ALIVE && notif_alive())
 		return -EFAULT;
+	if (cur_mem_fd >= 0)
+		return mem_writable(tid, addr, len) &&
+		       pwrite(cur_mem_fd, buf, len, (off_t)addr) == (ssize_t)len ? 0 : -EFAULT;
 	return process_vm_writev(tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
 }
 
@@ -291,21 +350,19 @@ int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max)
 	/* a page at a time: the string may end just before unmapped memory */
 	while (got < max) {
 		size_t chunk = 4096 - ((addr + got) & 4095);
-		struct iovec local, remote;
 		ssize_t n;
 
 		if (chunk > max - got)
 			chunk = max - got;
-		local = (struct iovec){ buf + got, chunk };
-		remote = (struct iovec){ (void *)(addr + got), chunk };
-		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+		n = mem_pread(tid, addr + got, buf + got, chunk);
 		if (n <= 0)
 			return -EFAULT;
 		if (memchr(buf + got, 0, (size_t)n))
 			return notif_alive();
 		got += (size_t)n;
 	}
-	return -ENAMETOOLONG;
+	/* too long, which a caller may still use (mount's data): checked too */
+	return notif_alive() ?: -ENAMETOOLONG;
 }
 
 /* The pid a tracee has in the program's pid namespace: NSpid's second field (the
@@ -474,8 +531,12 @@ static void on_seccomp(struct proc *p)
 		return resume(p->tid, cont_of(p), 0);
 	/* a read or write of a uvfs fifo: answered by a helper, the process stopped
 	 * meanwhile (on_wait_done resumes it) */
-	if (run_may_wait_traced(p, &regs) && !run_wait_start(p, NULL, &regs))
-		return;
+	if (run_may_wait_traced(p, &regs)) {
+		int err = run_wait_start(p, NULL, &regs);
+
+		if (!err || err == -ESRCH)
+			return;  /* ESRCH: killed meanwhile: its end is reported */
+	}
 	seccomp_apply(p, &regs, run_syscall(p, &regs));
 }
 
@@ -603,8 +664,8 @@ static void exec_done(struct proc *p, long ret)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = p->exec_fd = -1;
-	free(p->up->exec_path);  /* no exec for uvfs to follow */
-	p->up->exec_path = NULL;
+	free(p->exec_path);  /* no exec for uvfs to follow */
+	p->exec_path = NULL;
 	r.rax = (unsigned long long)ret;
 	(void)ptrace(PTRACE_SETREGS, p->tid, 0, &r);
 	resume(p->tid, PTRACE_CONT, 0);
@@ -721,26 +782,29 @@ static void on_exec(struct proc *p)
 	 * event's message is the old one (the thread of ours that ran execve) */
 	(void)ptrace(PTRACE_GETEVENTMSG, p->tid, 0, &old_tid);
 	if (old_tid && (pid_t)old_tid != p->tid) {
-		struct proc *o = proc_find((pid_t)old_tid);
+		/* the leader's proc retires -- dead, so that what a helper or a handoff
+		 * still does for the killed leader reaches nothing (a fifo's data it waited
+		 * for landed in the new program, an install crossed a worker's) -- and the
+		 * id gets a proc of its own, with the exec the thread ran */
+		struct proc *o = proc_find((pid_t)old_tid), *x = o && o != p ? o : p;
+		struct proc *n = proc_add(p->tid, up);
 
-		if (o && o != p) {
-			/* keep the task while the thread goes */
-			pthread_mutex_lock(&procs_lock);
-			o->up->threads++;
-			pthread_mutex_unlock(&procs_lock);
-			proc_del(o);
-			pthread_mutex_lock(&procs_lock);
-			up->threads--;
-			pthread_mutex_unlock(&procs_lock);
+		if (!n) {
+			fprintf(stderr, "uvfs-run: pid %d: exec: %s: killed\n", up->nspid,
+				strerror(ENOMEM));
+			kill(p->tid, SIGKILL);
+			return resume(p->tid, PTRACE_CONT, 0);
 		}
-	}
-	if (old_tid && (pid_t)old_tid != p->tid) {
-		/* the thread that ran execve now has the leader's id and proc: what the
-		 * leader was doing is not its (its signal mask is its own) */
-		p->pending = PEND_NONE;
-		p->restart_nr = -1;
-		p->restart_sys = false;
-		p->watch_all = false;
+		n->attached = true;
+		n->exec_path = x->exec_path;
+		n->exec_dev = x->exec_dev;
+		n->exec_ino = x->exec_ino;
+		x->exec_path = NULL;
+		run_waits_raise(p, true);  /* what it waited for ends first */
+		proc_del(p);
+		if (x != p)
+			proc_del(x);
+		p = n;
 	} else if (p->inj != INJ_NONE) {
 		/* an exec ends a pending one (the mask outlives it) */
 		(void)ptrace(PTRACE_SETSIGMASK, p->tid, sizeof(p->inj_mask), &p->inj_mask);
@@ -752,7 +816,7 @@ static void on_exec(struct proc *p)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
-	if (up->exec_path) {
+	if (p->exec_path) {
 		char exe[64];
 		struct stat st;
 		int err;
@@ -761,21 +825,21 @@ static void on_exec(struct proc *p)
 		 * another before the kernel read it (syscalls.c, do_exec): the process
 		 * goes before it runs an instruction of that */
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", p->tid);
-		if (stat(exe, &st) || st.st_dev != up->exec_dev || st.st_ino != up->exec_ino) {
+		if (stat(exe, &st) || st.st_dev != p->exec_dev || st.st_ino != p->exec_ino) {
 			fprintf(stderr, "uvfs-run: pid %d: the kernel ran another file than %s: "
-				"killed\n", up->nspid, up->exec_path);
+				"killed\n", up->nspid, p->exec_path);
 			kill(p->tid, SIGKILL);
-			free(up->exec_path);
-			up->exec_path = NULL;
+			free(p->exec_path);
+			p->exec_path = NULL;
 			return resume(p->tid, PTRACE_CONT, 0);
 		}
-		err = uvfs_task_exec(up->task, up->exec_path);
+		err = uvfs_task_exec(up->task, p->exec_path);
 
 		if (err)
 			fprintf(stderr, "uvfs-run: exec of %s: uvfs did not follow: %s\n",
-				up->exec_path, strerror(-err));
-		free(up->exec_path);
-		up->exec_path = NULL;
+				p->exec_path, strerror(-err));
+		free(p->exec_path);
+		p->exec_path = NULL;
 	}
 	resume(p->tid, PTRACE_CONT, 0);
 }
@@ -916,9 +980,10 @@ static void notify_respond(struct proc *p, struct seccomp_notif_resp *resp, __u6
 		p->watch_group = group;
 		p->watch_rip = regs->rip;
 		p->watch_nr = (long)regs->orig_rax;
-	} else if (group >= 0)
+	} else if (group >= 0 && errno != ESRCH) {  /* ESRCH: killed meanwhile */
 		fprintf(stderr, "uvfs-run: pid %d: cannot stop it to watch descriptor %lld: %s\n",
 			p->up->nspid, (long long)regs->rax, strerror(errno));
+	}
 	(void)seccomp_notify_respond(run_notify_fd, resp);  /* ENOENT: the caller is gone */
 }
 

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -140,7 +141,9 @@ static void *helper_main(void *arg)
 	run_fd_floor(w->p);
 	if (w->notified)
 		run_notif_begin(w->req.id);
+	run_mem_pin(w->mem_fd);
 	w->a = run_syscall(w->p, &w->regs);  /* an ACT_INSTALL: the loop installs it */
+	run_mem_pin(-1);
 	run_notif_end();
 	uvfs_intr_attach(NULL);
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
@@ -156,6 +159,28 @@ static void tick_arm(bool on)
 	if (on)
 		its.it_interval.tv_nsec = its.it_value.tv_nsec = 10 * 1000 * 1000;
 	(void)timerfd_settime(tick_fd, 0, &its, NULL);
+}
+
+/* A traced call's memory, for its helper: /proc/TID/mem, opened while the caller is
+ * in its stop -- checked after the open to be the same stop (its registers), not a
+ * new program's that took the id in an exec by another thread.  -ESRCH: the caller
+ * is gone, and nothing is to be answered */
+static int mem_pin(struct run_wait *w)
+{
+	struct user_regs_struct r;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", w->p->tid);
+	w->mem_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (w->mem_fd < 0)
+		return errno == ENOENT || errno == ESRCH ? -ESRCH : -errno;
+	if (ptrace(PTRACE_GETREGS, w->p->tid, 0, &r) || r.rip != w->regs.rip ||
+	    r.orig_rax != w->regs.orig_rax) {
+		close(w->mem_fd);
+		w->mem_fd = -1;
+		return -ESRCH;
+	}
+	return 0;
 }
 
 int run_wait_start(struct proc *p, const struct seccomp_notif *req,
@@ -174,9 +199,14 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 	}
 	w->p = p;
 	w->regs = *regs;
+	w->mem_fd = -1;
 	if (req) {
 		w->notified = true;
 		w->req = *req;
+	} else if ((err = mem_pin(w))) {
+		uvfs_intr_free(w->in);
+		free(w);
+		return err;
 	}
 	/* a small stack: a helper makes one uvfs call (syscalls.c's largest frame is
 	 * two paths of PATH_MAX) */
@@ -185,6 +215,8 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 	err = pthread_create(&w->thread, &attr, helper_main, w);
 	pthread_attr_destroy(&attr);
 	if (err) {
+		if (w->mem_fd >= 0)
+			close(w->mem_fd);
 		uvfs_intr_free(w->in);
 		free(w);
 		return -err;
@@ -218,6 +250,8 @@ struct run_wait *run_wait_reap(void)
 
 void run_wait_free(struct run_wait *w)
 {
+	if (w->mem_fd >= 0)
+		close(w->mem_fd);
 	uvfs_intr_free(w->in);
 	free(w);
 }
@@ -267,6 +301,25 @@ static bool signal_for(pid_t tid, pid_t tgid)
 	if (tid == tgid || !read_status(tgid, &lpnd, &lshd, &lblk, &lstate) || lstate == 'Z')
 		return true;
 	return (shd & ~blk & ~lblk) == 0;
+}
+
+/* A thread gone (proc_del): its helpers' waits end now, not at the next tick, so that
+ * a fifo end it was opening counts no more.  With wait, until they are done: the
+ * loop resumes a new program that took the thread's id (an exec by another thread)
+ * only then, as the kernel runs it only after the killed thread is gone. */
+void run_waits_raise(const struct proc *p, bool wait)
+{
+	for (struct run_wait *w = helpers; w; w = w->next) {
+		if (w->p != p)
+			continue;
+		if (!w->raised && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) {
+			w->raised = true;
+			uvfs_intr_raise(run_fs, w->in);
+		}
+		/* a raised wait ends at once: uvfs_intr wakes it (bounded all the same) */
+		for (int i = 0; wait && i < 1000 && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE); i++)
+			usleep(1000);
+	}
 }
 
 void run_waits_tick(void)
