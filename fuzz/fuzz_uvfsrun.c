@@ -423,7 +423,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_fds(up.task);
 		fuzz_check_stats(run_fs);
 	}
-	free(up.exec_path);
+	free(p.exec_path);
 	uvfs_task_exit(up.task);
 	uvfs_free(run_fs);
 	run_fs = NULL;
