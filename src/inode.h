@@ -139,6 +139,9 @@ struct inode_operations {
 	/* Optional: the host's descriptor of the inode (hostfs: its O_PATH descriptor),
 	 * for uvfs_host_fd(); valid while the inode lives. */
 	int (*host_fd)(const struct inode *inode);
+	/* Optional: the host memory file holding the data of the regular file open as f
+	 * (memfs with UVFS_MEMFD), for uvfs_memfd(); kept while f is open. */
+	int (*memfd)(struct file *f);
 	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
 	 * every inode; in uvfs all inodes with one i_op share them). */
 	const struct file_operations *fop;

@@ -191,6 +191,7 @@ struct uvfs {
 	const struct uvfs_abi *abi;     /* immutable */
 	unsigned int max_files;         /* immutable */
 	uint64_t max_host_dentries;     /* immutable: uvfs_config's (0: 65536) */
+	bool memfd_data;                /* immutable: UVFS_MEMFD (memfs.c) */
 	/* ns_lock: a cache went over its bound; task_leave() has the superblocks'
 	 * ->shrink evict, once the call is done and no walk stands on a dentry
 	 * without a reference (shrink_caches(), super.c) */

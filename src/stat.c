@@ -89,6 +89,25 @@ int uvfs_host_fd(struct uvfs_task *task, int fd)
 	return ret;
 }
 
+int uvfs_memfd(struct uvfs_task *task, int fd)
+{
+	struct file *f;
+	int ret;
+
+	if (!task)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f)
+		ret = -EBADF;
+	else if (!f->f_inode->i_op->memfd || !task->fs->memfd_data)
+		ret = -EXDEV;
+	else
+		ret = f->f_inode->i_op->memfd(f);
+	task_leave(task);
+	return ret;
+}
+
 ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, char *buf,
 			size_t bufsiz)
 {

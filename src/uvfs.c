@@ -119,9 +119,9 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 			return NULL;
 		}
 	}
-	if (cfg->flags & ~UVFS_NO_PROC) {
-		set_error("uvfs_new: unknown flags %#x (known: UVFS_NO_PROC)",
-			  cfg->flags & ~UVFS_NO_PROC);
+	if (cfg->flags & ~(UVFS_NO_PROC | UVFS_MEMFD)) {
+		set_error("uvfs_new: unknown flags %#x (known: UVFS_NO_PROC, UVFS_MEMFD)",
+			  cfg->flags & ~(UVFS_NO_PROC | UVFS_MEMFD));
 		errno = EINVAL;
 		return NULL;
 	}
@@ -141,6 +141,7 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->abi = abi;
 	fs->max_files = cfg->max_files ? cfg->max_files : 1024;
 	fs->max_host_dentries = cfg->max_host_dentries ? cfg->max_host_dentries : 65536;
+	fs->memfd_data = cfg->flags & UVFS_MEMFD;
 	fs->next_pid = 1;
 	fs->protected_fifos = host_sysctl("/proc/sys/fs/protected_fifos");
 	fs->protected_regular = host_sysctl("/proc/sys/fs/protected_regular");

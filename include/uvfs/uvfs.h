@@ -145,6 +145,7 @@ struct uvfs;      /* one instance: a mount namespace with its filesystems and ta
 struct uvfs_task; /* a process: credentials, umask, root, cwd, descriptor table */
 
 #define UVFS_NO_PROC 0x1u
+#define UVFS_MEMFD 0x2u
 
 struct uvfs_config {
 	/*
@@ -158,7 +159,11 @@ struct uvfs_config {
 	uint64_t max_bytes;
 	/* RLIMIT_NOFILE of every task; 0 means 1024 (the usual soft limit). */
 	unsigned int max_files;
-	/* UVFS_NO_PROC: do not create /proc nor mount procfs on it. */
+	/* UVFS_NO_PROC: do not create /proc nor mount procfs on it.
+	 * UVFS_MEMFD: a regular memfs file's data moves into a host memory file
+	 * (memfd_create) while uvfs_memfd() has handed it out, so that the kernel can
+	 * map, execute and lock the very bytes uvfs reads and writes (uvfs-run);
+	 * docs/SEMANTICS.md, "File data in host memory files". */
 	unsigned int flags;
 	/* Host mounts (mount -t host): the most dentries each one keeps cached when
 	 * nothing uses them, evicting the least recently used beyond it; every cached
@@ -665,6 +670,23 @@ int uvfs_chroot(struct uvfs_task *task, const char *path);
  * mount.
  */
 int uvfs_host_fd(struct uvfs_task *task, int fd);
+
+/*
+ * uvfs_memfd - the host memory file (memfd) that holds the data of the regular memfs
+ * file open on fd, in an instance made with UVFS_MEMFD.  The first call for a file
+ * moves its data there; from then on uvfs reads and writes that memfd, and whatever
+ * the kernel does to it (a shared mapping's stores, a lock) is the file's.  It belongs
+ * to uvfs and stays valid until fd's open file description is closed (do not close it;
+ * a runner reopens it through /proc/self/fd/N with the access mode it wants).  When
+ * the last description that asked for it is closed, the data goes back to uvfs's
+ * memory unless the kernel still has it mapped shared and writable.  An O_PATH file
+ * (an exec's) does not keep it: valid until uvfs is next called.  The data stays
+ * counted against the filesystem's size limit either way.
+ * -EINVAL (task NULL), -EBADF (not open), -EXDEV (not a regular file of
+ * memfs, or no UVFS_MEMFD), -EMFILE, -ENFILE, -ENOMEM (the memfd could not be made
+ * or filled: nothing changed).
+ */
+int uvfs_memfd(struct uvfs_task *task, int fd);
 
 /*
  * uvfs_task_exec - what execve(2) does to the namespace; no program runs.  Resolves

@@ -9,7 +9,10 @@
  * A directory's entries are its hashed positive children, listed newest first.
  *
  * File data is a sparse radix tree of 4 KiB pages: holes cost nothing, and a page is
- * allocated only when written (st_blocks counts them, as tmpfs does).
+ * allocated only when written (st_blocks counts them, as tmpfs does).  With UVFS_MEMFD
+ * a file whose data a runner has asked for (uvfs_memfd) keeps it in a host memory
+ * file instead, for as long as one of the open files that asked is open ("Data in a
+ * host memory file", below).
  *
  * Accounting follows shmem_reserve_inode(): every inode *and every extra hard link*
  * takes one slot of max_inodes ("each new link needs a new dentry, pinning lowmem");
@@ -17,7 +20,7 @@
  *
  * Locking: everything here runs under uvfs.ns_lock (the callers hold it).
  *
- * Limitations: no xattrs, no huge pages, no mmap.
+ * Limitations: no xattrs, no huge pages; mmap only through a runner's memfd.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -26,6 +29,8 @@
 #include <unistd.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "../dcache.h"
 #include "../file.h"
@@ -51,7 +56,8 @@ struct memfs_inode {
 	struct inode vfs_inode;
 	union {
 		struct {                 /* regular files */
-			void *root;      /* radix tree of pages: a page at height 0, else a node */
+			void *root;      /* radix tree of pages: a page at height 0, else a node;
+					  * struct memfs_memfd at HEIGHT_MEMFD */
 			uint32_t npages; /* pages allocated (st_blocks = npages * 8): 16 TiB */
 			uint32_t height; /* levels: covers RADIX_FANOUT^height pages */
 		};
@@ -288,6 +294,228 @@ static uint64_t radix_find(const struct memfs_inode *mi, uint64_t from, uint64_t
 }
 
 /* ---------------------------------------------------------------------------------
+ * Data in a host memory file (UVFS_MEMFD)
+ *
+ * A runner that installs uvfs's files in a real process's table (uvfs-run) needs the
+ * kernel to map, execute and lock what uvfs reads and writes: gVisor's tmpfs keeps
+ * its data in host memory files for the same reason.  memfs moves a regular file's
+ * data into a memfd when uvfs_memfd() first asks, and back into its page tree when
+ * the last open file that asked is released -- a memfd per file for as long as the
+ * program has the file open, so that a tar of 100,000 files holds as many memfds as
+ * it holds descriptors, not one per file (the process's RLIMIT_NOFILE bounds both).
+ *
+ * The memfd is the data, byte for byte and page for page: shmem counts its pages as
+ * memfs counts its own, and SEEK_DATA/SEEK_HOLE on it are tmpfs's.  npages stays the
+ * pages charged to the superblock, recounted from the memfd's st_blocks after every
+ * change uvfs makes; stores through a program's shared mapping into a hole allocate
+ * pages uvfs learns of only then, and may pass max_bytes where Linux's tmpfs would
+ * give SIGBUS at the fault (a deliberate difference: the fault is the kernel's,
+ * docs/SEMANTICS.md §3; tests/test_memfd.c, test_mapping_fills_hole).  i_size stays uvfs's: every call that changes a memfd's size is
+ * uvfs's (a mapping cannot), and uvfs makes the same change to the memfd.
+ */
+#define HEIGHT_MEMFD UINT32_MAX
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010u  /* Linux 6.3; Debian 12's headers are 6.1's */
+#endif
+
+struct memfs_memfd {
+	int fd;             /* memfd_create(MFD_CLOEXEC | MFD_ALLOW_SEALING), O_RDWR */
+	unsigned int users; /* open files that were handed it (their private_data) */
+};
+
+static inline struct memfs_memfd *memfd_of(const struct memfs_inode *mi)
+{
+	return mi->height == HEIGHT_MEMFD ? mi->root : NULL;
+}
+
+/* The memfd's pages now: shmem keeps st_blocks at 8 per page allocated */
+static int memfd_pages(int fd, uint64_t *pages)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	*pages = (uint64_t)st.st_blocks / (UVFS_PAGE_SIZE / 512);
+	return 0;
+}
+
+/* Charge the superblock for what the memfd holds now (uvfs's changes, and pages a
+ * shared mapping filled in since the last look). */
+static void memfd_recount(struct super_block *sb, struct memfs_inode *mi)
+{
+	uint64_t pages = 0;
+
+	if (memfd_pages(memfd_of(mi)->fd, &pages))
+		return;
+	MSB(sb)->used_pages += pages - mi->npages;
+	mi->npages = (uint32_t)pages;
+}
+
+/*
+ * The bytes of a write at [pos, pos + count) that fit the size limit: shmem allocates
+ * page by page and stops at the first page the limit refuses (shmem_inode_acct_blocks
+ * in shmem_get_folio), so a write is cut at the hole that would be one page too many.
+ * Holes are found as the kernel reports them (SEEK_HOLE, SEEK_DATA); without a limit,
+ * or with room for every page of the range, nothing is asked.
+ */
+static size_t memfd_fit(struct super_block *sb, int fd, uint64_t pos, size_t count)
+{
+	struct memfs_sb *s = MSB(sb);
+	uint64_t first = pos >> UVFS_PAGE_SHIFT, end = (pos + count + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+	uint64_t room = s->used_pages < s->max_pages ? s->max_pages - s->used_pages : 0;
+	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT;
+
+	if (!s->max_pages || end - first <= room)
+		return count;
+	while (at < stop) {
+		off_t hole = lseek(fd, (off_t)at, SEEK_HOLE), data;
+		uint64_t h, d;
+
+		/* ENXIO: at is beyond the end, a hole to the end; the end of the file
+		 * counts as a hole, and the page it is in is not one */
+		h = hole < 0 ? at : ((uint64_t)hole + UVFS_PAGE_SIZE - 1) & ~(uint64_t)(UVFS_PAGE_SIZE - 1);
+		if (h >= stop)
+			break;
+		data = lseek(fd, (off_t)h, SEEK_DATA);
+		d = data < 0 ? stop : (uint64_t)data < stop ? (uint64_t)data : stop;
+		/* the hole's pages [h, d), whole pages: holes are page-aligned */
+		if ((d - h) >> UVFS_PAGE_SHIFT > room) {
+			uint64_t cut = h + (room << UVFS_PAGE_SHIFT);
+
+			return cut > pos ? (size_t)(cut - pos) : 0;
+		}
+		room -= (d - h) >> UVFS_PAGE_SHIFT;
+		at = d;
+	}
+	return count;
+}
+
+/* Move the data into a new memfd.  Allocate, fill, then switch: on any error the
+ * page tree is as it was. */
+static struct memfs_memfd *memfd_attach(struct inode *inode)
+{
+	struct memfs_inode *mi = MI(inode);
+	uint64_t limit = ((uint64_t)inode->i_size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+	struct memfs_memfd *mm = uvfs_zalloc(sizeof(*mm));
+	int err = -ENOMEM;
+
+	if (!mm)
+		return ERR_PTR(-ENOMEM);
+	/* executable, whatever vm.memfd_noexec asks of memfds made without saying
+	 * (Linux 6.3+; EINVAL before, where every memfd is) */
+	mm->fd = memfd_create("uvfs", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+	if (mm->fd < 0 && errno == EINVAL)
+		mm->fd = memfd_create("uvfs", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (mm->fd < 0 || ftruncate(mm->fd, inode->i_size))
+		goto fail_errno;
+	for (uint64_t i = radix_find(mi, 0, limit, true); i < limit;
+	     i = radix_find(mi, i + 1, limit, true)) {
+		uint64_t off = i << UVFS_PAGE_SHIFT;
+		size_t n = (uint64_t)inode->i_size - off < UVFS_PAGE_SIZE ?
+			   (size_t)((uint64_t)inode->i_size - off) : UVFS_PAGE_SIZE;
+		ssize_t done = pwrite(mm->fd, radix_lookup(mi, i), n, (off_t)off);
+
+		if (done < 0)
+			goto fail_errno;
+		if (done != (ssize_t)n)
+			goto fail;  /* short: the host's memory ran out */
+	}
+	/* the pages move: uncharged from the tree, charged as the memfd's */
+	radix_truncate(inode->i_sb, mi, 0);
+	mi->root = mm;
+	mi->height = HEIGHT_MEMFD;
+	memfd_recount(inode->i_sb, mi);
+	return mm;
+
+fail_errno:
+	err = errno == ENOSPC ? -ENOMEM : -errno;  /* shmem's ENOSPC: the host's memory */
+fail:
+	if (mm->fd >= 0)
+		close(mm->fd);
+	free(mm);
+	return ERR_PTR(err);
+}
+
+/*
+ * Back into the page tree, once no open file that asked for the memfd is left.  Not
+ * while the kernel maps it shared and writable (a program's mapping outlives its
+ * descriptor): the write seal is refused then (EBUSY, memfd_wait_for_pins), and the
+ * memfd stays until another release finds it unmapped, or the inode goes.  The seal
+ * comes after the copy, so a failed copy leaves the memfd writable and in use.
+ */
+static void memfd_detach(struct inode *inode)
+{
+	struct memfs_inode *mi = MI(inode), tree = { .root = NULL };
+	struct super_block *sb = inode->i_sb;
+	struct memfs_memfd *mm = memfd_of(mi);
+	uint64_t size = (uint64_t)inode->i_size, charged = mi->npages;
+
+	/* the tree's pages are charged as they are made: the memfd's are not, meanwhile */
+	MSB(sb)->used_pages -= charged;
+	for (uint64_t at = 0; at < size;) {
+		off_t data = lseek(mm->fd, (off_t)at, SEEK_DATA), hole;
+
+		if (data < 0 || (uint64_t)data >= size)
+			break;
+		hole = lseek(mm->fd, data, SEEK_HOLE);
+		if (hole < 0)
+			goto undo;
+		for (at = (uint64_t)data; at < (uint64_t)hole && at < size; at += UVFS_PAGE_SIZE) {
+			void **slot = radix_slot(&tree, at >> UVFS_PAGE_SHIFT);
+			void *page = slot ? alloc_page(sb) : ERR_PTR(-ENOMEM);
+
+			if (IS_ERR(page))
+				goto undo;
+			*slot = page;
+			tree.npages++;
+			if (pread(mm->fd, page, UVFS_PAGE_SIZE, (off_t)at) < 0)
+				goto undo;
+		}
+	}
+	if (fcntl(mm->fd, F_ADD_SEALS, F_SEAL_WRITE))
+		goto undo;
+	close(mm->fd);
+	free(mm);
+	mi->root = tree.root;
+	mi->height = tree.height;
+	mi->npages = tree.npages;
+	return;
+
+undo:
+	radix_truncate(sb, &tree, 0);
+	MSB(sb)->used_pages += charged;
+}
+
+/* ->memfd: the file's memfd, made at the first call; f keeps it until released */
+static int memfs_file_memfd(struct file *f)
+{
+	struct memfs_inode *mi = MI(f->f_inode);
+	struct memfs_memfd *mm = memfd_of(mi);
+
+	if (!mm) {
+		mm = memfd_attach(f->f_inode);
+		if (IS_ERR(mm))
+			return (int)PTR_ERR(mm);
+	}
+	/* an O_PATH file is never released (fput calls no ->release for it): it does
+	 * not keep the memfd, which stays until the release of one that does, or the
+	 * inode's end (an exec's: the kernel holds its own reference meanwhile) */
+	if (!f->private_data && !(f->f_mode & FMODE_PATH)) {
+		f->private_data = mm;
+		mm->users++;
+	}
+	return mm->fd;
+}
+
+static void memfs_file_release(struct inode *inode, struct file *f)
+{
+	struct memfs_memfd *mm = f->private_data;
+
+	if (mm && !--mm->users)
+		memfd_detach(inode);
+}
+
+/* ---------------------------------------------------------------------------------
  * Inodes
  */
 
@@ -347,8 +575,18 @@ static void memfs_evict_inode(struct inode *inode)
 		simple_offset_destroy(MI(inode)->offsets);
 		MI(inode)->offsets = NULL;
 	}
-	if (S_ISREG(inode->i_mode))
+	if (S_ISREG(inode->i_mode) && memfd_of(MI(inode))) {
+		struct memfs_memfd *mm = memfd_of(MI(inode));
+
+		MSB(inode->i_sb)->used_pages -= MI(inode)->npages;
+		close(mm->fd);
+		free(mm);
+		MI(inode)->root = NULL;
+		MI(inode)->height = 0;
+		MI(inode)->npages = 0;
+	} else if (S_ISREG(inode->i_mode)) {
 		radix_truncate(inode->i_sb, MI(inode), 0);
+	}
 	if (S_ISLNK(inode->i_mode) && inode->i_link && strlen(inode->i_link) >= SHORT_SYMLINK_LEN)
 		MSB(inode->i_sb)->used_pages--;
 	free_inode_slot(inode->i_sb);
@@ -946,7 +1184,12 @@ static int memfs_setsize(struct inode *inode, off_t size)
 {
 	struct memfs_inode *mi = MI(inode);
 
-	if (size < inode->i_size) {
+	if (memfd_of(mi)) {
+		/* shmem_setattr: the pages beyond go, the last one's tail is zeroed */
+		if (ftruncate(memfd_of(mi)->fd, size))
+			return errno == ENOSPC ? -ENOMEM : -errno;
+		memfd_recount(inode->i_sb, mi);
+	} else if (size < inode->i_size) {
 		uint64_t first = ((uint64_t)size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
 		size_t tail = (size_t)(size & (UVFS_PAGE_SIZE - 1));
 		char *page;
@@ -976,6 +1219,7 @@ static const struct inode_operations memfs_dir_iops = {
 
 static const struct inode_operations memfs_file_iops = {
 	.setsize = memfs_setsize,
+	.memfd = memfs_file_memfd,
 	.fop = &memfs_file_fops,
 };
 
@@ -1008,7 +1252,14 @@ static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 		count = (size_t)(inode->i_size - *pos);
 	if (!buf)
 		return -EFAULT;  /* copy_to_user() of the first byte */
-	while (done < count) {
+	if (memfd_of(mi)) {
+		ssize_t n = pread(memfd_of(mi)->fd, buf, count, *pos);
+
+		if (n < 0)
+			return -errno;  /* EFAULT: the caller's buffer */
+		done = (size_t)n;
+	}
+	while (done < count && !memfd_of(mi)) {
 		uint64_t off = (uint64_t)*pos + done;
 		size_t in = off & (UVFS_PAGE_SIZE - 1);
 		size_t n = UVFS_PAGE_SIZE - in;
@@ -1042,7 +1293,19 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 		return -EFAULT;  /* the first copy from the caller faults: nothing written */
 	if ((uint64_t)count > (uint64_t)(UVFS_MAX_FILESIZE - *pos))
 		count = (size_t)(UVFS_MAX_FILESIZE - *pos);
-	while (done < count) {
+	if (memfd_of(mi)) {
+		size_t fit = memfd_fit(inode->i_sb, memfd_of(mi)->fd, (uint64_t)*pos, count);
+		ssize_t n = fit ? pwrite(memfd_of(mi)->fd, buf, fit, *pos) : 0;
+
+		if (n < 0)
+			err = errno == ENOSPC ? -ENOMEM : -errno;
+		else if (!n)
+			err = -ENOSPC;
+		else
+			done = (size_t)n;
+		memfd_recount(inode->i_sb, mi);
+	}
+	while (done < count && !memfd_of(mi)) {
 		uint64_t off = (uint64_t)*pos + done;
 		size_t in = off & (UVFS_PAGE_SIZE - 1);
 		size_t n = UVFS_PAGE_SIZE - in;
@@ -1086,6 +1349,12 @@ static off_t memfs_seek_data(struct file *f, off_t offset, int whence)
 
 	if (offset < 0 || (uint64_t)offset >= size)
 		return -ENXIO;
+	if (memfd_of(MI(inode))) {
+		/* the memfd is shmem: its answer is tmpfs's, quirk of the last page too */
+		off_t r = lseek(memfd_of(MI(inode))->fd, offset, whence);
+
+		return r < 0 ? -errno : r;
+	}
 	limit = (size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
 	idx = radix_find(MI(inode), (uint64_t)offset >> UVFS_PAGE_SHIFT, limit,
 			 whence == SEEK_DATA);
@@ -1234,5 +1503,6 @@ static const struct file_operations memfs_file_fops = {
 	.read = memfs_read,
 	.write = memfs_write,
 	.seek_data = memfs_seek_data,
+	.release = memfs_file_release,
 	.fop_flags = FOP_ODIRECT | FOP_FSYNC,
 };

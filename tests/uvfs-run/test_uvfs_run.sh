@@ -10,7 +10,7 @@ UR=$(realpath "$1")
 # The test's programs, copied out of the build directory, which may be under /tmp (CI
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
-trap 'rm -rf "$bin"' EXIT
+trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}"' EXIT
 cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
@@ -85,7 +85,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$here/namespaces.sh" "$work/"
+	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -100,6 +100,19 @@ same "fchmodat2" "$want" "$got"
 want=$(native bash "$work/scripts.sh" /tmp 2>&1)
 got=$(cd /tmp && "$UR" -- bash "$work/scripts.sh" /tmp 2>&1)
 same "#! scripts as binfmt_script runs them (on memfs too)" "$want" "$got"
+# Files real to the kernel: gcc's programs and libraries run, /proc/self/exe, ETXTBSY,
+# shared mappings, SIGBUS, flock and POSIX locks, sqlite3, git -- on memfs (its data
+# in a memfd) and on a --bind (the host's file)
+want=$(native bash "$work/realfiles.sh" /tmp 2>&1)
+got=$(cd /tmp && "$UR" -- bash "$work/realfiles.sh" /tmp 2>&1)
+same "gcc, exec, mmap, locks, sqlite3 and git on memfs" "$want" "$got"
+rdir=$(mktemp -d /var/tmp/uvfs-run-real.XXXXXX)
+mkdir "$rdir/native" "$rdir/run"
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &&
+	bash "$2" /mnt' x "$rdir/native" "$work/realfiles.sh" 2>&1)
+got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- bash "$work/realfiles.sh" /mnt 2>&1)
+same "gcc, exec, mmap, locks, sqlite3 and git on a --bind" "$want" "$got"
+rm -rf "$rdir"
 # A signal pending while a watching filter is installed: its handler runs first, and
 # the descriptor is still uvfs's when the handler returns
 want=$(native python3 "$work/signals.py" 100)

@@ -321,7 +321,9 @@ struct opts {
 /* The program once, under one personality: its exit status, or 2 */
 static int run_once(const struct opts *o, const char *abi)
 {
-	struct uvfs_config cfg = { .abi = abi };
+	/* a memfs file's data in a memfd while the program has it open: the kernel maps,
+	 * executes and locks the file itself (syscalls.c, do_open) */
+	struct uvfs_config cfg = { .abi = abi, .flags = UVFS_MEMFD };
 	char cwd[PATH_MAX];
 	struct uvfs_task *t, *prog_task;
 	struct start st;

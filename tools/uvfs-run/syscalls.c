@@ -151,15 +151,6 @@ static void host_fd_link(const struct proc *p, int fd, char *link, size_t n)
 }
 
 
-/* A process that is not root: the stand-in of a file it opens write-only is not the
- * real file (which the supervisor, root, would open for reading in its place) */
-static bool unprivileged(const struct proc *p)
-{
-	uid_t r, e, sv;
-
-	return uvfs_getresuid(T(p), &r, &e, &sv) || e != 0;
-}
-
 /* ---------------------------------------------------------------------------------
  * Opening (delivered by notification): uvfs opens, the supervisor opens what stands
  * in for uvfs's file in the kernel's table, and trace.c installs it at the lowest
@@ -434,16 +425,23 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 	if (fd < 0)
 		return skip(r, fd);
 	hfd = uvfs_host_fd(T(p), fd);
-	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) &&
-	    (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
-	    (!unprivileged(p) || (flags & O_ACCMODE) != O_WRONLY)) {
-		/* the real file: mmap and exec through this descriptor reach it (an
-		 * unprivileged program only where uvfs let it read) */
+	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) && S_ISREG(st.st_mode)) {
+		/* the real file, opened as uvfs opened it (uvfs has made every check,
+		 * EROFS among them): mmap, exec, locks and fallocate through this
+		 * descriptor reach it, with no more rights than the program's */
+		hflags = flags & (O_ACCMODE | O_APPEND);
+	} else if (hfd >= 0 && !(flags & O_PATH) && S_ISDIR(st.st_mode)) {
 		hflags = O_RDONLY;
 	} else if (hfd >= 0) {
 		hflags = O_PATH;
+	} else if (!(flags & O_PATH) && (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
+		/* a memfs file: the memfd that holds its data (UVFS_MEMFD), so that the
+		 * kernel maps, executes and locks the bytes uvfs reads and writes */
+		if (hfd < 0)
+			return install(p, r, hfd, fd, flags);
+		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else {
-		hfd = run_null_fd;  /* memfs, /proc: the null device stands in */
+		hfd = run_null_fd;  /* /proc, a memfs directory: the null device stands in */
 		hflags = O_RDONLY;
 	}
 	return install(p, r, reopen(hfd, hflags), fd, flags);
@@ -1098,7 +1096,9 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	}
 	hfd = uvfs_host_fd(T(p), fd);
 	if (hfd == -EXDEV)
-		hfd = -ENOEXEC;  /* a file of memfs: not yet (docs/SEMANTICS.md, uvfs-run) */
+		hfd = uvfs_memfd(T(p), fd);  /* a file of memfs: the memfd of its data */
+	if (hfd == -EXDEV)
+		hfd = -ENOEXEC;
 	if (hfd < 0) {
 		uvfs_close(T(p), fd);
 		return skip(r, hfd);

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * test_memfd.c - UVFS_MEMFD: a memfs file's data in a host memory file (uvfs_memfd).
+ *
+ * What is asked of it is that the kernel and uvfs see the same bytes: a store through
+ * a shared mapping of the memfd is what uvfs_read returns, a uvfs_write is what the
+ * mapping shows.  What it must not change is everything else: size, st_blocks, the
+ * size limit's ENOSPC and its short writes, SEEK_DATA/SEEK_HOLE, ENOMEM leaving the
+ * file as it was.  Those are checked by making the same calls on an instance without
+ * UVFS_MEMFD (the page tree, whose answers tests/diff and the golden transcripts
+ * compare with tmpfs) and, where the kernel can answer, on a memfd of its own.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "internal.h"
+#include "testutil.h"
+
+#define PAGE 4096
+
+static struct uvfs *new_fs(unsigned int flags, uint64_t max_bytes)
+{
+	struct uvfs_config cfg = { .flags = flags, .max_bytes = max_bytes };
+	struct uvfs *fs = uvfs_new(&cfg);
+
+	assert_non_null(fs);
+	return fs;
+}
+
+static int open_file(struct uvfs_task *t, const char *name)
+{
+	int fd = uvfs_openat(t, AT_FDCWD, name, O_RDWR | O_CREAT, 0644);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* A pattern that says where each byte was written */
+static void fill(char *buf, size_t n, int seed)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)('a' + (i * 7 + (size_t)seed) % 26);
+}
+
+/* Without UVFS_MEMFD, or on what is not a regular memfs file, nothing is handed out */
+static void test_refusals(void **state)
+{
+	struct uvfs_config bad = { .flags = 0x4 };
+	struct uvfs *fs = new_fs(0, 0), *mfs;
+	struct uvfs_task *t = uvfs_task_new(fs), *mt;
+	int fd = open_file(t, "/f"), pfd, dfd;
+
+	(void)state;
+	assert_int_equal(uvfs_memfd(t, fd), -EXDEV);
+	assert_int_equal(uvfs_memfd(NULL, fd), -EINVAL);
+	assert_int_equal(uvfs_memfd(t, 99), -EBADF);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+
+	errno = 0;
+	assert_null(uvfs_new(&bad));
+	assert_int_equal(errno, EINVAL);
+
+	mfs = new_fs(UVFS_MEMFD, 0);
+	mt = uvfs_task_new(mfs);
+	fd = open_file(mt, "/f");
+	dfd = uvfs_openat(mt, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY, 0);
+	assert_true(dfd >= 0);
+	assert_int_equal(uvfs_memfd(mt, dfd), -EXDEV);
+	pfd = uvfs_openat(mt, AT_FDCWD, "/proc/self/mountinfo", O_RDONLY, 0);
+	assert_true(pfd >= 0);
+	assert_int_equal(uvfs_memfd(mt, pfd), -EXDEV);  /* procfs */
+	assert_true(uvfs_memfd(mt, fd) >= 0);
+	uvfs_task_exit(mt);
+	uvfs_free(mfs);
+}
+
+/* An O_PATH file (an exec's) is handed the memfd but does not keep it: it stays
+ * until a file that keeps it is released */
+static void test_opath(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f"), pfd = uvfs_openat(t, AT_FDCWD, "/f", O_PATH, 0), m;
+	char got[4];
+
+	(void)state;
+	assert_int_equal(uvfs_write(t, fd, "abc", 3), 3);
+	m = uvfs_memfd(t, pfd);
+	assert_true(m >= 0);
+	assert_int_equal(uvfs_close(t, pfd), 0);
+	assert_int_equal(pread(m, got, 3, 0), 3);  /* still open: nothing released it */
+	assert_memory_equal(got, "abc", 3);
+	assert_int_equal(uvfs_memfd(t, fd), m);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(fcntl(m, F_GET_SEALS), -1);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+/* The same bytes on both sides, in both directions, and after the data goes back */
+static void test_shared_bytes(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	char buf[3 * PAGE], got[3 * PAGE];
+	int fd = open_file(t, "/f"), m, m2;
+	struct stat st;
+	char *map;
+
+	(void)state;
+	fill(buf, sizeof(buf), 1);
+	assert_int_equal(uvfs_write(t, fd, buf, 2 * PAGE + 10), 2 * PAGE + 10);
+	m = uvfs_memfd(t, fd);
+	assert_true(m >= 0);
+	m2 = uvfs_memfd(t, fd);
+	assert_int_equal(m2, m);  /* one memfd per file, asked twice */
+	assert_int_equal(fstat(m, &st), 0);
+	assert_int_equal(st.st_size, 2 * PAGE + 10);
+	map = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);
+	assert_true(map != MAP_FAILED);
+	assert_memory_equal(map, buf, 2 * PAGE + 10);
+
+	/* a store through the mapping, read by uvfs */
+	memcpy(map + 100, "mapped", 6);
+	assert_int_equal(uvfs_pread(t, fd, got, 6, 100), 6);
+	assert_memory_equal(got, "mapped", 6);
+	/* a uvfs write, seen in the mapping; and the size grows for both */
+	assert_int_equal(uvfs_pwrite(t, fd, "written", 7, 2 * PAGE + 8), 7);
+	assert_memory_equal(map + 2 * PAGE + 8, "written", 7);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_size, 2 * PAGE + 15);
+	assert_int_equal(st.st_blocks, 3 * 8);
+	assert_int_equal(munmap(map, 3 * PAGE), 0);
+
+	/* the last file that asked closes: the data is uvfs's again, unchanged */
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(fcntl(m, F_GET_SEALS), -1);  /* closed by uvfs */
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_read(t, fd, got, sizeof(got)), 2 * PAGE + 15);
+	memcpy(buf + 100, "mapped", 6);
+	memcpy(buf + 2 * PAGE + 8, "written", 7);
+	assert_memory_equal(got, buf, 2 * PAGE + 15);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_blocks, 3 * 8);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+/* A shared writable mapping outlives the descriptor: the memfd stays, and what is
+ * stored through the mapping afterwards is still the file's */
+static void test_mapped_after_close(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f"), m;
+	char got[8];
+	char *map;
+
+	(void)state;
+	assert_int_equal(uvfs_ftruncate(t, fd, PAGE), 0);
+	m = uvfs_memfd(t, fd);
+	assert_true(m >= 0);
+	map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	memcpy(map + 5, "later", 5);
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_pread(t, fd, got, 5, 5), 5);
+	assert_memory_equal(got, "later", 5);
+	/* unmapped, the next release that asked gives the data back */
+	assert_int_equal(munmap(map, PAGE), 0);
+	assert_int_equal(uvfs_memfd(t, fd), m);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(fcntl(m, F_GET_SEALS), -1);
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_pread(t, fd, got, 5, 5), 5);
+	assert_memory_equal(got, "later", 5);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+/* Deliberate difference (docs/SEMANTICS.md, §3): a page a shared mapping fills in a
+ * hole is counted at uvfs's next change to the file, not at the fault */
+static void test_mapping_fills_hole(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f"), m;
+	struct stat st, kst;
+	char *map;
+
+	(void)state;
+	assert_int_equal(uvfs_ftruncate(t, fd, 2 * PAGE), 0);
+	m = uvfs_memfd(t, fd);
+	assert_true(m >= 0);
+	map = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, m, 0);
+	assert_true(map != MAP_FAILED);
+	map[PAGE + 1] = 'x';
+	assert_int_equal(fstat(m, &kst), 0);
+	assert_int_equal(kst.st_blocks, 8);     /* the kernel's count: the page is there */
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_blocks, 0);      /* uvfs's: not yet */
+	assert_int_equal(uvfs_pwrite(t, fd, "y", 1, 0), 1);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_blocks, 2 * 8);  /* counted at the write */
+	assert_int_equal(munmap(map, 2 * PAGE), 0);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+/*
+ * One script of calls on two instances, the page tree's and UVFS_MEMFD's (the file
+ * moved into its memfd before the first call): every result equal.  A size limit of
+ * 6 pages with the root's inodes: a short write at the limit, then ENOSPC, holes,
+ * SEEK_DATA/SEEK_HOLE, truncation and st_blocks after each.
+ */
+struct outcome {
+	long r[32];
+	blkcnt_t blocks[32];
+	off_t size[32];
+	unsigned long bfree;
+	char data[8 * PAGE];
+};
+
+static void script(struct uvfs_task *t, int fd, struct outcome *o)
+{
+	static char buf[8 * PAGE];
+	struct statfs sfs;
+	struct stat st;
+	int k = 0;
+
+#define STEP(call)                                           \
+	do {                                                 \
+		o->r[k] = (long)(call);                      \
+		assert_int_equal(uvfs_fstat(t, fd, &st), 0); \
+		o->blocks[k] = st.st_blocks;                 \
+		o->size[k++] = st.st_size;                   \
+	} while (0)
+	fill(buf, sizeof(buf), 3);
+	STEP(uvfs_pwrite(t, fd, buf, 10, 0));
+	STEP(uvfs_pwrite(t, fd, buf, 10, 3 * PAGE + 5));          /* a hole between */
+	STEP(uvfs_lseek(t, fd, 1, SEEK_DATA));
+	STEP(uvfs_lseek(t, fd, 0, SEEK_HOLE));
+	STEP(uvfs_lseek(t, fd, 4 * PAGE, SEEK_DATA));             /* ENXIO */
+	STEP(uvfs_pwrite(t, fd, buf, 8 * PAGE, PAGE - 3));        /* short: the limit */
+	STEP(uvfs_pwrite(t, fd, buf, 10, 20 * PAGE));             /* ENOSPC */
+	STEP(uvfs_pwrite(t, fd, buf, 10, 2 * PAGE));              /* no new page */
+	STEP(uvfs_ftruncate(t, fd, 2 * PAGE + 1));
+	STEP(uvfs_pwrite(t, fd, buf, 3 * PAGE, 10 * PAGE + 7));
+	STEP(uvfs_ftruncate(t, fd, 30 * PAGE));
+	STEP(uvfs_lseek(t, fd, 3 * PAGE, SEEK_DATA));
+	STEP(uvfs_lseek(t, fd, 3 * PAGE, SEEK_HOLE));
+	STEP(uvfs_pread(t, fd, o->data, sizeof(o->data), 2 * PAGE - 100));
+	STEP(uvfs_pread(t, fd, o->data + 200, 100, 10 * PAGE));
+#undef STEP
+	assert_int_equal(uvfs_statfs(t, "/", &sfs), 0);
+	o->bfree = sfs.f_bfree;
+}
+
+static void test_same_answers(void **state)
+{
+	static struct outcome tree, memfd;
+	struct uvfs *fs = new_fs(0, 6 * PAGE), *mfs = new_fs(UVFS_MEMFD, 6 * PAGE);
+	struct uvfs_task *t = uvfs_task_new(fs), *mt = uvfs_task_new(mfs);
+	int fd = open_file(t, "/f"), mfd = open_file(mt, "/f");
+
+	(void)state;
+	assert_true(uvfs_memfd(mt, mfd) >= 0);
+	script(t, fd, &tree);
+	script(mt, mfd, &memfd);
+	for (int k = 0; k < 15; k++) {
+		if (memfd.r[k] != tree.r[k] || memfd.blocks[k] != tree.blocks[k] ||
+		    memfd.size[k] != tree.size[k])
+			print_error("step %d: memfd %ld %ld %ld, tree %ld %ld %ld\n", k, memfd.r[k],
+				    (long)memfd.blocks[k], (long)memfd.size[k], tree.r[k],
+				    (long)tree.blocks[k], (long)tree.size[k]);
+		assert_int_equal(memfd.r[k], tree.r[k]);
+		assert_int_equal(memfd.blocks[k], tree.blocks[k]);
+		assert_int_equal(memfd.size[k], tree.size[k]);
+	}
+	assert_int_equal(memfd.bfree, tree.bfree);
+	assert_memory_equal(memfd.data, tree.data, sizeof(tree.data));
+	/* and the limit was reached: a short write, then ENOSPC */
+	assert_int_equal(tree.r[5], 5 * PAGE + 3);  /* pages 1, 2, 4, 5 */
+	assert_int_equal(tree.r[6], -ENOSPC);
+	/* back into the page tree: the same again */
+	assert_int_equal(uvfs_close(mt, mfd), 0);
+	mfd = uvfs_openat(mt, AT_FDCWD, "/f", O_RDONLY, 0);
+	memset(memfd.data, 0, sizeof(memfd.data));
+	assert_int_equal(uvfs_pread(mt, mfd, memfd.data, sizeof(memfd.data), 2 * PAGE - 100),
+			 tree.r[13]);
+	assert_int_equal(uvfs_pread(t, fd, tree.data, sizeof(tree.data), 2 * PAGE - 100),
+			 tree.r[13]);
+	assert_memory_equal(memfd.data, tree.data, sizeof(tree.data));
+	uvfs_task_exit(t);
+	uvfs_task_exit(mt);
+	uvfs_free(fs);
+	uvfs_free(mfs);
+}
+
+/* The kernel's own memfd, the same writes: size and st_blocks as uvfs's */
+static void test_blocks_as_kernel(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f"), k = memfd_create("k", MFD_CLOEXEC);
+	struct stat us, ks;
+	char buf[PAGE + 1];
+
+	(void)state;
+	fill(buf, sizeof(buf), 5);
+	assert_true(k >= 0);
+	for (int i = 0; i < 12; i++) {
+		off_t at = (off_t)((i * 5 % 11) * PAGE + i * 37);
+
+		assert_int_equal(uvfs_pwrite(t, fd, buf, (size_t)(i % 3 ? PAGE + 1 : 3), at),
+				 pwrite(k, buf, (size_t)(i % 3 ? PAGE + 1 : 3), at));
+		if (i == 4)
+			assert_true(uvfs_memfd(t, fd) >= 0);  /* moved part way */
+		if (i == 8) {
+			assert_int_equal(uvfs_ftruncate(t, fd, 5 * PAGE + 3), 0);
+			assert_int_equal(ftruncate(k, 5 * PAGE + 3), 0);
+		}
+		assert_int_equal(uvfs_fstat(t, fd, &us), 0);
+		assert_int_equal(fstat(k, &ks), 0);
+		assert_int_equal(us.st_size, ks.st_size);
+		assert_int_equal(us.st_blocks, ks.st_blocks);
+	}
+	close(k);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+/* ENOMEM at each allocation of the move: -ENOMEM, the data where it was */
+static void test_enomem(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f"), r = -ENOMEM;
+	char buf[2 * PAGE], got[2 * PAGE];
+	struct stat st;
+
+	(void)state;
+	fill(buf, sizeof(buf), 9);
+	assert_int_equal(uvfs_write(t, fd, buf, sizeof(buf)), sizeof(buf));
+	for (long k = 0; r == -ENOMEM; k++) {
+		uvfs_fail_countdown = k;
+		r = uvfs_memfd(t, fd);
+		uvfs_fail_countdown = -1;
+		if (r == -ENOMEM) {
+			assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+			assert_int_equal(st.st_blocks, 2 * 8);
+		}
+		assert_int_equal(uvfs_pread(t, fd, got, sizeof(got), 0), sizeof(got));
+		assert_memory_equal(got, buf, sizeof(buf));
+	}
+	assert_true(r >= 0);
+	/* ENOMEM giving it back: the memfd stays, the data too */
+	uvfs_fail_countdown = 0;
+	assert_int_equal(uvfs_close(t, fd), 0);
+	uvfs_fail_countdown = -1;
+	assert_int_equal(fcntl(r, F_GET_SEALS), 0);  /* still uvfs's, unsealed */
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_pread(t, fd, got, sizeof(got), 0), sizeof(got));
+	assert_memory_equal(got, buf, sizeof(buf));
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_blocks, 2 * 8);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_opath),
+		cmocka_unit_test(test_shared_bytes),
+		cmocka_unit_test(test_mapped_after_close),
+		cmocka_unit_test(test_mapping_fills_hole),
+		cmocka_unit_test(test_same_answers),
+		cmocka_unit_test(test_blocks_as_kernel),
+		cmocka_unit_test(test_enomem),
+		cmocka_unit_test(test_no_leaks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# realfiles.sh DIR - what real programs ask of a file beyond reading and writing it:
+# programs and a shared library built with gcc and run from DIR, /proc/PID/exe of
+# one through a rename and an unlink, ETXTBSY both ways, shared mappings between two
+# processes and against read()/write(), SIGBUS past a truncation, flock and POSIX
+# locks between processes, sqlite3 (the CLI, Python's module, the default journal and
+# WAL, a reader while a writer writes) and git.  test_uvfs_run.sh runs it under
+# uvfs-run (DIR on memfs, and on a --bind) and natively (tmpfs); the outputs must be
+# equal.
+cd "$1" || exit 1
+export HOME=$PWD LC_ALL=C GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@b GIT_COMMITTER_NAME=a \
+	GIT_COMMITTER_EMAIL=a@b GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
+	GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' GIT_CONFIG_NOSYSTEM=1
+
+# -- exec: a program and the library it links, a static binary, built here
+printf '#include <stdio.h>\nint f(void);\nint main(void) { printf("f %%d\\n", f()); return 0; }\n' > main.c
+printf 'int f(void) { return 42; }\n' > lib.c
+gcc -shared -fPIC -o libf.so lib.c && gcc -o prog main.c -L. -lf && LD_LIBRARY_PATH=$PWD ./prog
+echo "prog $?"
+printf '#include <stdio.h>\nint main(void) { puts("static"); return 0; }\n' > st.c
+gcc -static -o st st.c && ./st
+echo "static $?"
+# /proc/self/exe while the running file is renamed and unlinked
+cat > exe.c <<'EOF'
+#include <stdio.h>
+#include <unistd.h>
+static void show(void)
+{
+	char b[256];
+	ssize_t n = readlink("/proc/self/exe", b, sizeof(b) - 1);
+
+	b[n < 0 ? 0 : n] = 0;
+	printf("exe %s\n", b);
+}
+int main(void)
+{
+	show();
+	rename("e1", "e2");
+	show();
+	unlink("e2");
+	show();
+	return 0;
+}
+EOF
+gcc -o e1 exe.c && ./e1 | sed "s|$PWD|DIR|"
+# ETXTBSY: writing to a running program, running a file open for writing
+cat > busy.c <<'EOF'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv)
+{
+	int fd = open(argv[0], O_WRONLY);
+
+	printf("open of the running binary for writing: %s\n", fd < 0 ? strerrorname_np(errno) : "opened");
+	return 0;
+}
+EOF
+gcc -o busy busy.c && ./busy
+exec 7>>busy
+./busy 2>&1 | sed 's/^.*: //'
+exec 7>&-
+
+# -- mmap: two processes sharing a file, read() and write() against a mapping
+python3 - <<'EOF'
+import mmap, os, signal
+fd = os.open("m", os.O_RDWR | os.O_CREAT, 0o644)
+os.ftruncate(fd, 8192)
+m = mmap.mmap(fd, 8192)
+pid = os.fork()
+if pid == 0:
+    c = mmap.mmap(os.open("m", os.O_RDWR), 8192)
+    c[0:5] = b"child"
+    os._exit(0)
+os.waitpid(pid, 0)
+print("parent's mapping", m[0:5], "read()", os.pread(fd, 5, 0))
+os.pwrite(fd, b"write", 100)
+print("write() in the mapping", m[100:105])
+m[200:203] = b"map"
+print("read() of a store", os.pread(fd, 3, 200), "size", os.fstat(fd).st_size)
+ro = os.open("m", os.O_RDONLY)
+try:
+    mmap.mmap(ro, 8192, mmap.MAP_SHARED, mmap.PROT_WRITE)
+except OSError as e:
+    print("shared writable mapping of a read-only descriptor:", e.strerror)
+pid = os.fork()
+if pid == 0:
+    os.ftruncate(fd, 4096)
+    m[5000]  # beyond the end now: SIGBUS
+    os._exit(0)
+_, st = os.waitpid(pid, 0)
+print("past a truncation:", signal.Signals(os.WTERMSIG(st)).name if os.WIFSIGNALED(st) else st)
+EOF
+
+# -- locks
+flock a.lock sh -c 'flock b.lock echo "flock: two files, two locks"'
+flock a.lock sh -c 'flock -n a.lock true; echo "flock -n on a held lock: $?"'
+python3 - <<'EOF'
+import fcntl, os, struct, time
+fd = os.open("l", os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    c = os.open("l", os.O_RDWR)
+    try:
+        fcntl.lockf(c, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        print("child: locked")
+    except OSError as e:
+        print("child: F_SETLK", e.strerror)
+    got = fcntl.fcntl(c, fcntl.F_GETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
+    typ, _, _, _, holder = struct.unpack("hhqqi", got)
+    print("child: F_GETLK names the holder", holder == os.getppid(), typ == fcntl.F_WRLCK)
+    os.write(w, b"x")
+    fcntl.lockf(c, fcntl.LOCK_EX)  # F_SETLKW: waits for the parent
+    print("child: F_SETLKW granted")
+    os._exit(0)
+os.read(r, 1)
+time.sleep(0.2)
+print("parent: unlocking")
+fcntl.lockf(fd, fcntl.LOCK_UN)
+os.waitpid(pid, 0)
+EOF
+
+# -- sqlite: the CLI, then Python's module with the default journal and with WAL
+sqlite3 cli.db 'create table t(x); insert into t values (1), (2); select sum(x) from t;'
+python3 - <<'EOF'
+import os, sqlite3
+for mode in ("delete", "wal"):
+    db = sqlite3.connect(mode + ".db")
+    db.execute("pragma journal_mode=" + mode)
+    db.execute("create table t(i integer, s text)")
+    with db:
+        db.executemany("insert into t values (?, ?)", ((i, str(i) * 3) for i in range(10000)))
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.read(r, 1)
+        rd = sqlite3.connect(mode + ".db")
+        print(mode, "reader while the writer writes:", rd.execute("select count(*) from t").fetchone())
+        os._exit(0)
+    db.execute("begin")
+    db.execute("insert into t values (-1, 'x')")
+    os.write(w, b"x")
+    os.waitpid(pid, 0)
+    db.commit()
+    print(mode, db.execute("select count(*), sum(i) from t").fetchone(),
+          db.execute("pragma integrity_check").fetchone())
+EOF
+
+# -- git
+git init -q repo && cd repo || exit 1
+printf 'a\n' > a && printf 'b\n' > b && mkdir d && printf 'c\n' > d/c
+git add . && git commit -qm one
+git mv a a2 && git rm -q b && printf 'e\n' > e && git add e && git commit -qm two
+git status --short
+git log --format='%H %s'
+cd .. && git clone -q repo clone && cd clone && git log --format='%s' && ls -A && cd ../repo
+git gc -q && git fsck --no-progress && git count-objects -v | grep -E '^(count|in-pack)'
