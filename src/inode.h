@@ -173,6 +173,10 @@ struct file_operations {
 	/* Optional: fsync and fdatasync (the kernel's ->fsync); without it FOP_FSYNC
 	 * says whether they succeed doing nothing (noop_fsync) or fail with EINVAL. */
 	int (*fsync)(struct file *f, bool datasync);
+	/* Optional: fallocate's modes the filesystem has (the kernel's ->fallocate),
+	 * after vfs_fallocate()'s checks: 0 or -errno with nothing changed; without it,
+	 * EOPNOTSUPP. */
+	int (*fallocate)(struct file *f, int mode, off_t offset, off_t len);
 	unsigned int fop_flags;   /* FOP_*, below */
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * read_write.c - read, write, pread, pwrite, lseek, fsync (fs/read_write.c, fs/sync.c).
+ * read_write.c - read, write, pread, pwrite, lseek, fsync, fallocate (fs/read_write.c,
+ * fs/sync.c, fs/open.c's vfs_fallocate).
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run
  * (so f_pos needs no f_pos_lock, and a write is atomic against every other call).
@@ -295,6 +296,81 @@ int uvfs_fsync(struct uvfs_task *task, int fd)
 		ret = f->f_op->fsync(f, false);
 	else if (!f->f_op || !(f->f_op->fop_flags & FOP_FSYNC))
 		ret = -EINVAL; /* vfs_fsync_range(): no ->fsync (fifos, procfs) */
+	task_leave(task);
+	return ret;
+}
+
+/* <linux/falloc.h>: the modes Linux 6.18 knows (FALLOC_FL_MODE_MASK) */
+#define FALLOC_KEEP_SIZE     0x01
+#define FALLOC_PUNCH_HOLE    0x02
+#define FALLOC_COLLAPSE      0x08
+#define FALLOC_ZERO_RANGE    0x10
+#define FALLOC_INSERT        0x20
+#define FALLOC_UNSHARE       0x40
+#define FALLOC_WRITE_ZEROES  0x80
+#define FALLOC_MODE_MASK     (FALLOC_PUNCH_HOLE | FALLOC_COLLAPSE | FALLOC_ZERO_RANGE | \
+			      FALLOC_INSERT | FALLOC_UNSHARE | FALLOC_WRITE_ZEROES)
+
+/* vfs_fallocate(): its checks in its order, then the filesystem's, which stamps mtime
+ * and ctime itself (shmem_fallocate's file_modified(), the host's own); set-user-ID
+ * cleared as a write clears it, when it succeeded (an ENOSPC changes nothing) */
+static int vfs_fallocate(const struct cred *cred, struct file *f, int mode, off_t offset,
+			 off_t len)
+{
+	struct inode *inode = f->f_inode;
+	off_t end;
+	int err;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~(FALLOC_MODE_MASK | FALLOC_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	switch (mode & FALLOC_MODE_MASK) {
+	case 0:
+	case FALLOC_UNSHARE:
+	case FALLOC_ZERO_RANGE:
+		break;
+	case FALLOC_PUNCH_HOLE:
+		if (!(mode & FALLOC_KEEP_SIZE))
+			return -EOPNOTSUPP;
+		break;
+	case FALLOC_COLLAPSE:
+	case FALLOC_INSERT:
+	case FALLOC_WRITE_ZEROES:
+		if (mode & FALLOC_KEEP_SIZE)
+			return -EOPNOTSUPP;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (!(f->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (IS_IMMUTABLE(inode))
+		return -EPERM;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -ENODEV;  /* a block device would be its driver's: uvfs has none */
+	if (__builtin_add_overflow(offset, len, &end))
+		return -EFBIG;
+	if (!f->f_op || !f->f_op->fallocate)
+		return -EOPNOTSUPP;
+	err = f->f_op->fallocate(f, mode, offset, len);
+	return err ? err : file_remove_privs(cred, inode);
+}
+
+int uvfs_fallocate(struct uvfs_task *task, int fd, int mode, off_t offset, off_t len)
+{
+	struct file *f;
+	int ret;
+
+	if (!task)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget_io(task, fd);
+	ret = f ? vfs_fallocate(&task->cred, f, mode, offset, len) : -EBADF;
 	task_leave(task);
 	return ret;
 }

@@ -343,6 +343,130 @@ static void test_blocks_as_kernel(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * fallocate: the same calls on a memfd of the kernel's (shmem, tmpfs's code) and on
+ * uvfs's two stores: results, errors in vfs_fallocate's order, sizes, st_blocks, and
+ * whether mtime moved, equal.  Then the size limit, as a tmpfs of 16 pages answered
+ * on this kernel: a range with more missing pages than there is room for is ENOSPC
+ * with nothing allocated and no time changed; one that fits is allocated.
+ */
+static const struct { int mode; off_t off, len; } falls[] = {
+	{ 0, 0, 10000 }, { 1, 20000, 5000 }, { 3, 0, 5000 }, { 1, 0, 100 },
+	{ 2, 0, 100 },          /* punch without KEEP_SIZE: EOPNOTSUPP */
+	{ 0x10, 0, 100 },       /* zero range: tmpfs has none */
+	{ 0x4, 0, 100 },        /* no mode of Linux */
+	{ 0, -1, 100 }, { 0, 0, 0 }, { 0, INT64_MAX - 10, 100 },  /* EINVAL, EINVAL, EFBIG */
+	{ 3, 4096, 3 * 4096 },  /* whole pages freed, the rest zeroed */
+	{ 3, 6000, 1 << 30 },   /* beyond the end: every page there */
+	{ 0, 30000, 1 },
+};
+
+static void test_fallocate(void **state)
+{
+	struct uvfs *fs = new_fs(0, 0), *mfs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs), *mt = uvfs_task_new(mfs);
+	int fd = open_file(t, "/f"), mfd = open_file(mt, "/f"), k = memfd_create("k", MFD_CLOEXEC);
+	int rk = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	char buf[3 * PAGE], kb[3 * PAGE], ub[3 * PAGE];
+	struct stat ks, us, ms;
+
+	(void)state;
+	fill(buf, sizeof(buf), 11);
+	assert_int_equal(uvfs_pwrite(t, fd, buf, sizeof(buf), 1000), sizeof(buf));
+	assert_int_equal(uvfs_pwrite(mt, mfd, buf, sizeof(buf), 1000), sizeof(buf));
+	assert_int_equal(pwrite(k, buf, sizeof(buf), 1000), sizeof(buf));
+	assert_true(uvfs_memfd(mt, mfd) >= 0);
+	for (size_t i = 0; i < sizeof(falls) / sizeof(falls[0]); i++) {
+		struct timespec before;
+		int kr, ur, mr;
+
+		assert_int_equal(fstat(k, &ks), 0);
+		before = ks.st_mtim;
+		usleep(5000);  /* past the coarse clock's tick: a stamp differs */
+		kr = fallocate(k, falls[i].mode, falls[i].off, falls[i].len) ? -errno : 0;
+		ur = uvfs_fallocate(t, fd, falls[i].mode, falls[i].off, falls[i].len);
+		mr = uvfs_fallocate(mt, mfd, falls[i].mode, falls[i].off, falls[i].len);
+		assert_int_equal(ur, kr);
+		assert_int_equal(mr, kr);
+		assert_int_equal(fstat(k, &ks), 0);
+		assert_int_equal(uvfs_fstat(t, fd, &us), 0);
+		assert_int_equal(uvfs_fstat(mt, mfd, &ms), 0);
+		assert_int_equal(us.st_size, ks.st_size);
+		assert_int_equal(ms.st_size, ks.st_size);
+		assert_int_equal(us.st_blocks, ks.st_blocks);
+		assert_int_equal(ms.st_blocks, ks.st_blocks);
+		/* the kernel stamps on success only; so does uvfs */
+		assert_int_equal(ks.st_mtim.tv_nsec != before.tv_nsec || ks.st_mtim.tv_sec != before.tv_sec,
+				 kr == 0);
+	}
+	assert_int_equal(pread(k, kb, sizeof(kb), 0), sizeof(kb));
+	assert_int_equal(uvfs_pread(t, fd, ub, sizeof(ub), 0), sizeof(ub));
+	assert_memory_equal(ub, kb, sizeof(kb));
+	assert_int_equal(uvfs_pread(mt, mfd, ub, sizeof(ub), 0), sizeof(ub));
+	assert_memory_equal(ub, kb, sizeof(kb));
+	/* not open for writing: EBADF, after the mode's checks */
+	assert_int_equal(uvfs_fallocate(t, rk, 0, 0, 1), -EBADF);
+	assert_int_equal(uvfs_fallocate(t, rk, 2, 0, 1), -EOPNOTSUPP);
+	close(k);
+	uvfs_task_exit(t);
+	uvfs_task_exit(mt);
+	uvfs_free(fs);
+	uvfs_free(mfs);
+}
+
+/* Pages fallocate made and nothing wrote are holes to SEEK_DATA: the data cannot go
+ * back into the tree exactly, and stays in the memfd */
+static void test_fallocated_stays(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f"), m;
+	struct stat st;
+
+	(void)state;
+	m = uvfs_memfd(t, fd);
+	assert_true(m >= 0);
+	assert_int_equal(uvfs_fallocate(t, fd, 1, 0, 3 * PAGE), 0);  /* KEEP_SIZE */
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(fcntl(m, F_GET_SEALS), 0);  /* still uvfs's, unsealed */
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(st.st_blocks, 3 * 8);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
+static void test_fallocate_limit(void **state)
+{
+	for (unsigned int flags = 0; flags <= UVFS_MEMFD; flags += UVFS_MEMFD) {
+		struct uvfs *fs = new_fs(flags, 16 * PAGE);
+		struct uvfs_task *t = uvfs_task_new(fs);
+		int fd = open_file(t, "/f");
+		struct stat a, b;
+
+		(void)state;
+		if (flags)
+			assert_true(uvfs_memfd(t, fd) >= 0);
+		assert_int_equal(uvfs_pwrite(t, fd, "x", 1, 5 * PAGE), 1);
+		assert_int_equal(uvfs_fstat(t, fd, &a), 0);
+		usleep(5000);
+		assert_int_equal(uvfs_fallocate(t, fd, 0, 0, 17 * PAGE), -ENOSPC);
+		assert_int_equal(uvfs_fstat(t, fd, &b), 0);
+		assert_int_equal(b.st_blocks, 8);
+		assert_int_equal(b.st_size, 5 * PAGE + 1);
+		assert_true(b.st_mtim.tv_sec == a.st_mtim.tv_sec && b.st_mtim.tv_nsec == a.st_mtim.tv_nsec);
+		/* 16 pages of which one is there: fits */
+		assert_int_equal(uvfs_fallocate(t, fd, 0, 0, 16 * PAGE), 0);
+		assert_int_equal(uvfs_fstat(t, fd, &b), 0);
+		assert_int_equal(b.st_blocks, 16 * 8);
+		assert_int_equal(b.st_size, 16 * PAGE);
+		assert_int_equal(uvfs_fallocate(t, fd, 1, 16 * PAGE, 1), -ENOSPC);
+		uvfs_task_exit(t);
+		uvfs_free(fs);
+	}
+}
+
 /* ENOMEM at each allocation of the move: -ENOMEM, the data where it was */
 static void test_enomem(void **state)
 {
@@ -367,6 +491,22 @@ static void test_enomem(void **state)
 		assert_memory_equal(got, buf, sizeof(buf));
 	}
 	assert_true(r >= 0);
+	/* fallocate in the page tree: ENOMEM at each allocation changes nothing */
+	{
+		int tfd = open_file(t, "/g"), fr = -ENOMEM;
+
+		assert_int_equal(uvfs_pwrite(t, tfd, "z", 1, 70 * PAGE), 1);
+		for (long k = 0; fr == -ENOMEM; k++) {
+			uvfs_fail_countdown = k;
+			fr = uvfs_fallocate(t, tfd, 0, 0, 100 * PAGE);
+			uvfs_fail_countdown = -1;
+			assert_int_equal(uvfs_fstat(t, tfd, &st), 0);
+			assert_int_equal(st.st_blocks, fr ? 8 : 100 * 8);
+			assert_int_equal(st.st_size, fr ? 70 * PAGE + 1 : 100 * PAGE);
+		}
+		assert_int_equal(fr, 0);
+		assert_int_equal(uvfs_close(t, tfd), 0);
+	}
 	/* ENOMEM giving it back: the memfd stays, the data too */
 	uvfs_fail_countdown = 0;
 	assert_int_equal(uvfs_close(t, fd), 0);
@@ -391,6 +531,9 @@ int main(void)
 		cmocka_unit_test(test_mapping_fills_hole),
 		cmocka_unit_test(test_same_answers),
 		cmocka_unit_test(test_blocks_as_kernel),
+		cmocka_unit_test(test_fallocate),
+		cmocka_unit_test(test_fallocate_limit),
+		cmocka_unit_test(test_fallocated_stays),
 		cmocka_unit_test(test_enomem),
 		cmocka_unit_test(test_no_leaks),
 	};

@@ -471,6 +471,16 @@ off_t uvfs_lseek(struct uvfs_task *task, int fd, off_t offset, int whence);
  * writing, not a regular file), EFBIG, ENOSPC is never returned (sparse). */
 int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length);
 
+/* uvfs_fallocate - fallocate(2): EBADF (not open, O_PATH), EINVAL (negative offset,
+ * length not above 0), EOPNOTSUPP (a mode Linux does not know, FALLOC_FL_PUNCH_HOLE
+ * without FALLOC_FL_KEEP_SIZE, a mode tmpfs does not have: it has the allocation, with
+ * or without FALLOC_FL_KEEP_SIZE, and FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE),
+ * EBADF (not open for writing), EPERM (immutable), ESPIPE (a fifo), EISDIR, ENODEV
+ * (not a regular file), EFBIG (offset + length overflows), ENOSPC (memfs's size limit:
+ * nothing allocated).  On a host mount the host's answer.  Success sets mtime and
+ * ctime and clears set-user-ID as a write does. */
+int uvfs_fallocate(struct uvfs_task *task, int fd, int mode, off_t offset, off_t len);
+
 /* uvfs_truncate - EINVAL (negative length), path walk errors (symlinks followed),
  * EISDIR (a directory), EINVAL (not a regular file), EFBIG. */
 int uvfs_truncate(struct uvfs_task *task, const char *path, off_t length);

@@ -1278,6 +1278,16 @@ static const struct file_operations hostfs_dir_fops = {
 	.fsync = hostfs_fsync,
 };
 
+/* the host's fallocate on the host's descriptor; size, blocks and times read back */
+static int hostfs_fallocate(struct file *f, int mode, off_t offset, off_t len)
+{
+	int err = fallocate(hfd(f), mode, offset, len) ? host_err() : 0;
+
+	if (!err)
+		force_refresh(f->f_inode);
+	return err;
+}
+
 static const struct file_operations hostfs_file_fops = {
 	.open = hostfs_open,
 	.release = hostfs_release,
@@ -1285,6 +1295,7 @@ static const struct file_operations hostfs_file_fops = {
 	.write = hostfs_write,
 	.llseek = hostfs_llseek,
 	.fsync = hostfs_fsync,
+	.fallocate = hostfs_fallocate,
 	.fop_flags = FOP_ODIRECT,
 };
 

@@ -440,7 +440,8 @@ fail:
  * Back into the page tree, once no open file that asked for the memfd is left.  Not
  * while the kernel maps it shared and writable (a program's mapping outlives its
  * descriptor): the write seal is refused then (EBUSY, memfd_wait_for_pins), and the
- * memfd stays until another release finds it unmapped, or the inode goes.  The seal
+ * memfd stays until another release finds it unmapped, or the inode goes; so it does
+ * while it has pages the copy cannot see (fallocate's).  The seal
  * comes after the copy, so a failed copy leaves the memfd writable and in use.
  */
 static void memfd_detach(struct inode *inode)
@@ -448,7 +449,7 @@ static void memfd_detach(struct inode *inode)
 	struct memfs_inode *mi = MI(inode), tree = { .root = NULL };
 	struct super_block *sb = inode->i_sb;
 	struct memfs_memfd *mm = memfd_of(mi);
-	uint64_t size = (uint64_t)inode->i_size, charged = mi->npages;
+	uint64_t size = (uint64_t)inode->i_size, charged = mi->npages, pages = 0;
 
 	/* the tree's pages are charged as they are made: the memfd's are not, meanwhile */
 	MSB(sb)->used_pages -= charged;
@@ -472,6 +473,11 @@ static void memfd_detach(struct inode *inode)
 				goto undo;
 		}
 	}
+	/* pages SEEK_DATA does not show -- fallocate's, not yet written (shmem counts
+	 * them and calls them holes), or beyond the end (FALLOC_FL_KEEP_SIZE) -- cannot
+	 * be placed in the tree: such a file keeps its memfd */
+	if (memfd_pages(mm->fd, &pages) || pages != tree.npages)
+		goto undo;
 	if (fcntl(mm->fd, F_ADD_SEALS, F_SEAL_WRITE))
 		goto undo;
 	close(mm->fd);
@@ -1340,6 +1346,146 @@ static ssize_t memfs_write(struct file *f, const void *buf, size_t count, off_t 
 	return (ssize_t)done;
 }
 
+/*
+ * ->fallocate: shmem_fallocate()'s two modes.  Allocation (with or without
+ * FALLOC_FL_KEEP_SIZE) makes every missing page of the range, zeroed, or none: more
+ * pages than the limit has room for is ENOSPC with nothing made (shmem undoes what it
+ * made, shmem_undo_range); the size grows to the range's end unless KEEP_SIZE.  A
+ * punched hole (always KEEP_SIZE: vfs_fallocate) frees the pages it covers whole and
+ * zeroes the rest of the range (shmem_truncate_range).
+ */
+#define FALLOC_KEEP_SIZE  0x01
+#define FALLOC_PUNCH_HOLE 0x02
+
+/* Pages of [first, end) present in the tree */
+static uint64_t radix_count(const struct memfs_inode *mi, uint64_t first, uint64_t end)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = radix_find(mi, first, end, true); i < end; i = radix_find(mi, i + 1, end, true))
+		n++;
+	return n;
+}
+
+/* Holes of [first, end) in a memfd, in pages, as memfd_fit() finds them */
+static uint64_t memfd_holes(int fd, uint64_t first, uint64_t end)
+{
+	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT, n = 0;
+
+	while (at < stop) {
+		off_t hole = lseek(fd, (off_t)at, SEEK_HOLE), data;
+		uint64_t h = hole < 0 ? at : ((uint64_t)hole + UVFS_PAGE_SIZE - 1) &
+					       ~(uint64_t)(UVFS_PAGE_SIZE - 1), d;
+
+		if (h >= stop)
+			break;
+		data = lseek(fd, (off_t)h, SEEK_DATA);
+		d = data < 0 || (uint64_t)data > stop ? stop : (uint64_t)data;
+		n += (d - h) >> UVFS_PAGE_SHIFT;
+		at = d;
+	}
+	return n;
+}
+
+static int memfs_allocate(struct inode *inode, uint64_t first, uint64_t end)
+{
+	struct memfs_inode *mi = MI(inode);
+	struct memfs_sb *s = MSB(inode->i_sb);
+	uint64_t need = (end - first) - radix_count(mi, first, end), k = 0;
+	void **pages;
+
+	if (s->max_pages && (s->used_pages >= s->max_pages || need > s->max_pages - s->used_pages))
+		return -ENOSPC;
+	if (!need)
+		return 0;
+	if (need > SIZE_MAX / sizeof(void *) || !(pages = uvfs_malloc(need * sizeof(void *))))
+		return -ENOMEM;
+	/* every slot, then every page: the tree changes only when both are had */
+	for (uint64_t i = first; i < end && k < need; i++) {
+		if (radix_lookup(mi, i))
+			continue;
+		pages[k] = radix_slot(mi, i) ? alloc_page(inode->i_sb) : ERR_PTR(-ENOMEM);
+		if (IS_ERR(pages[k])) {
+			int err = (int)PTR_ERR(pages[k]);
+
+			while (k)
+				free_page(inode->i_sb, pages[--k]);
+			free(pages);
+			return err;
+		}
+		k++;
+	}
+	k = 0;
+	for (uint64_t i = first; i < end && k < need; i++) {
+		void **slot = radix_lookup(mi, i) ? NULL : radix_slot(mi, i);
+
+		if (slot) {
+			*slot = pages[k++];
+			mi->npages++;
+		}
+	}
+	free(pages);
+	return 0;
+}
+
+static void memfs_punch(struct inode *inode, uint64_t offset, uint64_t end)
+{
+	struct memfs_inode *mi = MI(inode);
+	uint64_t limit = (end + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+
+	for (uint64_t i = radix_find(mi, offset >> UVFS_PAGE_SHIFT, limit, true); i < limit;
+	     i = radix_find(mi, i + 1, limit, true)) {
+		uint64_t from = i << UVFS_PAGE_SHIFT, to = from + UVFS_PAGE_SIZE;
+		char *page = radix_lookup(mi, i);
+
+		if (from >= offset && to <= end) {
+			void **slot = radix_slot(mi, i);  /* present: no allocation */
+
+			free_page(inode->i_sb, *slot);
+			*slot = NULL;
+			mi->npages--;
+		} else {
+			uint64_t a = offset > from ? offset : from, b = end < to ? end : to;
+
+			memset(page + (a - from), 0, (size_t)(b - a));
+		}
+	}
+}
+
+static int memfs_fallocate(struct file *f, int mode, off_t offset, off_t len)
+{
+	struct inode *inode = f->f_inode;
+	struct memfs_inode *mi = MI(inode);
+	struct memfs_sb *s = MSB(inode->i_sb);
+	uint64_t end = (uint64_t)offset + (uint64_t)len;
+	uint64_t first = (uint64_t)offset >> UVFS_PAGE_SHIFT;
+	uint64_t last = (end + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+	int err = 0;
+
+	if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if (memfd_of(mi)) {
+		uint64_t need = mode & FALLOC_PUNCH_HOLE ? 0 : memfd_holes(memfd_of(mi)->fd, first, last);
+
+		if (s->max_pages && (s->used_pages >= s->max_pages ? need : need > s->max_pages - s->used_pages))
+			return -ENOSPC;
+		/* the memfd is shmem: the same call does the same thing */
+		if (fallocate(memfd_of(mi)->fd, mode, offset, len))
+			err = errno == ENOSPC ? -ENOMEM : -errno;
+		memfd_recount(inode->i_sb, mi);
+	} else if (mode & FALLOC_PUNCH_HOLE) {
+		memfs_punch(inode, (uint64_t)offset, end);
+	} else {
+		err = memfs_allocate(inode, first, last);
+	}
+	if (err)
+		return err;
+	if (!(mode & FALLOC_KEEP_SIZE) && (off_t)end > inode->i_size)
+		inode->i_size = (off_t)end;
+	file_update_time(inode);  /* shmem_fallocate: file_modified(), when it succeeded */
+	return 0;
+}
+
 #define MEMFS_LAST_PAGE ((uint64_t)INT64_MAX >> UVFS_PAGE_SHIFT)
 
 static off_t memfs_seek_data(struct file *f, off_t offset, int whence)
@@ -1504,5 +1650,6 @@ static const struct file_operations memfs_file_fops = {
 	.write = memfs_write,
 	.seek_data = memfs_seek_data,
 	.release = memfs_file_release,
+	.fallocate = memfs_fallocate,
 	.fop_flags = FOP_ODIRECT | FOP_FSYNC,
 };

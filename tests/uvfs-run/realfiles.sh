@@ -126,6 +126,13 @@ fcntl.lockf(fd, fcntl.LOCK_UN)
 os.waitpid(pid, 0)
 EOF
 
+# -- fallocate: allocation, a punched hole, KEEP_SIZE beyond the end, a mode tmpfs lacks
+fallocate -l 1M fa && stat -c 'fallocate: %s %b' fa
+fallocate -p -o 4096 -l 8192 fa && stat -c 'punched: %s %b' fa
+fallocate -n -o 2M -l 4096 fa && stat -c 'beyond the end: %s %b' fa
+fallocate -z -l 10 fa 2>&1 | sed 's/^.*: //'
+python3 -c 'import os; fd = os.open("pf", os.O_RDWR | os.O_CREAT); os.posix_fallocate(fd, 0, 10000); s = os.fstat(fd); print("posix_fallocate", s.st_size, s.st_blocks)'
+
 # -- sqlite: the CLI, then Python's module with the default journal and with WAL
 sqlite3 cli.db 'create table t(x); insert into t values (1), (2); select sum(x) from t;'
 python3 - <<'EOF'

@@ -1300,6 +1300,12 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		return ufd(p, fd) ? skip(r, uvfs_fsync(t, fd)) : ACT_NATIVE;
 	case SYS_ftruncate:
 		return ufd(p, fd) ? skip(r, uvfs_ftruncate(t, fd, (off_t)A1(r))) : ACT_NATIVE;
+	case SYS_fallocate:
+		/* uvfs's: its size and its limit (the stand-in, a memfd or the host file,
+		 * would grow behind them) */
+		return ufd(p, fd) ? skip(r, uvfs_fallocate(t, fd, iarg(A1(r)), (off_t)A2(r),
+							   (off_t)A3(r)))
+				  : ACT_NATIVE;
 	case SYS_fchmod:
 		return ufd(p, fd) ? skip(r, uvfs_fchmodat(t, fd, "", (mode_t)A1(r), AT_EMPTY_PATH))
 				  : ACT_NATIVE;
