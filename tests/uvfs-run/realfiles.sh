@@ -159,6 +159,25 @@ for mode in ("delete", "wal"):
           db.execute("pragma integrity_check").fetchone())
 EOF
 
+# -- POSIX shared memory: /dev/shm, shm_open and MAP_SHARED between two processes
+stat -c '/dev/shm: %a %F' /dev/shm
+python3 - <<'EOF'
+import multiprocessing as mp, os
+from multiprocessing import shared_memory
+def child(name):
+    s = shared_memory.SharedMemory(name=name)
+    s.buf[0:5] = b"child"
+    s.close()
+shm = shared_memory.SharedMemory(create=True, size=8192, name="uvfs-run-test-%d" % os.getpid())
+p = mp.get_context("fork").Process(target=child, args=(shm.name,))
+p.start()
+p.join()
+print("shared_memory between two processes:", bytes(shm.buf[0:5]), os.path.exists("/dev/shm/" + shm.name))
+shm.close()
+shm.unlink()
+print("unlinked:", os.path.exists("/dev/shm/" + shm.name))
+EOF
+
 # -- git
 git init -q repo && cd repo || exit 1
 printf 'a\n' > a && printf 'b\n' > b && mkdir d && printf 'c\n' > d/c

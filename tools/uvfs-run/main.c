@@ -106,8 +106,8 @@ static int uvfs_mkdir_p(struct uvfs_task *t, const char *path)
 	return err;
 }
 
-/* The namespace on a new instance: the host's root on /.r (read-only), its /tmp a
- * memfs, uvfs's /proc, the options' mounts, then pivot_root into /.r. */
+/* The namespace on a new instance: the host's root on /.r (read-only), its /tmp and
+ * /dev/shm a memfs each, uvfs's /proc, the options' mounts, then pivot_root into /.r. */
 static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *m, int nm)
 {
 	struct uvfs_task *t = uvfs_task_new(fs);
@@ -123,6 +123,12 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 		die("mount /tmp", -err);
 	if ((err = uvfs_mount2(t, "proc", "/.r/proc", "proc", 0, NULL)))
 		die("mount /proc", -err);
+	/* /dev/shm, as every Linux system has it (shm_open, POSIX semaphores): a fresh
+	 * memfs, whose files' memfds the programs map shared; not the host's, which the
+	 * read-only root would make EROFS.  A host without /dev/shm gets none. */
+	err = uvfs_mount2(t, "tmpfs", "/.r/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	if (err && err != -ENOENT)
+		die("mount /dev/shm", -err);
 	for (int i = 0; i < nm; i++) {
 		snprintf(dst, sizeof(dst), "/.r%s", m[i].dst);
 		if (m[i].dst[0] != '/') {
