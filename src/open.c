@@ -617,7 +617,13 @@ int uvfs_faccessat2(struct uvfs_task *task, int dirfd, const char *name, int mod
 	inode = path.dentry->d_inode;
 	/* MAY_ACCESS is the kernel's marker for security modules: nothing here */
 	_Static_assert(R_OK == MAY_READ && W_OK == MAY_WRITE && X_OK == MAY_EXEC, "access bits");
-	err = inode_permission(&task->cred, inode, mode & (R_OK | W_OK | X_OK));
+	/* a regular file through a noexec mount may not be executed, whatever its mode:
+	 * EACCES before the mode is asked (do_faccessat's path_noexec();
+	 * tests/diff/mount-noexec.sys) */
+	if ((mode & X_OK) && S_ISREG(inode->i_mode) && path_noexec(&path))
+		err = -EACCES;
+	else
+		err = inode_permission(&task->cred, inode, mode & (R_OK | W_OK | X_OK));
 	/* "SuS v2 requires we report a read only fs too", for what may be written */
 	if (!err && (mode & W_OK) && !S_ISCHR(inode->i_mode) && !S_ISBLK(inode->i_mode) &&
 	    !S_ISFIFO(inode->i_mode) && !S_ISSOCK(inode->i_mode) && mnt_is_readonly(path.mnt))

@@ -51,8 +51,14 @@ int diffcheck(const char *name, const char *script, bool dump)
 		return 1;
 	}
 	ret = strcmp(host, uvfs) ? 1 : 0;
-	if (ret)
+	if (ret) {
 		print_diff(name, host, uvfs);
+	} else if (!strncmp(host, "syntax: ", 8) || strstr(host, "\nsyntax: ")) {
+		/* a line the interpreter does not know ran on neither side: it compares
+		 * equal and tests nothing (mount-readonly.sys's faccessat2 lines did) */
+		fprintf(stderr, "%s: a line sysscript cannot run:\n%s", name, host);
+		ret = 1;
+	}
 	else if (getenv("DIFFCHECK_VERBOSE"))
 		fputs(host, stderr);
 	free(host);

@@ -113,6 +113,14 @@ want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &
 got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- bash "$work/realfiles.sh" /mnt 2>&1)
 same "gcc, exec, mmap, locks, sqlite3 and git on a --bind" "$want" "$got"
 rm -rf "$rdir"
+# noexec: a binary and a #! script on a noexec tmpfs are refused before anything runs,
+# test -x says no (faccessat2's path_noexec), sh reads the script all the same
+noexec='mkdir /tmp/m && mount -t tmpfs -o noexec x /tmp/m && cp /bin/true /tmp/m/ &&
+printf "#!/bin/sh\necho ran\n" > /tmp/m/s && chmod 755 /tmp/m/s; /tmp/m/true; echo "true $?"
+/tmp/m/s; echo "script $?"; test -x /tmp/m/true; echo "test -x $?"; sh /tmp/m/s'
+want=$(native bash -c "$noexec" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c "$noexec" 2>&1)
+same "a noexec tmpfs: exec and test -x refused as the kernel refuses them" "$want" "$got"
 # A signal pending while a watching filter is installed: its handler runs first, and
 # the descriptor is still uvfs's when the handler returns
 want=$(native python3 "$work/signals.py" 100)

@@ -55,6 +55,7 @@ static int h_fchdir(void *c, int fd) { return (int)R(fchdir(fd)); }
 #define SYS_fchmodat2 452
 #endif
 static int h_fchmodat(void *c, int d, const char *p, mode_t m, int f) { return (int)R(syscall(SYS_fchmodat2, d, p, m, f)); }
+static int h_faccessat2(void *c, int d, const char *p, int m, int f) { return (int)R(syscall(SYS_faccessat2, d, p, m, f)); }
 static int h_fchownat(void *c, int d, const char *p, uid_t u, gid_t g, int f) { return (int)R(syscall(SYS_fchownat, d, p, u, g, f)); }
 static int h_utimensat(void *c, int d, const char *p, const struct timespec t[2], int f)
 { return (int)R(syscall(SYS_utimensat, d, p, t, f)); }
@@ -244,6 +245,7 @@ static struct sys_backend host_backend = {
 	.symlinkat = h_symlinkat, .readlinkat = h_readlinkat, .linkat = h_linkat,
 	.fstatat = h_fstatat, .fstat = h_fstat, .getdents64 = h_getdents64,
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
+	.faccessat2 = h_faccessat2,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
 	.fcntl = h_fcntl, .mount = h_mount, .mount2 = h_mount2, .umount2 = h_umount2, .hostmount = h_hostmount,
 	.statfs = h_statfs, .fstatfs = h_fstatfs, .unshare = h_unshare, .pivot_root = h_pivot_root, .chroot = h_chroot, .readlink_proc = h_readlink_proc,

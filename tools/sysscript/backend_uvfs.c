@@ -53,6 +53,7 @@ static int u_getcwd(void *c, char *b, size_t n) { return uvfs_getcwd(T(c), b, n)
 static int u_chdir(void *c, const char *p) { return uvfs_chdir(T(c), p); }
 static int u_fchdir(void *c, int fd) { return uvfs_fchdir(T(c), fd); }
 static int u_fchmodat(void *c, int d, const char *p, mode_t m, int f) { return uvfs_fchmodat(T(c), d, p, m, f); }
+static int u_faccessat2(void *c, int d, const char *p, int m, int f) { return uvfs_faccessat2(T(c), d, p, m, f); }
 static int u_fchownat(void *c, int d, const char *p, uid_t u, gid_t g, int f) { return uvfs_fchownat(T(c), d, p, u, g, f); }
 static int u_utimensat(void *c, int d, const char *p, const struct timespec t[2], int f)
 { return uvfs_utimensat(T(c), d, p, t, f); }
@@ -228,6 +229,7 @@ static const struct sys_backend uvfs_backend = {
 	.symlinkat = u_symlinkat, .readlinkat = u_readlinkat, .linkat = u_linkat,
 	.fstatat = u_fstatat, .fstat = u_fstat, .getdents64 = u_getdents64,
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
+	.faccessat2 = u_faccessat2,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
 	.fcntl = u_fcntl, .mount = u_mount, .mount2 = u_mount2, .umount2 = u_umount2, .hostmount = u_hostmount,
 	.statfs = u_statfs, .fstatfs = u_fstatfs, .unshare = u_unshare, .pivot_root = u_pivot_root, .chroot = u_chroot, .readlink_proc = u_readlink_proc,

@@ -28,7 +28,7 @@ struct sym {
 static const struct sym syms[] = {
 #define S(x) { #x, (long)(x) }
 	S(AT_FDCWD), S(AT_SYMLINK_NOFOLLOW), S(AT_SYMLINK_FOLLOW), S(AT_REMOVEDIR),
-	S(AT_EMPTY_PATH), S(AT_NO_AUTOMOUNT),
+	S(AT_EMPTY_PATH), S(AT_NO_AUTOMOUNT), S(AT_EACCESS), S(R_OK), S(W_OK), S(X_OK), S(F_OK),
 	S(O_RDONLY), S(O_WRONLY), S(O_RDWR), S(O_CREAT), S(O_EXCL), S(O_TRUNC), S(O_APPEND),
 	S(O_DIRECTORY), S(O_NOFOLLOW), S(O_PATH), S(O_TMPFILE), S(O_CLOEXEC), S(O_NONBLOCK),
 	S(O_NOCTTY), S(O_NOATIME), { "O_LARGEFILE", 0100000 }, S(O_SYNC), S(O_DSYNC), S(O_ACCMODE),
@@ -804,6 +804,9 @@ long sysscript_line(struct sysscript *s, const char *line)
 	} else if (!strcmp(cmd, "fchmodat")) {
 		NEED(4);
 		r = b->fchmodat(c, (int)a[0], STR(1), (mode_t)a[2], (int)a[3]);
+	} else if (!strcmp(cmd, "faccessat2")) {
+		NEED(4);
+		r = b->faccessat2(c, (int)a[0], STR(1), (int)a[2], (int)a[3]);
 	} else if (!strcmp(cmd, "fchownat")) {
 		NEED(5);
 		r = b->fchownat(c, (int)a[0], STR(1), (uid_t)a[2], (gid_t)a[3], (int)a[4]);

@@ -94,6 +94,7 @@ struct sys_backend {
 	int (*fchdir)(void *ctx, int fd);
 	int (*fchmodat)(void *ctx, int dfd, const char *path, mode_t mode, int flags);
 	int (*fchownat)(void *ctx, int dfd, const char *path, uid_t u, gid_t g, int flags);
+	int (*faccessat2)(void *ctx, int dfd, const char *path, int mode, int flags);
 	int (*utimensat)(void *ctx, int dfd, const char *path, const struct timespec t[2],
 			 int flags);
 	int (*dup)(void *ctx, int fd);
