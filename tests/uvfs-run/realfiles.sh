@@ -96,6 +96,26 @@ _, st = os.waitpid(pid, 0)
 print("past a truncation:", signal.Signals(os.WTERMSIG(st)).name if os.WIFSIGNALED(st) else st)
 EOF
 
+# -- seals: a tmpfs file is born sealed against them (a memfs file's stand-in is a
+# memfd, which must not be sealable)
+python3 - <<'EOF'
+import fcntl, os
+fd = os.open("sealt", os.O_RDWR | os.O_CREAT)
+ro = os.open("sealt", os.O_RDONLY)
+try:
+    print("F_GET_SEALS", fcntl.fcntl(fd, 1034))
+except OSError as e:
+    print("F_GET_SEALS", e.strerror)  # not tmpfs (a --bind)
+for f, seals in ((fd, 8), (fd, 0x1000), (ro, 0x1000)):
+    try:
+        fcntl.fcntl(f, 1033, seals)
+        print("F_ADD_SEALS: sealed")
+    except OSError as e:
+        print("F_ADD_SEALS", seals, e.strerror)
+os.write(fd, b"still writable")
+print(os.pread(ro, 5, 0))
+EOF
+
 # -- locks
 flock a.lock sh -c 'flock b.lock echo "flock: two files, two locks"'
 flock a.lock sh -c 'flock -n a.lock true; echo "flock -n on a held lock: $?"'

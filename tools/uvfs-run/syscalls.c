@@ -1162,6 +1162,36 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	return ACT_REWRITTEN;
 }
 
+/*
+ * F_ADD_SEALS, F_GET_SEALS of a memfs file: its stand-in is the memfd uvfs keeps the
+ * data in, which the program must not seal (uvfs's writes would fail), so the answer
+ * is a tmpfs file's, which is born sealed against seals (shmem's F_SEAL_SEAL;
+ * memfd_add_seals(): EPERM without write access, EINVAL for unknown seals, then EPERM).
+ * Every other stand-in is the kernel's to answer (a host file, the null device: EINVAL).
+ */
+#define TMPFS_MAGIC_ 0x01021994
+#define ALL_SEALS_ 0x3f  /* F_SEAL_SEAL ... F_SEAL_EXEC */
+
+static enum action tmpfs_seals(struct proc *p, struct user_regs_struct *r, int fd, int cmd,
+			       unsigned int seals)
+{
+	struct statfs sfs;
+	struct stat st;
+	int fl;
+
+	if (uvfs_host_fd(T(p), fd) != -EXDEV || uvfs_fstat(T(p), fd, &st) || !S_ISREG(st.st_mode) ||
+	    uvfs_fstatfs(T(p), fd, &sfs) || sfs.f_type != TMPFS_MAGIC_)
+		return ACT_NATIVE;
+	if (cmd == F_GET_SEALS)
+		return skip(r, F_SEAL_SEAL);
+	fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
+	if (fl < 0)
+		return skip(r, fl);
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return skip(r, -EPERM);
+	return skip(r, seals & ~(unsigned int)ALL_SEALS_ ? -EINVAL : -EPERM);
+}
+
 /* ---------------------------------------------------------------------------------
  * The dispatcher
  */
@@ -1233,6 +1263,9 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		case F_GETFL:
 		case F_SETFL:
 			return skip(r, uvfs_fcntl(t, fd, cmd, (long)A2(r)));
+		case F_ADD_SEALS:
+		case F_GET_SEALS:
+			return tmpfs_seals(p, r, fd, cmd, (unsigned int)A2(r));
 		default:
 			return ACT_NATIVE;  /* F_GETFD, locks, leases: the stand-in answers */
 		}
