@@ -116,6 +116,37 @@ os.write(fd, b"still writable")
 print(os.pread(ro, 5, 0))
 EOF
 
+# -- ioctl: the generic ones, and a file with no attributes set
+python3 - <<'EOF'
+import array, fcntl, os, termios
+fd = os.open("io", os.O_RDWR | os.O_CREAT | os.O_TRUNC)
+os.write(fd, b"x" * 1000)
+os.lseek(fd, 100, 0)
+def q(name, cmd, typ="i", arg=0):
+    b = array.array(typ, [arg])
+    try:
+        fcntl.ioctl(fd, cmd, b)
+        print(name, b[0])
+    except OSError as e:
+        print(name, e.strerror)
+q("FIONREAD", termios.FIONREAD)
+q("FIGETBSZ", 2)
+q("FIOQSIZE", 0x5460, "q")
+q("FS_IOC_GETFLAGS", 0x80086601)
+q("FS_IOC_SETFLAGS 0", 0x40086602)
+try:
+    termios.tcgetattr(fd)
+except termios.error as e:
+    print("tcgetattr", e.args[1])
+x = bytearray(28)
+fcntl.ioctl(fd, 0x801c581f, x)
+print("FS_IOC_FSGETXATTR", x.hex())
+fcntl.ioctl(fd, termios.FIONBIO, array.array("i", [1]))
+print("FIONBIO: O_NONBLOCK", bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK))
+fcntl.ioctl(fd, termios.FIOCLEX)
+print("FIOCLEX: FD_CLOEXEC", fcntl.fcntl(fd, fcntl.F_GETFD))
+EOF
+
 # -- locks
 flock a.lock sh -c 'flock b.lock echo "flock: two files, two locks"'
 flock a.lock sh -c 'flock -n a.lock true; echo "flock -n on a held lock: $?"'

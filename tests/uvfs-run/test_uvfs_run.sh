@@ -10,7 +10,7 @@ UR=$(realpath "$1")
 # The test's programs, copied out of the build directory, which may be under /tmp (CI
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
-trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}"' EXIT
+trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}"' EXIT
 cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
@@ -113,6 +113,23 @@ want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &
 got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- bash "$work/realfiles.sh" /mnt 2>&1)
 same "gcc, exec, mmap, locks, sqlite3 and git on a --bind" "$want" "$got"
 rm -rf "$rdir"
+# Attributes: a memfs file keeps none (chattr of a flag is EOPNOTSUPP, a deliberate
+# difference: tmpfs keeps +i, +a, +d, +A, SEMANTICS §9), and the stand-in, which is the
+# memfd of its data, does not take them either; through --ro-bind, EROFS as the kernel
+# says for a read-only bind, the host file unchanged
+got=$(cd /tmp && "$UR" -- bash -c 'cd /tmp; touch f; chattr +i f; echo "chattr +i $?"; lsattr f; echo x >> f; cat f' 2>&1)
+same "chattr on memfs: EOPNOTSUPP, nothing set, the file still writable" "chattr: Operation not supported while setting flags on f
+chattr +i 1
+---------------------- f
+x" "$got"
+adir=$(mktemp -d /var/tmp/uvfs-run-attr.XXXXXX)
+touch "$adir/h"
+before=$(lsattr "$adir/h")
+want=$(native bash -c 'mount --bind -o ro "$1" /mnt && chattr +d /mnt/h; echo "chattr +d $?"' x "$adir" 2>&1)
+got=$("$UR" --ro-bind "$adir" /mnt -- bash -c 'chattr +d /mnt/h; echo "chattr +d $?"' 2>&1)
+same "chattr through --ro-bind: EROFS, as the kernel's read-only bind says" "$want" "$got"
+same "chattr through --ro-bind: the host file's attributes unchanged" "$before" "$(lsattr "$adir/h")"
+rm -rf "$adir"
 # noexec: a binary and a #! script on a noexec tmpfs are refused before anything runs,
 # test -x says no (faccessat2's path_noexec), sh reads the script all the same
 noexec='mkdir /tmp/m && mount -t tmpfs -o noexec x /tmp/m && cp /bin/true /tmp/m/ &&

@@ -111,7 +111,7 @@ static const int by_fd0[] = {
 	SYS_read, SYS_write, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
 	SYS_preadv, SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_lseek, SYS_fstat,
 	SYS_close, SYS_fcntl, SYS_getdents, SYS_getdents64, SYS_dup, SYS_fsync,
-	SYS_fdatasync, SYS_ftruncate, SYS_fallocate, SYS_fchmod, SYS_fchown, SYS_fchdir, SYS_fstatfs,
+	SYS_fdatasync, SYS_ftruncate, SYS_fallocate, SYS_ioctl, SYS_fchmod, SYS_fchown, SYS_fchdir, SYS_fstatfs,
 	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr,
 };
 /* ... or the second: dup2 and dup3 onto a uvfs number close uvfs's descriptor;

@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/xattr.h>
@@ -1170,17 +1172,25 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
  * Every other stand-in is the kernel's to answer (a host file, the null device: EINVAL).
  */
 #define TMPFS_MAGIC_ 0x01021994
+#define UVFS_PAGE_SIZE_ 4096
 #define ALL_SEALS_ 0x3f  /* F_SEAL_SEAL ... F_SEAL_EXEC */
+
+/* A regular file of memfs (its stand-in, the memfd of its data), with its stat */
+static bool memfs_file(struct proc *p, int fd, struct stat *st)
+{
+	struct statfs sfs;
+
+	return uvfs_host_fd(T(p), fd) == -EXDEV && !uvfs_fstat(T(p), fd, st) &&
+	       S_ISREG(st->st_mode) && !uvfs_fstatfs(T(p), fd, &sfs) && sfs.f_type == TMPFS_MAGIC_;
+}
 
 static enum action tmpfs_seals(struct proc *p, struct user_regs_struct *r, int fd, int cmd,
 			       unsigned int seals)
 {
-	struct statfs sfs;
 	struct stat st;
 	int fl;
 
-	if (uvfs_host_fd(T(p), fd) != -EXDEV || uvfs_fstat(T(p), fd, &st) || !S_ISREG(st.st_mode) ||
-	    uvfs_fstatfs(T(p), fd, &sfs) || sfs.f_type != TMPFS_MAGIC_)
+	if (!memfs_file(p, fd, &st))
 		return ACT_NATIVE;
 	if (cmd == F_GET_SEALS)
 		return skip(r, F_SEAL_SEAL);
@@ -1190,6 +1200,87 @@ static enum action tmpfs_seals(struct proc *p, struct user_regs_struct *r, int f
 	if ((fl & O_ACCMODE) == O_RDONLY)
 		return skip(r, -EPERM);
 	return skip(r, seals & ~(unsigned int)ALL_SEALS_ ? -EINVAL : -EPERM);
+}
+
+/*
+ * ioctl on a uvfs descriptor.  The generic ones (do_vfs_ioctl) are uvfs's where they
+ * touch the open file: FIOCLEX/FIONCLEX the number's flag (the kernel's, and uvfs's
+ * mirror), FIONBIO O_NONBLOCK, FIONREAD of a regular file the bytes after uvfs's
+ * position.  A memfs file's stand-in is the memfd of its data,
+ * whose attributes must stay uvfs's: the rest is answered as tmpfs answers for a file
+ * with no attributes set -- FIGETBSZ 4096,
+ * FIOQSIZE the bytes allocated, FS_IOC_GETFLAGS 0, FS_IOC_FSGETXATTR zeros,
+ * FS_IOC_SETFLAGS of no flag 0 -- and ENOTTY (shmem has no ->unlocked_ioctl).
+ * Deliberate difference: FS_IOC_SETFLAGS of a flag (chattr +i, +a, +d, +A) is
+ * EOPNOTSUPP, as on a filesystem without attributes: uvfs keeps none yet
+ * (docs/SEMANTICS.md §9).  A host file's: the kernel's on the host file, but what
+ * would change it through a read-only uvfs mount is EROFS (mnt_want_write_file()).
+ */
+#define FIGETBSZ_ 2
+#define FIOQSIZE_ 0x5460
+#define FS_IOC_GETFLAGS_ 0x80086601u
+#define FS_IOC_SETFLAGS_ 0x40086602u
+#define FS_IOC_FSGETXATTR_ 0x801c581fu
+#define FS_IOC_FSSETXATTR_ 0x401c5820u
+
+static enum action do_ioctl(struct proc *p, struct user_regs_struct *r, int fd, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct statfs sfs;
+	struct stat st;
+	int v, fl;
+
+	switch (cmd) {
+	case FIOCLEX:
+	case FIONCLEX:
+		uvfs_fcntl(T(p), fd, F_SETFD, cmd == FIOCLEX ? FD_CLOEXEC : 0);
+		return ACT_NATIVE;  /* the stand-in's flag: the kernel's exec closes it */
+	case FIONBIO:
+		if (mem_read(p->tid, arg, &v, sizeof(v)))
+			return skip(r, -EFAULT);
+		fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
+		if (fl < 0)
+			return skip(r, fl);
+		return skip(r, uvfs_fcntl(T(p), fd, F_SETFL, v ? fl | O_NONBLOCK : fl & ~O_NONBLOCK));
+	}
+	if (cmd == FIONREAD && !uvfs_fstat(T(p), fd, &st) && S_ISREG(st.st_mode)) {
+		/* the bytes after uvfs's position (the stand-in's is not it), any file */
+		off_t pos = uvfs_lseek(T(p), fd, 0, SEEK_CUR);
+
+		v = (int)(st.st_size - pos);  /* put_user of an int, as the kernel's */
+		return skip(r, pos < 0 ? (int)pos : mem_write(p->tid, arg, &v, sizeof(v)));
+	}
+	if (!memfs_file(p, fd, &st)) {
+		if ((cmd == FS_IOC_SETFLAGS_ || cmd == FS_IOC_FSSETXATTR_) &&
+		    uvfs_host_fd(T(p), fd) >= 0 && !uvfs_fstatfs(T(p), fd, &sfs) &&
+		    (sfs.f_flags & ST_RDONLY))
+			return skip(r, -EROFS);
+		return ACT_NATIVE;
+	}
+	switch (cmd) {
+	case FIGETBSZ_:
+		v = UVFS_PAGE_SIZE_;
+		return skip(r, mem_write(p->tid, arg, &v, sizeof(v)));
+	case FIOQSIZE_: {
+		long long bytes = (long long)st.st_blocks * 512;
+
+		return skip(r, mem_write(p->tid, arg, &bytes, sizeof(bytes)));
+	}
+	case FS_IOC_GETFLAGS_:
+		v = 0;
+		return skip(r, mem_write(p->tid, arg, &v, sizeof(v)));
+	case FS_IOC_FSGETXATTR_: {
+		char zeros[28] = { 0 };
+
+		return skip(r, mem_write(p->tid, arg, zeros, sizeof(zeros)));
+	}
+	case FS_IOC_SETFLAGS_:
+		if (mem_read(p->tid, arg, &v, sizeof(v)))
+			return skip(r, -EFAULT);
+		return skip(r, v ? -EOPNOTSUPP : 0);
+	default:
+		return skip(r, -ENOTTY);
+	}
 }
 
 /* ---------------------------------------------------------------------------------
@@ -1353,6 +1444,8 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return ACT_NATIVE;
 		ret = uvfs_fstat(t, fd, &st);
 		return skip(r, ret ? ret : put_stat(p, A1(r), &st));
+	case SYS_ioctl:
+		return ufd(p, fd) ? do_ioctl(p, r, fd, (unsigned int)A1(r), A2(r)) : ACT_NATIVE;
 	case SYS_fstatfs: {
 		struct statfs sf;
 
