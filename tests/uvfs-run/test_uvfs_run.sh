@@ -85,7 +85,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$work/"
+	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -129,6 +129,18 @@ want=$(native bash -c 'mount --bind -o ro "$1" /mnt && chattr +d /mnt/h; echo "c
 got=$("$UR" --ro-bind "$adir" /mnt -- bash -c 'chattr +d /mnt/h; echo "chattr +d $?"' 2>&1)
 same "chattr through --ro-bind: EROFS, as the kernel's read-only bind says" "$want" "$got"
 same "chattr through --ro-bind: the host file's attributes unchanged" "$before" "$(lsattr "$adir/h")"
+rm -rf "$adir"
+# The *xattrat calls and file_getattr/file_setattr: trapped like the path forms; on
+# memfs, and through --ro-bind (EROFS before the attribute is looked at)
+want=$(native python3 "$work/xattrat.py" /tmp 2>&1)
+got=$(cd /tmp && "$UR" -- python3 "$work/xattrat.py" /tmp 2>&1)
+same "setxattrat, getxattrat, listxattrat, removexattrat, file_getattr, file_setattr" "$want" "$got"
+adir=$(mktemp -d /var/tmp/uvfs-run-attr.XXXXXX)
+mkdir "$adir/n" "$adir/r"
+for d in n r; do touch "$adir/$d/xf"; ln -s xf "$adir/$d/xl"; done
+want=$(native bash -c 'mount --bind -o ro "$1" /mnt && python3 "$2" /mnt' x "$adir/n" "$work/xattrat.py" 2>&1)
+got=$("$UR" --ro-bind "$adir/r" /mnt -- python3 "$work/xattrat.py" /mnt 2>&1)
+same "the same through --ro-bind: EROFS as the kernel's read-only bind" "$want" "$got"
 rm -rf "$adir"
 # noexec: a binary and a #! script on a noexec tmpfs are refused before anything runs,
 # test -x says no (faccessat2's path_noexec), sh reads the script all the same

@@ -67,6 +67,8 @@ static const char *const notified[] = {
 };
 static const int notified_nr[] = {
 	452,  /* fchmodat2 (Linux 6.6): libseccomp 2.5 has no name for it */
+	463, 464, 465, 466,  /* setxattrat, getxattrat, listxattrat, removexattrat (6.13) */
+	468, 469,            /* file_getattr, file_setattr (6.17) */
 };
 
 static const char *const trapped[] = {

@@ -35,6 +35,17 @@
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452  /* Linux 6.6; glibc 2.36 has no name for it */
 #endif
+/* Linux 6.13's *xattrat and 6.17's file_getattr/file_setattr: Debian 12 has no names */
+#define SYS_setxattrat_ 463
+#define SYS_getxattrat_ 464
+#define SYS_listxattrat_ 465
+#define SYS_removexattrat_ 466
+#define SYS_file_getattr_ 468
+#define SYS_file_setattr_ 469
+#ifndef XATTR_CREATE
+#define XATTR_CREATE 1
+#define XATTR_REPLACE 2
+#endif
 
 #define A0(r) ((r)->rdi)
 #define A1(r) ((r)->rsi)
@@ -802,6 +813,22 @@ static long do_utimes(struct proc *p, int dirfd, unsigned long long path_addr,
 #define ACL_XATTR_VERSION 2
 enum { ACL_USER_OBJ = 1, ACL_GROUP_OBJ = 4, ACL_OTHER = 0x20 };
 
+/* Whether the file lies on a read-only mount: the xattr calls' mnt_want_write(),
+ * EROFS after the walk and before the attribute is looked at */
+static bool on_readonly(struct proc *p, int dirfd, const char *path, int at_flags)
+{
+	struct statfs sfs;
+	int o = !path[0] && (at_flags & AT_EMPTY_PATH)
+		? uvfs_dup(T(p), dirfd)
+		: uvfs_openat(T(p), dirfd, path,
+			      O_PATH | ((at_flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	bool ro = o >= 0 && !uvfs_fstatfs(T(p), o, &sfs) && (sfs.f_flags & ST_RDONLY);
+
+	if (o >= 0)
+		uvfs_close(T(p), o);
+	return ro;
+}
+
 static long do_setxattr(struct proc *p, int dirfd, const char *path, int at_flags,
 			unsigned long long name_addr, unsigned long long value, size_t size)
 {
@@ -817,6 +844,8 @@ static long do_setxattr(struct proc *p, int dirfd, const char *path, int at_flag
 	err = uvfs_fstatat(T(p), dirfd, path, &st, at_flags);
 	if (err)
 		return err;
+	if (on_readonly(p, dirfd, path, at_flags))
+		return -EROFS;
 	if (strcmp(name, "system.posix_acl_access") || S_ISLNK(st.st_mode))
 		return -EOPNOTSUPP;  /* a symlink has no ACL (no ->set_acl) */
 	if (size != 4 + 3 * 8)
@@ -854,9 +883,147 @@ static long do_removexattr(struct proc *p, int dirfd, const char *path, int at_f
 	err = uvfs_fstatat(T(p), dirfd, path, &st, at_flags);
 	if (err)
 		return err;
+	if (on_readonly(p, dirfd, path, at_flags))
+		return -EROFS;
 	if (!strcmp(name, "system.posix_acl_access") || !strcmp(name, "system.posix_acl_default"))
 		return 0;
 	return -ENODATA;
+}
+
+/*
+ * A struct the caller gives with its size (copy_struct_from_user): E2BIG beyond a page
+ * or when the bytes past the kernel's struct are not zero, EINVAL below its first
+ * version's size, EFAULT.
+ */
+static long struct_from_user(struct proc *p, unsigned long long addr, size_t usize, void *out,
+			     size_t ksize, size_t min)
+{
+	unsigned char rest[4096];
+
+	if (usize > sizeof(rest))
+		return -E2BIG;
+	if (usize < min)
+		return -EINVAL;
+	memset(out, 0, ksize);
+	if (mem_read(p->tid, addr, rest, usize))
+		return -EFAULT;
+	memcpy(out, rest, usize < ksize ? usize : ksize);
+	for (size_t i = ksize; i < usize; i++)
+		if (rest[i])
+			return -E2BIG;
+	return 0;
+}
+
+/*
+ * setxattrat, getxattrat, listxattrat, removexattrat (dfd, path, at_flags, ...): the
+ * path forms' answers (uvfs keeps no extended attributes; an access ACL is a chmod),
+ * after path_setxattrat()'s checks of the flags and of struct xattr_args.
+ */
+struct xattr_args_ {
+	uint64_t value;
+	uint32_t size;
+	uint32_t flags;
+};
+
+static enum action do_xattrat(struct proc *p, struct user_regs_struct *r, long nr, int dirfd)
+{
+	char path[NAME_MAX_BYTES], name[256];
+	unsigned int at = (unsigned int)A2(r);
+	struct xattr_args_ args = { 0 };
+	struct stat st;
+	long err;
+
+	if (at & ~(unsigned int)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return skip(r, -EINVAL);
+	if (nr == SYS_setxattrat_ || nr == SYS_getxattrat_) {
+		err = struct_from_user(p, A4(r), (size_t)A5(r), &args, sizeof(args), 16);
+		if (err)
+			return skip(r, err);
+		if (args.flags & ~(uint32_t)(nr == SYS_setxattrat_ ? XATTR_CREATE | XATTR_REPLACE : 0))
+			return skip(r, -EINVAL);
+	}
+	if ((err = get_path(p, A1(r), path)))
+		return skip(r, err);
+	if (dirfd_native(p, dirfd, path) || (!path[0] && (at & AT_EMPTY_PATH) && !ufd(p, dirfd)))
+		return ACT_NATIVE;  /* a host descriptor's: the kernel's */
+	switch (nr) {
+	case SYS_setxattrat_:
+		return skip(r, do_setxattr(p, dirfd, path, (int)at, A3(r), args.value, args.size));
+	case SYS_removexattrat_:
+		return skip(r, do_removexattr(p, dirfd, path, (int)at, A3(r)));
+	case SYS_getxattrat_:
+		err = mem_read_str(p->tid, A3(r), name, sizeof(name));
+		if (err)
+			return skip(r, err == -ENAMETOOLONG ? -ERANGE : err);
+		/* fallthrough */
+	default:
+		err = uvfs_fstatat(T(p), dirfd, path, &st, (int)at);
+		return skip(r, err ? err : nr == SYS_listxattrat_ ? 0 : -ENODATA);
+	}
+}
+
+/*
+ * file_getattr, file_setattr (dfd, path, struct file_attr *, size, at_flags): a memfs
+ * file has no attributes (all zeros; setting none succeeds); a host file's are the
+ * host's to read, and through a read-only mount EROFS to set.  Deliberate difference,
+ * as for FS_IOC_SETFLAGS: setting one is EOPNOTSUPP (uvfs keeps none, and changes no
+ * host file's for the program).
+ */
+struct file_attr_ {
+	uint64_t fa_xflags;
+	uint32_t fa_extsize, fa_nextents, fa_projid, fa_cowextsize;
+};
+
+static enum action do_file_attr(struct proc *p, struct user_regs_struct *r, long nr, int dirfd)
+{
+	char path[NAME_MAX_BYTES];
+	unsigned int at = (unsigned int)iarg(A4(r));
+	struct file_attr_ fa = { 0 };
+	size_t usize = (size_t)A3(r);
+	struct statfs sfs;
+	long err;
+	int o, h;
+
+	_Static_assert(sizeof(struct file_attr_) == 24, "FILE_ATTR_SIZE_VER0 is 24");
+	if (at & ~(unsigned int)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return skip(r, -EINVAL);
+	if (usize > 4096)
+		return skip(r, -E2BIG);
+	if (usize < sizeof(fa))
+		return skip(r, -EINVAL);
+	if ((err = get_path(p, A1(r), path)))
+		return skip(r, err);
+	if (dirfd_native(p, dirfd, path) || (!path[0] && (at & AT_EMPTY_PATH) && !ufd(p, dirfd)))
+		return ACT_NATIVE;
+	if (!path[0] && (at & AT_EMPTY_PATH))
+		o = uvfs_dup(T(p), dirfd);
+	else
+		o = uvfs_openat(T(p), dirfd, path,
+				O_PATH | ((at & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	if (o < 0)
+		return skip(r, o);
+	h = uvfs_host_fd(T(p), o);
+	if (nr == SYS_file_getattr_) {
+		unsigned char out[4096] = { 0 };
+
+		char link[64];
+
+		/* by its /proc name: the empty name takes no O_PATH descriptor (fdget) */
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
+		err = h >= 0 && syscall(SYS_file_getattr_, AT_FDCWD, link, &fa, sizeof(fa), 0) ? -errno : 0;
+		/* copy_struct_to_user(): the struct, then zeros to the caller's size */
+		memcpy(out, &fa, sizeof(fa));
+		if (!err)
+			err = mem_write(p->tid, A2(r), out, usize);
+	} else {
+		err = struct_from_user(p, A2(r), usize, &fa, sizeof(fa), sizeof(fa));
+		if (!err && h >= 0 && !uvfs_fstatfs(T(p), o, &sfs) && (sfs.f_flags & ST_RDONLY))
+			err = -EROFS;
+		if (!err && (fa.fa_xflags || fa.fa_extsize || fa.fa_cowextsize || fa.fa_projid))
+			err = -EOPNOTSUPP;
+	}
+	uvfs_close(T(p), o);
+	return skip(r, err);
 }
 
 /* ---------------------------------------------------------------------------------
@@ -1723,6 +1890,14 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 						   A2(r), (size_t)A3(r)));
 		return skip(r, do_removexattr(p, AT_FDCWD, pa, l ? AT_SYMLINK_NOFOLLOW : 0, A1(r)));
 	}
+	case SYS_setxattrat_:
+	case SYS_getxattrat_:
+	case SYS_listxattrat_:
+	case SYS_removexattrat_:
+		return do_xattrat(p, r, nr, fd);
+	case SYS_file_getattr_:
+	case SYS_file_setattr_:
+		return do_file_attr(p, r, nr, fd);
 	case SYS_fsetxattr:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
