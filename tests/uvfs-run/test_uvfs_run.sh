@@ -85,7 +85,8 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$work/"
+	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
+	"$here/devchmod.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -142,6 +143,15 @@ want=$(native bash -c 'mount --bind -o ro "$1" /mnt && python3 "$2" /mnt' x "$ad
 got=$("$UR" --ro-bind "$adir/r" /mnt -- python3 "$work/xattrat.py" /mnt 2>&1)
 same "the same through --ro-bind: EROFS as the kernel's read-only bind" "$want" "$got"
 rm -rf "$adir"
+# A device opened through the read-only root: its descriptor is the host's, and what
+# would change the node is EROFS from the kernel (the program's kernel-side /dev is
+# read-only), as through the kernel's read-only /dev; the host's /dev/null unchanged
+want=$(native bash -c 'mount -o remount,bind,ro /dev && python3 "$1"' x "$work/devchmod.py" 2>&1)
+got=$(cd /tmp && "$UR" -- python3 "$work/devchmod.py" 2>&1)
+same "fchmod, fchown, futimens of /dev/null through the read-only root: EROFS" "$want" "$got"
+got=$(cd /tmp && "$UR" -- bash -c 'exec 3<>/dev/null; readlink /proc/self/fd/3; echo x >&3; echo "write $?"' 2>&1)
+same "... and the device still /dev/null, and writable" "/dev/null
+write 0" "$got"
 # noexec: a binary and a #! script on a noexec tmpfs are refused before anything runs,
 # test -x says no (faccessat2's path_noexec), sh reads the script all the same
 noexec='mkdir /tmp/m && mount -t tmpfs -o noexec x /tmp/m && cp /bin/true /tmp/m/ &&

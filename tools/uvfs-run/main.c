@@ -39,6 +39,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -253,6 +254,20 @@ static _Noreturn void init_main(struct start *st)
 	 * uvfs's: they never get here) */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		_exit(2);
+	/* its /dev read-only, submounts and all: the host's device nodes the program
+	 * opens through uvfs's read-only root are opened here (syscalls.c,
+	 * open_device()), so that fchmod, fchown and futimens of one -- calls on a host
+	 * descriptor, never trapped -- are EROFS from the kernel, as through the
+	 * program's read-only mount, and /proc/PID/fd still names them /dev/...
+	 * Opening a device for writing needs no writable mount.  Without
+	 * mount_setattr (Linux < 5.12) the host's /dev is used, as before. */
+	{
+		struct { uint64_t set, clr, propagation, userns_fd; } ro = { .set = 0x1 };
+
+		if (!mount("/dev", "/dev", NULL, MS_BIND | MS_REC, NULL))
+			(void)syscall(SYS_mount_setattr, AT_FDCWD, "/dev", AT_RECURSIVE, &ro,
+				      sizeof(ro));
+	}
 	/* the stand-in of memfs and /proc descriptors: a null device of our own, on a
 	 * tmpfs of this namespace over the kernel's /tmp (which the program never sees:
 	 * its /tmp is uvfs's), so that a call on a stand-in that uvfs-run does not trap
@@ -331,6 +346,7 @@ static int run_once(const struct opts *o, const char *abi)
 	 * executes and locks the file itself (syscalls.c, do_open) */
 	struct uvfs_config cfg = { .abi = abi, .flags = UVFS_MEMFD };
 	char cwd[PATH_MAX];
+	struct statvfs vfs;
 	struct uvfs_task *t, *prog_task;
 	struct start st;
 	int status, ws;
@@ -421,6 +437,13 @@ static int run_once(const struct opts *o, const char *abi)
 	run_null_fd = open(cwd, O_PATH | O_CLOEXEC);
 	if (run_null_fd < 0)
 		die(RUN_STAND_IN, errno);
+	/* ... and its read-only /dev, if it could make it so */
+	snprintf(cwd, sizeof(cwd), "/proc/%d/root/dev", init);
+	run_dev_fd = open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (run_dev_fd >= 0 && (fstatvfs(run_dev_fd, &vfs) || !(vfs.f_flag & ST_RDONLY))) {
+		close(run_dev_fd);
+		run_dev_fd = -1;
+	}
 	if (run_trace(child, prog_task, &status)) {
 		kill(init, SIGKILL);
 		return 2;
@@ -428,6 +451,8 @@ static int run_once(const struct opts *o, const char *abi)
 	waitpid(init, &ws, 0);
 	close(run_notify_fd);
 	close(run_null_fd);
+	if (run_dev_fd >= 0)
+		close(run_dev_fd);
 	uvfs_task_exit(t);
 	uvfs_free(run_fs);
 	if (o->stats)

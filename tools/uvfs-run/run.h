@@ -228,6 +228,9 @@ struct run_wait {
 extern struct uvfs *run_fs;
 extern pid_t run_tracer_pid;
 extern int run_null_fd;
+/* The program's kernel-side /dev, read-only (main.c, init_main), O_PATH; -1 where it
+ * could not be made so: a device on uvfs's read-only root is opened through it */
+extern int run_dev_fd;
 extern int run_notify_fd;   /* the filter's listener (filter.c) */
 /* what the tracer saw (--stats): seccomp stops, of them the ones uvfs answered
  * (skipped or rewritten), and watching filters installed; the notified calls, the

@@ -316,6 +316,32 @@ static int reopen_as_caller(const struct proc *p, int fd, int flags)
 						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
+/*
+ * A device node on a read-only uvfs mount (the host's root, a --ro-bind): the host's
+ * node lies on the host's writable /dev, and a descriptor opened through that mount
+ * would let fchmod, fchown, futimens and the rest -- calls on a host descriptor, never
+ * trapped -- change the host's node.  A node of the host's /dev is opened instead
+ * through the program's kernel-side /dev, which the init made read-only (main.c): the
+ * kernel answers them EROFS itself, and /proc/PID/fd names it /dev/... as before.
+ * 0 when that cannot be (no such /dev, a node elsewhere): the caller opens as before.
+ */
+static int reopen_readonly_dev(const struct proc *p, int hfd, int flags)
+{
+	char host[PATH_MAX], link[64], path[PATH_MAX + 64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
+	n = readlink(link, host, sizeof(host) - 1);
+	if (run_dev_fd < 0 || n < 6 || (size_t)n >= sizeof(host) - 1)
+		return 0;
+	host[n] = 0;
+	if (strncmp(host, "/dev/", 5))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", run_dev_fd, host + 5);
+	return open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
+}
+
 static enum action install(struct proc *p, struct user_regs_struct *r, int hfd, int ufd,
 			   int flags)
 {
@@ -374,6 +400,7 @@ static enum action open_device(struct proc *p, struct user_regs_struct *r, int d
 			       const char *path, int flags)
 {
 	int o = uvfs_openat(T(p), dirfd, path, O_PATH | (flags & O_NOFOLLOW), 0), hfd, dev;
+	struct statfs sfs;
 	struct stat st;
 
 	if (o < 0)
@@ -385,7 +412,8 @@ static enum action open_device(struct proc *p, struct user_regs_struct *r, int d
 	}
 	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(5, 0))
 		dev = open_ctty(p, flags);
-	else
+	else if (uvfs_fstatfs(T(p), o, &sfs) || !(sfs.f_flags & ST_RDONLY) ||
+		 !(dev = reopen_readonly_dev(p, hfd, flags)))
 		dev = reopen_as_caller(p, hfd, flags);
 	uvfs_close(T(p), o);
 	return install(p, r, dev, -1, flags);
