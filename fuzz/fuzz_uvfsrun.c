@@ -47,7 +47,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 struct uvfs *run_fs;
 pid_t run_tracer_pid;
-int run_null_fd = -1, run_notify_fd = -1;
+int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1;
 static pid_t played;  /* the process /proc/TID shows (LLVMFuzzerInitialize) */
 
 /* ---------------------------------------------------------------------------------
