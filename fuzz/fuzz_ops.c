@@ -122,7 +122,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		big = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		FUZZ_CHECK(big != MAP_FAILED);
 	}
-	cfg.max_bytes = take(&in, 1) & 1 ? 1u << 16 : 0;
+	{
+		unsigned int first = (unsigned int)take(&in, 1);
+
+		cfg.max_bytes = first & 1 ? 1u << 16 : 0;
+		/* file data in memfds once uvfs_memfd asks (op 52): both stores */
+		cfg.flags = first & 2 ? UVFS_MEMFD : 0;
+	}
 	fs = uvfs_new(&cfg);
 	FUZZ_CHECK(fs);
 	tasks[0] = uvfs_task_new(fs);
@@ -152,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a huge count only with the NULL buffer: nothing may be copied then */
 		if (buf && c > BUF_SIZE)
 			c = BUF_SIZE;
-		switch (op % 51) {
+		switch (op % 53) {
 		case 0: r = uvfs_openat(t, fd(&in), path(&in, p1), (int)take(&in, 4), (mode_t)take(&in, 2)); break;
 		case 1: r = uvfs_close(t, fd(&in)); break;
 		case 2: r = uvfs_read(t, fd(&in), buf, c); break;
@@ -275,6 +281,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			r = uvfs_unshare(t, flags[take(&in, 1) % 5]);
 			break;
 		}
+		case 51: r = uvfs_fallocate(t, fd(&in), (int)take(&in, 1) % 4, (off_t)take(&in, 8),
+					    (off_t)take(&in, 8)); break;
+		case 52: r = uvfs_memfd(t, fd(&in)); break;
 		default: r = uvfs_readlink_root(t, buf, c); break;
 		}
 		FUZZ_CHECK(r >= -4095);

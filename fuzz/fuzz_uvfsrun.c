@@ -340,7 +340,7 @@ static bool refused(const struct user_regs_struct *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct input in = { data, size };
-	struct uvfs_config cfg = { .max_inodes = 0 };
+	struct uvfs_config cfg = { .flags = UVFS_MEMFD };  /* as uvfs-run makes it */
 	struct uproc up = { 0 };
 	struct proc p = { 0 };
 	size_t image;
