@@ -71,7 +71,9 @@ void fput(struct file *f)
 	if (--f->f_count > 0)
 		return;
 
-	if (!(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->release)
+	/* an O_PATH file has no ->open, so nothing to release -- unless the filesystem
+	 * gave it something since (memfs: the memfd of its data, for an exec) */
+	if ((!(f->f_mode & FMODE_PATH) || f->private_data) && f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
 	if ((f->f_mode & FMODE_WRITE) && S_ISREG(inode->i_mode)) {
 		put_write_access(inode);  /* __fput(): put_file_access() */

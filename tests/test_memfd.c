@@ -86,25 +86,33 @@ static void test_refusals(void **state)
 	uvfs_free(mfs);
 }
 
-/* An O_PATH file (an exec's) is handed the memfd but does not keep it: it stays
- * until a file that keeps it is released */
+/* An O_PATH file (an exec's) keeps the memfd as any other: its number cannot be
+ * closed and taken by another file while the runner reopens it (an exec ran the
+ * wrong binary so) */
 static void test_opath(void **state)
 {
 	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
 	struct uvfs_task *t = uvfs_task_new(fs);
-	int fd = open_file(t, "/f"), pfd = uvfs_openat(t, AT_FDCWD, "/f", O_PATH, 0), m;
+	int fd = open_file(t, "/f"), pfd = uvfs_openat(t, AT_FDCWD, "/f", O_PATH, 0), m, fd2;
 	char got[4];
 
 	(void)state;
 	assert_int_equal(uvfs_write(t, fd, "abc", 3), 3);
 	m = uvfs_memfd(t, pfd);
 	assert_true(m >= 0);
-	assert_int_equal(uvfs_close(t, pfd), 0);
-	assert_int_equal(pread(m, got, 3, 0), 3);  /* still open: nothing released it */
-	assert_memory_equal(got, "abc", 3);
-	assert_int_equal(uvfs_memfd(t, fd), m);
+	/* another file that asked, released: the O_PATH one still holds it */
+	fd2 = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_memfd(t, fd2), m);
+	assert_int_equal(uvfs_close(t, fd2), 0);
 	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(pread(m, got, 3, 0), 3);
+	assert_memory_equal(got, "abc", 3);
+	/* the O_PATH file's release gives it back */
+	assert_int_equal(uvfs_close(t, pfd), 0);
 	assert_int_equal(fcntl(m, F_GET_SEALS), -1);
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_read(t, fd, got, 4), 3);
+	assert_memory_equal(got, "abc", 3);
 	uvfs_task_exit(t);
 	uvfs_free(fs);
 }
@@ -218,6 +226,29 @@ static void test_mapping_fills_hole(void **state)
 	assert_int_equal(munmap(map, 2 * PAGE), 0);
 	uvfs_task_exit(t);
 	uvfs_free(fs);
+
+	/* past the limit so (2 pages of a 1-page filesystem): statfs says none free,
+	 * not a count wrapped below zero */
+	{
+		struct uvfs *lfs = new_fs(UVFS_MEMFD, PAGE);
+		struct uvfs_task *lt = uvfs_task_new(lfs);
+		int lfd = open_file(lt, "/f"), lm;
+		struct statfs sfs;
+
+		assert_int_equal(uvfs_ftruncate(lt, lfd, 3 * PAGE), 0);
+		lm = uvfs_memfd(lt, lfd);
+		map = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, lm, 0);
+		assert_true(map != MAP_FAILED);
+		map[0] = map[PAGE] = map[2 * PAGE] = 'x';
+		assert_int_equal(uvfs_ftruncate(lt, lfd, 3 * PAGE + 1), 0);  /* a recount */
+		assert_int_equal(uvfs_statfs(lt, "/", &sfs), 0);
+		assert_int_equal(sfs.f_blocks, 1);
+		assert_int_equal(sfs.f_bfree, 0);
+		assert_int_equal(sfs.f_bavail, 0);
+		assert_int_equal(munmap(map, 3 * PAGE), 0);
+		uvfs_task_exit(lt);
+		uvfs_free(lfs);
+	}
 }
 
 /*
@@ -414,6 +445,28 @@ static void test_fallocate(void **state)
 	uvfs_free(mfs);
 }
 
+/* Pages the page tree holds beyond the end (fallocate's FALLOC_FL_KEEP_SIZE) move
+ * into the memfd with the rest: st_blocks as before, as the kernel's */
+static void test_attach_beyond_end(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	int fd = open_file(t, "/f");
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(uvfs_pwrite(t, fd, "a", 1, 0), 1);
+	assert_int_equal(uvfs_fallocate(t, fd, 1, PAGE, 4 * PAGE), 0);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_blocks, 5 * 8);
+	assert_true(uvfs_memfd(t, fd) >= 0);
+	assert_int_equal(uvfs_fstat(t, fd, &st), 0);
+	assert_int_equal(st.st_blocks, 5 * 8);
+	assert_int_equal(st.st_size, 1);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 /* Pages fallocate made and nothing wrote are holes to SEEK_DATA: the data cannot go
  * back into the tree exactly, and stays in the memfd */
 static void test_fallocated_stays(void **state)
@@ -534,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_fallocate),
 		cmocka_unit_test(test_fallocate_limit),
 		cmocka_unit_test(test_fallocated_stays),
+		cmocka_unit_test(test_attach_beyond_end),
 		cmocka_unit_test(test_enomem),
 		cmocka_unit_test(test_no_leaks),
 	};

@@ -690,7 +690,7 @@ int uvfs_host_fd(struct uvfs_task *task, int fd);
  * a runner reopens it through /proc/self/fd/N with the access mode it wants).  When
  * the last description that asked for it is closed, the data goes back to uvfs's
  * memory unless the kernel still has it mapped shared and writable.  An O_PATH file
- * (an exec's) does not keep it: valid until uvfs is next called.  The data stays
+ * (an exec's) keeps it as any other does.  The data stays
  * counted against the filesystem's size limit either way.
  * -EINVAL (task NULL), -EBADF (not open), -EXDEV (not a regular file of
  * memfs, or no UVFS_MEMFD), -EMFILE, -ENFILE, -ENOMEM (the memfd could not be made

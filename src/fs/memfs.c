@@ -313,9 +313,12 @@ static uint64_t radix_find(const struct memfs_inode *mi, uint64_t from, uint64_t
  * docs/SEMANTICS.md §3; tests/test_memfd.c, test_mapping_fills_hole).  i_size stays uvfs's: every call that changes a memfd's size is
  * uvfs's (a mapping cannot), and uvfs makes the same change to the memfd.
  */
+#define RADIX_ALL (MEMFS_LAST_PAGE_ + 1)  /* every page index a file can have */
+#define MEMFS_LAST_PAGE_ ((uint64_t)INT64_MAX >> UVFS_PAGE_SHIFT)
 #define HEIGHT_MEMFD UINT32_MAX
 #ifndef MFD_EXEC
 #define MFD_EXEC 0x0010u  /* Linux 6.3; Debian 12's headers are 6.1's */
+#define MFD_NOEXEC_SEAL 0x0008u
 #endif
 
 struct memfs_memfd {
@@ -395,17 +398,22 @@ static size_t memfd_fit(struct super_block *sb, int fd, uint64_t pos, size_t cou
 static struct memfs_memfd *memfd_attach(struct inode *inode)
 {
 	struct memfs_inode *mi = MI(inode);
-	uint64_t limit = ((uint64_t)inode->i_size + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
+	/* every page, those fallocate(FALLOC_FL_KEEP_SIZE) made beyond the end too */
+	uint64_t limit = RADIX_ALL;
 	struct memfs_memfd *mm = uvfs_zalloc(sizeof(*mm));
 	int err = -ENOMEM;
 
 	if (!mm)
 		return ERR_PTR(-ENOMEM);
 	/* executable, whatever vm.memfd_noexec asks of memfds made without saying
-	 * (Linux 6.3+; EINVAL before, where every memfd is) */
+	 * (Linux 6.3+; EINVAL before, where every memfd is); where vm.memfd_noexec is
+	 * 2 an executable one is refused (EACCES): one that is not, so that the file
+	 * opens, maps and locks, and only its exec fails */
 	mm->fd = memfd_create("uvfs", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
 	if (mm->fd < 0 && errno == EINVAL)
 		mm->fd = memfd_create("uvfs", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	else if (mm->fd < 0 && errno == EACCES)
+		mm->fd = memfd_create("uvfs", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
 	if (mm->fd < 0 || ftruncate(mm->fd, inode->i_size))
 		goto fail_errno;
 	for (uint64_t i = radix_find(mi, 0, limit, true); i < limit;
@@ -413,7 +421,15 @@ static struct memfs_memfd *memfd_attach(struct inode *inode)
 		uint64_t off = i << UVFS_PAGE_SHIFT;
 		size_t n = (uint64_t)inode->i_size - off < UVFS_PAGE_SIZE ?
 			   (size_t)((uint64_t)inode->i_size - off) : UVFS_PAGE_SIZE;
-		ssize_t done = pwrite(mm->fd, radix_lookup(mi, i), n, (off_t)off);
+		ssize_t done;
+
+		if (off >= (uint64_t)inode->i_size) {
+			/* beyond the end: allocated, not written, the size kept */
+			if (fallocate(mm->fd, 1 /* FALLOC_FL_KEEP_SIZE */, (off_t)off, UVFS_PAGE_SIZE))
+				goto fail_errno;
+			continue;
+		}
+		done = pwrite(mm->fd, radix_lookup(mi, i), n, (off_t)off);
 
 		if (done < 0)
 			goto fail_errno;
@@ -503,10 +519,11 @@ static int memfs_file_memfd(struct file *f)
 		if (IS_ERR(mm))
 			return (int)PTR_ERR(mm);
 	}
-	/* an O_PATH file is never released (fput calls no ->release for it): it does
-	 * not keep the memfd, which stays until the release of one that does, or the
-	 * inode's end (an exec's: the kernel holds its own reference meanwhile) */
-	if (!f->private_data && !(f->f_mode & FMODE_PATH)) {
+	/* an O_PATH file (an exec's) keeps it too: fput releases an O_PATH file that
+	 * holds something (file.c), so the memfd stays until the runner has reopened
+	 * it and closed the file -- not closed by another release in between, its
+	 * number taken by another file */
+	if (!f->private_data) {
 		f->private_data = mm;
 		mm->users++;
 	}
@@ -630,7 +647,10 @@ static void memfs_statfs(const struct super_block *sb, struct statfs *buf)
 	buf->f_namelen = 255;
 	if (s->max_pages) {
 		buf->f_blocks = s->max_pages;
-		buf->f_bfree = buf->f_bavail = s->max_pages - s->used_pages;
+		/* pages a shared mapping filled in may have passed the limit (the
+		 * "Data in a host memory file" section): none free then, not a wrap */
+		buf->f_bfree = buf->f_bavail = s->used_pages < s->max_pages ?
+					       s->max_pages - s->used_pages : 0;
 	}
 	if (s->max_inodes) {
 		buf->f_files = s->max_inodes;

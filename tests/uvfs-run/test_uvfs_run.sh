@@ -160,6 +160,23 @@ printf "#!/bin/sh\necho ran\n" > /tmp/m/s && chmod 755 /tmp/m/s; /tmp/m/true; ec
 want=$(native bash -c "$noexec" 2>&1)
 got=$(cd /tmp && "$UR" -- bash -c "$noexec" 2>&1)
 same "a noexec tmpfs: exec and test -x refused as the kernel refuses them" "$want" "$got"
+# ... and a file of it is not mapped at all, where the kernel maps it but not
+# PROT_EXEC: its stand-in is the null device (on a noexec tmpfs: EPERM for PROT_EXEC,
+# as the kernel says), not the memfd of its data, whose mount is not noexec
+# (deliberate difference, SEMANTICS §9)
+mapx='mkdir /tmp/m && mount -t tmpfs -o noexec x /tmp/m && echo data > /tmp/m/f && python3 -c "
+import mmap, os
+fd = os.open(\"/tmp/m/f\", os.O_RDONLY)
+for name, prot in ((\"PROT_READ\", mmap.PROT_READ), (\"PROT_EXEC\", mmap.PROT_READ | mmap.PROT_EXEC)):
+    try:
+        mmap.mmap(fd, 5, mmap.MAP_PRIVATE, prot)
+        print(name, \"mapped\")
+    except OSError as e:
+        print(name, e.strerror)
+"'
+got=$(cd /tmp && "$UR" -- bash -c "$mapx" 2>&1)
+same "a noexec tmpfs: its files not mapped, PROT_EXEC least of all" "PROT_READ No such device
+PROT_EXEC Operation not permitted" "$got"
 # A signal pending while a watching filter is installed: its handler runs first, and
 # the descriptor is still uvfs's when the handler returns
 want=$(native python3 "$work/signals.py" 100)

@@ -342,6 +342,14 @@ static int reopen_readonly_dev(const struct proc *p, int hfd, int flags)
 						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
+/* Whether uvfs's descriptor lies on a noexec mount */
+static bool on_noexec(struct proc *p, int fd)
+{
+	struct statfs sfs;
+
+	return !uvfs_fstatfs(T(p), fd, &sfs) && (sfs.f_flags & ST_NOEXEC);
+}
+
 static enum action install(struct proc *p, struct user_regs_struct *r, int hfd, int ufd,
 			   int flags)
 {
@@ -475,9 +483,13 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		hflags = O_RDONLY;
 	} else if (hfd >= 0) {
 		hflags = O_PATH;
-	} else if (!(flags & O_PATH) && (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
+	} else if (!(flags & O_PATH) && !on_noexec(p, fd) && (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
 		/* a memfs file: the memfd that holds its data (UVFS_MEMFD), so that the
-		 * kernel maps, executes and locks the bytes uvfs reads and writes */
+		 * kernel maps, executes and locks the bytes uvfs reads and writes.  Not
+		 * on a noexec mount: the memfd lives on the kernel's own shm mount, which
+		 * is not noexec, and mmap(PROT_EXEC) of it would run what the mount
+		 * forbids (deliberate difference: such a file cannot be mapped at all,
+		 * ENODEV, docs/SEMANTICS.md §9) */
 		if (hfd < 0)
 			return install(p, r, hfd, fd, flags);
 		hflags = flags & (O_ACCMODE | O_APPEND);
@@ -1387,11 +1399,13 @@ static enum action tmpfs_seals(struct proc *p, struct user_regs_struct *r, int f
 
 	if (!memfs_file(p, fd, &st))
 		return ACT_NATIVE;
-	if (cmd == F_GET_SEALS)
-		return skip(r, F_SEAL_SEAL);
 	fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
 	if (fl < 0)
 		return skip(r, fl);
+	if (fl & O_PATH)
+		return skip(r, -EBADF);  /* fcntl of an O_PATH file: the few it takes */
+	if (cmd == F_GET_SEALS)
+		return skip(r, F_SEAL_SEAL);
 	if ((fl & O_ACCMODE) == O_RDONLY)
 		return skip(r, -EPERM);
 	return skip(r, seals & ~(unsigned int)ALL_SEALS_ ? -EINVAL : -EPERM);
