@@ -47,6 +47,28 @@ int uvfs_dup(struct uvfs_task *task, int oldfd)
 	return fd;
 }
 
+/* The number newfd made ready for an install over whatever it holds (do_dup2()):
+ * EBADF out of range, EBUSY when an open still running has reserved it, ENOMEM when
+ * the table cannot grow to it -- nothing changed then */
+static int fd_prepare(struct uvfs_task *task, int newfd)
+{
+	struct fdtable *t = task->files;
+
+	if (newfd < 0 || (unsigned int)newfd >= t->max)
+		return -EBADF;
+	if ((unsigned int)newfd < t->size && !t->fd[newfd] &&
+	    (t->cloexec[newfd] & FD_SLOT_RESERVED))
+		return -EBUSY;
+	/* make room for newfd: allocate before closing anything */
+	if ((unsigned int)newfd >= t->size) {
+		int err = fd_alloc(task->fs, t, (unsigned int)newfd);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 {
 	struct file *f;
@@ -57,6 +79,7 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 	if (oldfd == newfd)
 		return -EINVAL;
 	task_enter(task);
+	/* ksys_dup3(): newfd's range first, then oldfd */
 	if (newfd < 0 || (unsigned int)newfd >= task->files->max) {
 		err = -EBADF;
 		goto out;
@@ -66,18 +89,9 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 		err = -EBADF;
 		goto out;
 	}
-	/* do_dup2(): a number an open still running has taken */
-	if ((unsigned int)newfd < task->files->size && !task->files->fd[newfd] &&
-	    (task->files->cloexec[newfd] & FD_SLOT_RESERVED)) {
-		err = -EBUSY;
+	err = fd_prepare(task, newfd);
+	if (err)
 		goto out;
-	}
-	/* Make room for newfd: allocate before closing anything. */
-	if ((unsigned int)newfd >= task->files->size) {
-		err = fd_alloc(task->fs, task->files, (unsigned int)newfd);
-		if (err < 0)
-			goto out;
-	}
 	fd_install(task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
 	err = newfd;
 out:
@@ -134,4 +148,60 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 out:
 	task_leave(task);
 	return ret;
+}
+
+/*
+ * Open file descriptions held outside any table: what a runner carries from one task
+ * to another when the program passes a descriptor (SCM_RIGHTS, pidfd_getfd), the
+ * kernel's fget()/fd_install()/fput() -- receive_fd() installs the very file the
+ * sender had, offset and access mode included.
+ */
+struct uvfs_file *uvfs_fget(struct uvfs_task *task, int fd)
+{
+	struct file *f;
+
+	if (!task)
+		return NULL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (f)
+		get_file(f);
+	task_leave(task);
+	return (struct uvfs_file *)f;
+}
+
+int uvfs_fd_install(struct uvfs_task *task, int newfd, struct uvfs_file *file, int flags)
+{
+	struct file *f = (struct file *)file;
+	int err;
+
+	if (!task || !f || (flags & ~O_CLOEXEC))
+		return -EINVAL;
+	/* the file's instance is fixed for its life: no lock needed to compare */
+	if (f->f_inode->i_sb->s_fs != task->fs)
+		return -EXDEV;
+	task_enter(task);
+	err = fd_prepare(task, newfd);
+	if (err)
+		goto out;
+	fd_install(task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
+	err = newfd;
+out:
+	task_leave(task);
+	return err;
+}
+
+void uvfs_fput(struct uvfs_file *file)
+{
+	struct file *f = (struct file *)file;
+	struct uvfs *fs;
+
+	if (!f)
+		return;
+	fs = f->f_inode->i_sb->s_fs;
+	uvfs_lock(fs);
+	fput(f);  /* the last reference: ->release, as a close of the last descriptor */
+	if (fs->shrink_pending)
+		shrink_caches(fs);
+	uvfs_unlock(fs);
 }

@@ -117,6 +117,69 @@ static void test_opath(void **state)
 	uvfs_free(fs);
 }
 
+/* A file held outside every table (uvfs_fget: what a runner carries while the program
+ * passes a descriptor) is still open: the sender's close does not give its memfd back,
+ * the receiver gets the same description -- offset, access mode, memfd -- and the
+ * last uvfs_fput is the last close */
+static void test_passed_file(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0), *other = new_fs(0, 0);
+	struct uvfs_task *a = uvfs_task_new(fs), *b, *o = uvfs_task_new(other);
+	int fd = open_file(a, "/f"), m;
+	struct uvfs_file *f;
+	char got[8];
+
+	(void)state;
+	b = uvfs_task_fork(a);
+	assert_non_null(b);
+	assert_int_equal(uvfs_write(a, fd, "abcdef", 6), 6);
+	assert_int_equal(uvfs_lseek(a, fd, 2, SEEK_SET), 2);
+	m = uvfs_memfd(a, fd);
+	assert_true(m >= 0);
+	assert_null(uvfs_fget(a, 99));
+	assert_null(uvfs_fget(NULL, fd));
+	f = uvfs_fget(a, fd);
+	assert_non_null(f);
+	assert_int_equal(uvfs_close(a, fd), 0);
+	assert_int_equal(uvfs_close(b, fd), 0);  /* the fork's copy */
+	/* still open: no seal, the memfd is the file's */
+	assert_int_equal(fcntl(m, F_GET_SEALS), 0);
+	assert_int_equal(uvfs_fd_install(b, 7, f, O_CLOEXEC), 7);
+	assert_int_equal(uvfs_fcntl(b, 7, F_GETFD, 0), FD_CLOEXEC);
+	assert_int_equal(uvfs_fcntl(b, 7, F_GETFL, 0) & O_ACCMODE, O_RDWR);
+	assert_int_equal(uvfs_read(b, 7, got, 2), 2);  /* the sender's offset */
+	assert_memory_equal(got, "cd", 2);
+	assert_int_equal(uvfs_memfd(b, 7), m);
+	/* over an open descriptor, as dup3; the bad cases change nothing */
+	assert_int_equal(uvfs_fd_install(b, 8, f, 0), 8);
+	assert_int_equal(uvfs_fd_install(b, 8, f, 0), 8);
+	assert_int_equal(uvfs_fd_install(b, 8, f, O_RDONLY | 0x40000000), -EINVAL);
+	assert_int_equal(uvfs_fd_install(b, -1, f, 0), -EBADF);
+	assert_int_equal(uvfs_fd_install(b, 1 << 20, f, 0), -EBADF);
+	assert_int_equal(uvfs_fd_install(NULL, 3, f, 0), -EINVAL);
+	assert_int_equal(uvfs_fd_install(b, 3, NULL, 0), -EINVAL);
+	assert_int_equal(uvfs_fd_install(o, 3, f, 0), -EXDEV);
+	assert_int_equal(uvfs_fcntl(o, 3, F_GETFD, 0), -EBADF);
+	assert_int_equal(uvfs_read(b, 8, got, 2), 2);  /* one offset for all three */
+	assert_memory_equal(got, "ef", 2);
+	uvfs_fput(f);
+	uvfs_fput(NULL);
+	assert_int_equal(fcntl(m, F_GET_SEALS), 0);
+	assert_int_equal(uvfs_close(b, 7), 0);
+	assert_int_equal(fcntl(m, F_GET_SEALS), 0);
+	/* the last close gives the data back: the memfd is gone */
+	assert_int_equal(uvfs_close(b, 8), 0);
+	assert_int_equal(fcntl(m, F_GET_SEALS), -1);
+	fd = uvfs_openat(b, AT_FDCWD, "/f", O_RDONLY, 0);
+	assert_int_equal(uvfs_read(b, fd, got, 8), 6);
+	assert_memory_equal(got, "abcdef", 6);
+	uvfs_task_exit(b);
+	uvfs_task_exit(a);
+	uvfs_task_exit(o);
+	uvfs_free(fs);
+	uvfs_free(other);
+}
+
 /* The same bytes on both sides, in both directions, and after the data goes back */
 static void test_shared_bytes(void **state)
 {
@@ -579,6 +642,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_opath),
+		cmocka_unit_test(test_passed_file),
 		cmocka_unit_test(test_shared_bytes),
 		cmocka_unit_test(test_mapped_after_close),
 		cmocka_unit_test(test_mapping_fills_hole),

@@ -666,6 +666,27 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
 
 /*
+ * An open file description held by the embedder, to give another task the same open
+ * file -- a descriptor passed with SCM_RIGHTS or taken with pidfd_getfd(2) is the
+ * sender's file, its offset and access mode and all (the kernel's receive_fd()).
+ *
+ * uvfs_fget - the file open on fd, with a reference of the caller's own: it stays
+ *   open (its data, its ->release not yet run) until uvfs_fput(), whatever the task
+ *   closes meanwhile.  NULL when task is NULL or fd is not open.
+ * uvfs_fd_install - the file at exactly newfd of task (an open newfd is closed first,
+ *   as dup3 does), with O_CLOEXEC in flags or 0; the caller keeps its reference.
+ *   Returns newfd, or -EINVAL (task or file NULL, other flags), -EXDEV (a file of
+ *   another instance), -EBADF (newfd negative or >= the limit), -EBUSY (an open still
+ *   running has the number), -ENOMEM; nothing changed then.
+ * uvfs_fput - the reference given back; the last one closes the file as the last
+ *   close(2) of it would.  NULL is ignored.
+ */
+struct uvfs_file;
+struct uvfs_file *uvfs_fget(struct uvfs_task *task, int fd);
+int uvfs_fd_install(struct uvfs_task *task, int newfd, struct uvfs_file *file, int flags);
+void uvfs_fput(struct uvfs_file *file);
+
+/*
  * uvfs_chroot - the task's root becomes path (a directory); the cwd stays where it is,
  * as chroot(2) leaves it.  Path walk errors (symlinks followed), ENOTDIR, EACCES (no
  * search permission on it), then EPERM (no CAP_SYS_CHROOT).
