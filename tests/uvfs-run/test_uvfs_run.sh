@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -11,7 +11,7 @@ UR=$(realpath "$1")
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
 trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}"' EXIT
-cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$bin/"
+cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
 STAT_SIGNALS=$bin/$(basename "$4")
@@ -19,6 +19,7 @@ FIFO_SIGNAL=$bin/$(basename "$5")
 RACE_EXEC=$bin/$(basename "$6")
 SIGNAL_WATCH=$bin/$(basename "$7")
 EXEC_THREAD=$bin/$(basename "$8")
+FDPASS=$bin/$(basename "$9")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -86,7 +87,7 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
-	"$here/devchmod.py" "$work/"
+	"$here/devchmod.py" "$here/opath.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -113,6 +114,26 @@ want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &
 	bash "$2" /mnt' x "$rdir/native" "$work/realfiles.sh" 2>&1)
 got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- bash "$work/realfiles.sh" /mnt 2>&1)
 same "gcc, exec, mmap, locks, sqlite3 and git on a --bind" "$want" "$got"
+# A descriptor passed to another process (SCM_RIGHTS by sendmsg and sendmmsg, MSG_PEEK,
+# MSG_CMSG_CLOEXEC, pidfd_getfd) is the same open file there: offset, access mode,
+# /proc/self/fd's name, after the sender closed it -- memfs and --bind
+want=$(native "$FDPASS" /tmp 2>&1)
+got=$(cd /tmp && "$UR" -- "$FDPASS" /tmp 2>&1)
+same "descriptors passed with SCM_RIGHTS and pidfd_getfd on memfs" "$want" "$got"
+rm -rf "$rdir/run"/* "$rdir/native"/*
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && "$2" /mnt' x \
+	"$rdir/native" "$FDPASS" 2>&1)
+got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- "$FDPASS" /mnt 2>&1)
+same "descriptors passed with SCM_RIGHTS and pidfd_getfd on a --bind" "$want" "$got"
+# O_PATH opens and fifos: the stand-in is the null device, never an O_PATH descriptor
+want=$(native python3 "$work/opath.py" /tmp 2>&1)
+got=$(cd /tmp && "$UR" -- python3 "$work/opath.py" /tmp 2>&1)
+same "O_PATH and fifo opens on memfs" "$want" "$got"
+rm -rf "$rdir/run"/* "$rdir/native"/*
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && python3 "$2" /mnt' x \
+	"$rdir/native" "$work/opath.py" 2>&1)
+got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- python3 "$work/opath.py" /mnt 2>&1)
+same "O_PATH and fifo opens on a --bind" "$want" "$got"
 rm -rf "$rdir"
 # Attributes: a memfs file keeps none (chattr of a flag is EOPNOTSUPP, a deliberate
 # difference: tmpfs keeps +i, +a, +d, +A, SEMANTICS §9), and the stand-in, which is the

@@ -80,6 +80,8 @@ static const char *const trapped[] = {
 	"close_range",
 	/* a mount namespace, fs_struct or table of its own: the kernel's, then uvfs's */
 	"unshare",
+	/* descriptors that travel: uvfs's file at the number received (passing.c) */
+	"sendmsg", "sendmmsg", "recvmsg", "recvmmsg", "pidfd_getfd",
 };
 
 /* x86-64's numbers are below 512: the notified ones, as a map made at first use */

@@ -171,38 +171,40 @@ struct start {
 	sigset_t mask;  /* uvfs-run's caller's signal mask, for the program */
 };
 
-/* The listener, from the program's process to the supervisor (SCM_RIGHTS) */
+/*
+ * The listener, from the program's process to the supervisor: its number, which the
+ * supervisor takes with pidfd_getfd(2) while the program waits for the word.  Not
+ * SCM_RIGHTS: the filter is in place by then, and a sendmsg stops for the tracer
+ * (passing.c), which is the supervisor waiting here.  A read and write on numbers
+ * where no uvfs descriptor has been run on the kernel untraced.
+ */
 static int send_fd(int sock, int fd)
 {
-	char c = 'l', cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			    .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+	char c;
 
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
+	if (write(sock, &fd, sizeof(fd)) != sizeof(fd) || read(sock, &c, 1) != 1)
+		return -EPIPE;
+	return 0;
 }
 
-static int recv_fd(int sock)
+static int recv_fd(int sock, pid_t child)
 {
-	char c, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-			    .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm;
-	int fd;
+	int fd, pidfd, ret = -1;
 
-	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+	if (read(sock, &fd, sizeof(fd)) != sizeof(fd))
 		return -1;
-	cm = CMSG_FIRSTHDR(&m);
-	if (!cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
+	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	if (pidfd >= 0) {
+		ret = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);  /* close-on-exec */
+		if (ret < 0)
+			fprintf(stderr, "uvfs-run: the filter's listener: %s\n", strerror(errno));
+		close(pidfd);
+	}
+	if (ret >= 0 && write(sock, "g", 1) != 1) {
+		close(ret);
+		ret = -1;
+	}
+	return ret;
 }
 
 static void program(struct start *st)
@@ -419,7 +421,7 @@ static int run_once(const struct opts *o, const char *abi)
 	if (write(st.go[1], "g", 1) != 1)
 		die("start the program", errno);
 	close(st.go[1]);
-	run_notify_fd = recv_fd(st.sock[0]);
+	run_notify_fd = recv_fd(st.sock[0], child);
 	close(st.sock[0]);
 	if (run_notify_fd < 0) {
 		kill(init, SIGKILL);  /* the program said why */

@@ -65,6 +65,11 @@ enum pending {
 	PEND_DUP,       /* dup/dup2/dup3/F_DUPFD: mirror the new number in uvfs */
 	PEND_CLOSE_RANGE,
 	PEND_CREDS,     /* a set*id call: the same call on uvfs when the kernel agreed */
+	PEND_SEND,      /* sendmsg/sendmmsg of uvfs descriptors: their flights kept
+			 * or dropped (passing.c) */
+	PEND_RECV,      /* recvmsg/recvmmsg with room for descriptors: uvfs's files at
+			 * the numbers received (p_arg: the messages; p_flags: its flags) */
+	PEND_GETFD,     /* pidfd_getfd: the target's file at the number it returned */
 	PEND_UNSHARE,   /* unshare: uvfs's part (CLONE_NEWNS, CLONE_FS, CLONE_FILES) when
 			 * the kernel agreed */
 };
@@ -141,6 +146,9 @@ struct proc {
 	long p_arg;
 	int new_ufd;                 /* run_syscall_exit: a number uvfs's descriptor
 				      * now has, or -1 */
+	unsigned int watch_more;     /* groups of numbers uvfs's descriptors now have
+				      * (a receive of several): installed one by one
+				      * before the process goes on */
 	/* ACT_INSTALL: the supervisor's descriptor to install in the process's table
 	 * (closed by the supervisor afterwards), with these descriptor flags (O_CLOEXEC);
 	 * inst_ufd: uvfs's descriptor to move to the number it gets, or -1 (a host
@@ -277,6 +285,16 @@ int run_installed(struct proc *p, long ret);
 extern _Thread_local bool run_on_helper;
 /* Is this call one the filter delivers by notification (the opens)? */
 bool run_notified(long nr);
+
+/* passing.c: descriptors that travel (SCM_RIGHTS, pidfd_getfd); many: the
+ * mmsg forms */
+enum action run_send(struct proc *p, struct user_regs_struct *r, bool many);
+void run_send_exit(struct proc *p, long ret, bool many);
+enum action run_recv(struct proc *p, struct user_regs_struct *r, bool many);
+void run_recv_exit(struct proc *p, const struct user_regs_struct *r, long ret, bool many);
+void run_getfd_exit(struct proc *p, const struct user_regs_struct *r, long ret);
+/* trace.c: the process whose thread tid is (the loop's), or NULL */
+struct uproc *run_uproc_of(pid_t tid);
 
 /* waits.c */
 int run_waits_init(void);

@@ -481,9 +481,8 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else if (hfd >= 0 && !(flags & O_PATH) && S_ISDIR(st.st_mode)) {
 		hflags = O_RDONLY;
-	} else if (hfd >= 0) {
-		hflags = O_PATH;
-	} else if (!(flags & O_PATH) && !on_noexec(p, fd) && (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
+	} else if (hfd < 0 && !(flags & O_PATH) && !on_noexec(p, fd) &&
+		   (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
 		/* a memfs file: the memfd that holds its data (UVFS_MEMFD), so that the
 		 * kernel maps, executes and locks the bytes uvfs reads and writes.  Not
 		 * on a noexec mount: the memfd lives on the kernel's own shm mount, which
@@ -494,7 +493,11 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 			return install(p, r, hfd, fd, flags);
 		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else {
-		hfd = run_null_fd;  /* /proc, a memfs directory: the null device stands in */
+		/* /proc, a memfs directory, a host mount's fifo, socket or symlink, and
+		 * every O_PATH file: the null device stands in (ADDFD installs no O_PATH
+		 * descriptor -- the kernel's fget() -- and a host fifo must not be
+		 * opened: uvfs answers its reads and writes) */
+		hfd = run_null_fd;
 		hflags = O_RDONLY;
 	}
 	return install(p, r, reopen(hfd, hflags), fd, flags);
@@ -2006,6 +2009,16 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
 			return skip(r, ret);
 		return skip(r, uvfs_pivot_root(t, pa, pb));
+	/* descriptors that travel (passing.c) */
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+		return run_send(p, r, nr == SYS_sendmmsg);
+	case SYS_recvmsg:
+	case SYS_recvmmsg:
+		return run_recv(p, r, nr == SYS_recvmmsg);
+	case SYS_pidfd_getfd:
+		p->pending = PEND_GETFD;
+		return ACT_EXIT_STOP;
 	case SYS_execve:
 		return do_exec(p, r, AT_FDCWD, A0(r), A1(r), A2(r), 0);
 	case SYS_execveat:
@@ -2126,6 +2139,15 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 		break;
 	case PEND_CREDS:
 		sync_creds(p);
+		break;
+	case PEND_SEND:
+		run_send_exit(p, ret, (long)r->orig_rax == SYS_sendmmsg);
+		break;
+	case PEND_RECV:
+		run_recv_exit(p, r, ret, (long)r->orig_rax == SYS_recvmmsg);
+		break;
+	case PEND_GETFD:
+		run_getfd_exit(p, r, ret);
 		break;
 	case PEND_UNSHARE:
 		if (ret == 0) {

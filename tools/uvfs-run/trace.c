@@ -129,6 +129,13 @@ static struct proc *proc_find(pid_t tid)
 	return NULL;
 }
 
+struct uproc *run_uproc_of(pid_t tid)
+{
+	struct proc *p = proc_find(tid);
+
+	return p && !p->dead ? p->up : NULL;
+}
+
 /* A worker's lookup: the proc, kept until proc_put(), or NULL */
 static struct proc *proc_get(pid_t tid)
 {
@@ -591,6 +598,18 @@ static bool watch_start(struct proc *p, struct user_regs_struct *regs, int group
 	return true;
 }
 
+/* The next group of p->watch_more no filter watches yet: started (true), or none */
+static bool watch_next(struct proc *p, struct user_regs_struct *regs)
+{
+	unsigned int want = p->watch_more & ~__atomic_load_n(&p->up->watched, __ATOMIC_RELAXED);
+
+	p->watch_more = 0;
+	if (!want)
+		return false;
+	p->watch_more = want & (want - 1);  /* the rest, after this one */
+	return watch_start(p, regs, __builtin_ctz(want));
+}
+
 /* The entry or exit stop of the seccomp call, or of a signal handler's call */
 static void watch_step(struct proc *p)
 {
@@ -628,6 +647,8 @@ static void watch_step(struct proc *p)
 		p->inj = INJ_NONE;
 		(void)ptrace(PTRACE_SETSIGMASK, p->tid, sizeof(p->inj_mask), &p->inj_mask);
 		(void)ptrace(PTRACE_SETREGS, p->tid, 0, &p->inj_saved);
+		if (!info.exit.rval && watch_next(p, &p->inj_saved))
+			return;  /* another group of a receive's descriptors */
 		return resume(p->tid, PTRACE_CONT, 0);
 	}
 	/* a signal handler's call before ours: its exit, if the tracer asked for it */
@@ -745,8 +766,9 @@ static void on_syscall_exit(struct proc *p)
 	p->pending = PEND_NONE;
 	if (p->watch_all && watch_start(p, &regs, RUN_GROUP_ALL))
 		return;
-	if (p->new_ufd >= 0 && !(p->up->watched & (1u << run_fd_group(p->new_ufd))) &&
-	    watch_start(p, &regs, run_fd_group(p->new_ufd)))
+	if (p->new_ufd >= 0)
+		p->watch_more |= 1u << run_fd_group(p->new_ufd);
+	if (watch_next(p, &regs))
 		return;
 	resume(p->tid, PTRACE_CONT, 0);
 }

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * passing.c - descriptors that travel: a uvfs descriptor sent with SCM_RIGHTS
+ * (sendmsg, sendmmsg; received by recvmsg, recvmmsg) or taken with pidfd_getfd(2) is
+ * the same open file in the receiver, as the kernel's receive_fd() makes it: uvfs's
+ * file is installed at the number the kernel gave the stand-in, so the receiver reads
+ * and writes it through uvfs, at the sender's offset, with the sender's access mode,
+ * and /proc/PID/fd names the uvfs dentry.
+ *
+ * The kernel moves the stand-in; uvfs-run must learn which uvfs file each received
+ * descriptor is.  A sendmsg is stopped at its entry (filter.c: every sendmsg and
+ * recvmsg is traced; one with no control data goes on at once): each SCM_RIGHTS
+ * descriptor that is uvfs's becomes a *flight* -- uvfs's file, held (uvfs_fget), and
+ * the supervisor's own copy of the stand-in (pidfd_getfd), the kernel's very file.
+ * The flight keeps uvfs's file open while the message waits in the socket, as the
+ * kernel's in-flight reference keeps the file open: a sender that closes its
+ * descriptor after the send (the usual way) does not close the file under the
+ * receiver -- a memfs file's memfd stays the file's, not sealed and given back.  At
+ * a recvmsg's exit each received descriptor is compared with the flights'
+ * (kcmp(KCMP_FILE): the same struct file) and the matching flight's file installed
+ * at its number (uvfs_fd_install); a received MSG_PEEK copy leaves the flight for
+ * the receive that takes the message.  A pidfd_getfd's result is compared with the
+ * target's descriptor the same way at the call's exit.
+ *
+ * What is not followed: a message sent with a uvfs descriptor but never received
+ * keeps uvfs's file open until uvfs-run ends (the kernel closes it with the socket);
+ * descriptors the kernel drops (MSG_CTRUNC) likewise; and another thread changing the
+ * control data between the supervisor's read and the kernel's leaves the received
+ * stand-in unfollowed, as io_uring's sends and receives are.
+ *
+ * Locking: the flights are the loop's alone (every call here is a ptrace stop, which
+ * only the loop handles); the process's act lock is held at the stop, and the target
+ * of a pidfd_getfd is only read, through uvfs_fget, which takes ns_lock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kcmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "run.h"
+
+/* at most this many flights at once (each is a descriptor of the supervisor's); a
+ * send beyond it is not followed, with a message */
+#define FLIGHTS_MAX 4096
+/* control data read per message: the kernel's SCM_MAX_FD (253) descriptors fit many
+ * times over */
+#define CONTROL_MAX 16384
+/* the messages of one sendmmsg/recvmmsg looked at (the kernel's UIO_MAXIOV) */
+#define MMSG_MAX 1024
+
+struct flight {
+	struct flight *next;
+	struct uvfs_file *file;  /* held */
+	int hfd;                 /* the supervisor's copy of the stand-in */
+	pid_t tid;               /* the sender's thread, while its call runs ... */
+	unsigned int msg;        /* ... and the message of it (sendmmsg) */
+	bool sent;               /* its call returned and sent it */
+};
+
+static struct flight *flights;
+static unsigned int nflights;
+
+static void flight_free(struct flight *f)
+{
+	uvfs_fput(f->file);
+	close(f->hfd);
+	free(f);
+	nflights--;
+}
+
+/* Control data of a message in the process's memory: its length, or 0 when there
+ * is none or it cannot be read */
+static size_t read_control(pid_t tid, const struct msghdr *mh, char *buf)
+{
+	size_t len = mh->msg_controllen < CONTROL_MAX ? mh->msg_controllen : CONTROL_MAX;
+
+	if (!mh->msg_control || len < sizeof(struct cmsghdr))
+		return 0;
+	if (mem_read(tid, (unsigned long)mh->msg_control, buf, len))
+		return 0;
+	return len;
+}
+
+/* Each descriptor of the SCM_RIGHTS messages in buf, with fn(ctx, fd) */
+static void each_right(char *buf, size_t len, void (*fn)(void *, int), void *ctx)
+{
+	struct msghdr mh = { .msg_control = buf, .msg_controllen = len };
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		size_t n;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len < CMSG_LEN(0))
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			fn(ctx, fd);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------
+ * Sending
+ */
+struct send_ctx {
+	struct proc *p;
+	int pidfd;
+	unsigned int msg;
+	bool any;
+};
+
+static void send_one(void *arg, int fd)
+{
+	struct send_ctx *s = arg;
+	struct uvfs_file *file;
+	struct flight *f;
+	static bool told;
+
+	file = uvfs_fget(s->p->up->task, fd);
+	if (!file)
+		return;  /* the host's, or not open: the kernel's business */
+	if (nflights >= FLIGHTS_MAX) {
+		if (!told)
+			fprintf(stderr, "uvfs-run: more than %d descriptors in flight: a "
+				"receiver gets the kernel's stand-in, not uvfs's file\n",
+				FLIGHTS_MAX);
+		told = true;
+		goto out;
+	}
+	if (s->pidfd < 0)
+		s->pidfd = (int)syscall(SYS_pidfd_open, s->p->up->tgid, 0);
+	f = malloc(sizeof(*f));
+	if (!f || s->pidfd < 0) {
+		free(f);
+		goto out;
+	}
+	f->hfd = (int)syscall(SYS_pidfd_getfd, s->pidfd, fd, 0);
+	if (f->hfd < 0) {
+		free(f);
+		goto out;
+	}
+	f->file = file;
+	f->tid = s->p->tid;
+	f->msg = s->msg;
+	f->sent = false;
+	f->next = flights;
+	flights = f;
+	nflights++;
+	s->any = true;
+	return;
+out:
+	uvfs_fput(file);
+}
+
+enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
+{
+	struct send_ctx s = { .p = p, .pidfd = -1 };
+	char buf[CONTROL_MAX];
+	unsigned int vlen = 1;
+
+	if (many)
+		vlen = (unsigned int)r->rdx < MMSG_MAX ? (unsigned int)r->rdx : MMSG_MAX;
+	for (s.msg = 0; s.msg < vlen; s.msg++) {
+		/* struct mmsghdr begins with its struct msghdr */
+		unsigned long at = r->rsi + s.msg * (many ? sizeof(struct mmsghdr) : 0);
+		struct msghdr mh;
+		size_t len;
+
+		if (mem_read(p->tid, at, &mh, sizeof(mh)))
+			break;  /* the kernel's EFAULT */
+		len = read_control(p->tid, &mh, buf);
+		if (len)
+			each_right(buf, len, send_one, &s);
+	}
+	if (s.pidfd >= 0)
+		close(s.pidfd);
+	if (!s.any)
+		return ACT_NATIVE;
+	p->pending = PEND_SEND;
+	return ACT_EXIT_STOP;
+}
+
+/* The messages the call sent (sendmsg: all or none; sendmmsg: the first ret) keep
+ * their flights; the others' go */
+void run_send_exit(struct proc *p, long ret, bool many)
+{
+	long sent = many ? ret : ret >= 0;
+
+	for (struct flight **fp = &flights, *f; (f = *fp);) {
+		if (f->sent || f->tid != p->tid) {
+			fp = &f->next;
+			continue;
+		}
+		if ((long)f->msg < sent) {
+			f->sent = true;
+			fp = &f->next;
+		} else {
+			*fp = f->next;
+			flight_free(f);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------
+ * Receiving
+ */
+static bool same_file(pid_t tid1, int fd1, pid_t tid2, int fd2)
+{
+	return syscall(SYS_kcmp, tid1, tid2, KCMP_FILE, fd1, fd2) == 0;
+}
+
+/* uvfs's table at fd follows the kernel's: file there, or nothing */
+static void install(struct proc *p, int fd, struct uvfs_file *file, int flags)
+{
+	int err;
+
+	if (!file) {
+		uvfs_close(p->up->task, fd);  /* a host descriptor: not uvfs's */
+		return;
+	}
+	err = uvfs_fd_install(p->up->task, fd, file, flags);
+	if (err < 0) {
+		fprintf(stderr, "uvfs-run: descriptor %d: %s\n", fd, strerror(-err));
+		return;
+	}
+	p->watch_more |= 1u << run_fd_group(fd);
+}
+
+struct recv_ctx {
+	struct proc *p;
+	int flags;   /* MSG_PEEK, MSG_CMSG_CLOEXEC */
+};
+
+static void recv_one(void *arg, int fd)
+{
+	struct recv_ctx *c = arg;
+	pid_t me = getpid();
+
+	for (struct flight **fp = &flights, *f; (f = *fp); fp = &f->next) {
+		if (!same_file(me, f->hfd, c->p->tid, fd))
+			continue;
+		install(c->p, fd, f->file, c->flags & MSG_CMSG_CLOEXEC ? O_CLOEXEC : 0);
+		if (!(c->flags & MSG_PEEK)) {
+			*fp = f->next;
+			flight_free(f);
+		}
+		return;
+	}
+	install(c->p, fd, NULL, 0);
+}
+
+enum action run_recv(struct proc *p, struct user_regs_struct *r, bool many)
+{
+	unsigned int vlen = 1;
+
+	if (many)
+		vlen = (unsigned int)r->rdx < MMSG_MAX ? (unsigned int)r->rdx : MMSG_MAX;
+	/* a receive with no room for control data gets no descriptor: on it goes */
+	for (unsigned int i = 0; i < vlen; i++) {
+		struct msghdr mh;
+
+		if (mem_read(p->tid, r->rsi + i * sizeof(struct mmsghdr), &mh, sizeof(mh)))
+			return ACT_NATIVE;  /* EFAULT */
+		if (mh.msg_control && mh.msg_controllen >= sizeof(struct cmsghdr)) {
+			p->pending = PEND_RECV;
+			p->p_arg = (long)vlen;
+			p->p_flags = (unsigned int)(many ? r->r10 : r->rdx);
+			return ACT_EXIT_STOP;
+		}
+	}
+	return ACT_NATIVE;
+}
+
+void run_recv_exit(struct proc *p, const struct user_regs_struct *r, long ret, bool many)
+{
+	struct recv_ctx c = { .p = p, .flags = (int)p->p_flags };
+	char buf[CONTROL_MAX];
+	long got = many ? ret : ret >= 0;
+
+	for (long i = 0; i < got && i < p->p_arg; i++) {
+		struct msghdr mh;
+		size_t len;
+
+		/* the kernel has set msg_controllen to what it wrote */
+		if (mem_read(p->tid, r->rsi + (unsigned long)i * sizeof(struct mmsghdr), &mh,
+			     sizeof(mh)))
+			break;
+		len = read_control(p->tid, &mh, buf);
+		if (len)
+			each_right(buf, len, recv_one, &c);
+	}
+}
+
+/* ---------------------------------------------------------------------------------
+ * pidfd_getfd(pidfd, targetfd, 0): the target's file at targetfd, close-on-exec
+ */
+static pid_t pidfd_pid(pid_t tid, int pidfd)
+{
+	char path[64], line[128];
+	pid_t pid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, pidfd);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
+
+void run_getfd_exit(struct proc *p, const struct user_regs_struct *r, long ret)
+{
+	int pidfd = (int)r->rdi, target = (int)r->rsi;
+	struct uvfs_file *file = NULL;
+	struct uproc *up;
+	pid_t pid;
+
+	if (ret < 0)
+		return;
+	/* the supervisor's /proc: the host's pid, which the loop knows the process by */
+	pid = pidfd_pid(p->tid, pidfd);
+	up = pid > 0 ? run_uproc_of(pid) : NULL;
+	if (up && same_file(p->tid, (int)ret, pid, target))
+		file = uvfs_fget(up->task, target);
+	install(p, (int)ret, file, O_CLOEXEC);
+	uvfs_fput(file);
+}
