@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS SPLICE - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -11,7 +11,7 @@ UR=$(realpath "$1")
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
 trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}"' EXIT
-cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$bin/"
+cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
 STAT_SIGNALS=$bin/$(basename "$4")
@@ -20,6 +20,7 @@ RACE_EXEC=$bin/$(basename "$6")
 SIGNAL_WATCH=$bin/$(basename "$7")
 EXEC_THREAD=$bin/$(basename "$8")
 FDPASS=$bin/$(basename "$9")
+SPLICE=$bin/$(basename "${10}")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -125,6 +126,27 @@ want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &
 	"$rdir/native" "$FDPASS" 2>&1)
 got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- "$FDPASS" /mnt 2>&1)
 same "descriptors passed with SCM_RIGHTS and pidfd_getfd on a --bind" "$want" "$got"
+# sendfile and splice from a uvfs file (the kernel's, from the stand-in, at uvfs's
+# position), sendfile between two, copy_file_range's checks -- memfs and --bind
+want=$(native "$SPLICE" /tmp 2>&1)
+got=$(cd /tmp && "$UR" -- "$SPLICE" /tmp 2>&1)
+same "sendfile, splice, copy_file_range, readahead on memfs" "$want" "$got"
+rm -rf "$rdir/run"/* "$rdir/native"/*
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && "$2" /mnt' x \
+	"$rdir/native" "$SPLICE" 2>&1)
+got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- "$SPLICE" /mnt 2>&1)
+same "sendfile, splice, copy_file_range, readahead on a --bind" "$want" "$got"
+# deliberate difference (SEMANTICS §9): splice from a pipe into a uvfs file is EINVAL
+# (the kernel would write the stand-in behind uvfs's size and limit); natively 2
+splice_in='import os
+r, w = os.pipe(); os.write(w, b"ab"); f = os.open("/tmp/s", os.O_RDWR | os.O_CREAT)
+try:
+    print(os.splice(r, f, 2))
+except OSError as e:
+    print(e.strerror)'
+same "splice into a file natively" "2" "$(native python3 -c "$splice_in" 2>&1)"
+same "splice into a memfs file: EINVAL (deliberate)" "Invalid argument" \
+	"$(cd /tmp && "$UR" -- python3 -c "$splice_in" 2>&1)"
 # O_PATH opens and fifos: the stand-in is the null device, never an O_PATH descriptor
 want=$(native python3 "$work/opath.py" /tmp 2>&1)
 got=$(cd /tmp && "$UR" -- python3 "$work/opath.py" /tmp 2>&1)

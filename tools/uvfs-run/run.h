@@ -70,6 +70,9 @@ enum pending {
 	PEND_RECV,      /* recvmsg/recvmmsg with room for descriptors: uvfs's files at
 			 * the numbers received (p_arg: the messages; p_flags: its flags) */
 	PEND_GETFD,     /* pidfd_getfd: the target's file at the number it returned */
+	PEND_POS,       /* sendfile/splice from a uvfs file's stand-in at uvfs's position
+			 * (p_fd; p_arg: where the offset was written, p_fd2: its
+			 * argument, 1 or 2) */
 	PEND_UNSHARE,   /* unshare: uvfs's part (CLONE_NEWNS, CLONE_FS, CLONE_FILES) when
 			 * the kernel agreed */
 };

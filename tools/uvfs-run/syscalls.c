@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/statfs.h>
@@ -597,19 +598,15 @@ static long do_rwv(struct proc *p, int fd, unsigned long long iov_addr, long iov
  * host descriptor: EXDEV, as two filesystems are for the kernel; programs then copy
  * with read and write (coreutils does).
  */
-static long do_copy_file_range(struct proc *p, const struct user_regs_struct *r)
+/* len bytes or fewer from in (at *pin, or its position) to out (at *pout, or its
+ * position), both uvfs's: the count copied, or the first error */
+static long copy_uvfs(struct proc *p, int in, unsigned long long pin, int out,
+		      unsigned long long pout, size_t len)
 {
-	int in = iarg(A0(r)), out = iarg(A2(r));
-	bool uin = ufd(p, in), uout = ufd(p, out);
-	unsigned long long pin = A1(r), pout = A3(r);
-	size_t len = (size_t)A4(r), done = 0;
+	size_t done = 0;
 	loff_t oin = 0, oout = 0;
 	char *buf;
 
-	if (!uin || !uout)
-		return -EXDEV;
-	if (A5(r))
-		return -EINVAL;  /* no flags are defined */
 	if ((pin && mem_read(p->tid, pin, &oin, sizeof(oin))) ||
 	    (pout && mem_read(p->tid, pout, &oout, sizeof(oout))))
 		return -EFAULT;
@@ -647,6 +644,145 @@ static long do_copy_file_range(struct proc *p, const struct user_regs_struct *r)
 				(pout && mem_write(p->tid, pout, &oout, sizeof(oout)))))
 		return -EFAULT;
 	return (long)done;
+}
+
+/* A descriptor's type and open flags, uvfs's or the host's (/proc/TID/fd/N and its
+ * fdinfo): 0 or -EBADF */
+static int fd_kind(struct proc *p, int fd, mode_t *mode, int *flags)
+{
+	char path[64], line[128];
+	struct stat st;
+	FILE *f;
+
+	if (ufd(p, fd)) {
+		if (uvfs_fstat(T(p), fd, &st))
+			return -EBADF;
+		*mode = st.st_mode;
+		*flags = uvfs_fcntl(T(p), fd, F_GETFL, 0);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", p->tid, fd);
+	if (fd < 0 || stat(path, &st))
+		return -EBADF;
+	*mode = st.st_mode;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", p->tid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -EBADF;
+	*flags = -1;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "flags: %o", (unsigned int *)flags) != 1)
+		;
+	fclose(f);
+	return *flags < 0 ? -EBADF : 0;
+}
+
+/*
+ * copy_file_range with a uvfs descriptor: the kernel's checks in its order (the
+ * descriptors, EBADF; the flags, EINVAL; generic_file_rw_checks(): a directory
+ * EISDIR, anything not regular EINVAL, in not readable or out not writable or
+ * O_APPEND EBADF), then across filesystems EXDEV -- one uvfs and one host descriptor
+ * are two filesystems for the kernel, and programs then copy with read and write
+ * (coreutils does); two uvfs ones, uvfs's copy
+ */
+static long do_copy_file_range(struct proc *p, const struct user_regs_struct *r)
+{
+	int in = iarg(A0(r)), out = iarg(A2(r)), fin, fout;
+	mode_t min, mout;
+
+	/* fdget(): an O_PATH descriptor is none */
+	if (fd_kind(p, in, &min, &fin) || fd_kind(p, out, &mout, &fout) || (fin & O_PATH) ||
+	    (fout & O_PATH))
+		return -EBADF;
+	if (A5(r))
+		return -EINVAL;  /* no flags are defined */
+	if (S_ISDIR(min) || S_ISDIR(mout))
+		return -EISDIR;
+	if (!S_ISREG(min) || !S_ISREG(mout))
+		return -EINVAL;
+	if ((fin & O_ACCMODE) == O_WRONLY || (fout & O_ACCMODE) == O_RDONLY || (fout & O_APPEND))
+		return -EBADF;
+	if (!ufd(p, in) || !ufd(p, out))
+		return -EXDEV;
+	return copy_uvfs(p, in, A1(r), out, A3(r), (size_t)A4(r));
+}
+
+/*
+ * sendfile between two uvfs files: do_sendfile()'s checks -- in readable, out
+ * writable (EBADF), out not O_APPEND (EINVAL, do_splice_direct()) -- then a copy by
+ * uvfs, as copy_file_range's, the offset pointer for in alone.
+ */
+static long sendfile_uvfs(struct proc *p, int out, int in, unsigned long long offp, size_t count)
+{
+	int fin = uvfs_fcntl(T(p), in, F_GETFL, 0), fout;
+
+	if (fin < 0 || (fin & O_PATH) || (fin & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	fout = uvfs_fcntl(T(p), out, F_GETFL, 0);
+	if ((fout & O_PATH) || (fout & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (fout & O_APPEND)
+		return -EINVAL;
+	return copy_uvfs(p, in, offp, out, 0, count);
+}
+
+/*
+ * sendfile(out, in, offp, count) and splice(in, offp, out, ...) from a uvfs regular
+ * file whose stand-in is its data (a memfd, a host mount's file) to the host's: the
+ * kernel's own, from the stand-in -- it blocks on the pipe or socket as it would,
+ * holding up nobody -- at uvfs's position.  With an offset pointer the kernel reads
+ * there and leaves the position alone, so the call runs as made; without one it is
+ * made with a pointer to uvfs's position, written below the stack pointer (below the
+ * red zone, as for an exec's arguments), and at its exit uvfs's position becomes
+ * where the kernel left it and the register is put back.  A sendfile between two
+ * uvfs files is uvfs's copy.  Anything else with a uvfs descriptor -- splice into a
+ * uvfs file, sendfile from a host descriptor into one, from a file whose stand-in is
+ * the null device (a noexec mount's, /proc) -- is EINVAL, as for a file that cannot splice
+ * (docs/SEMANTICS.md §9): programs fall back to read and write.
+ */
+static enum action do_splice_from(struct proc *p, struct user_regs_struct *r, int in, int out,
+				  unsigned long long *offp)
+{
+	char link[64];
+	struct stat st;
+	loff_t pos;
+	unsigned long at;
+
+	if (!ufd(p, in) && !ufd(p, out))
+		return ACT_NATIVE;
+	if (offp == &r->rdx && ufd(p, in) && ufd(p, out))
+		return skip(r, sendfile_uvfs(p, out, in, *offp, (size_t)A3(r)));
+	if (ufd(p, out) || !ufd(p, in))
+		return skip(r, -EINVAL);
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, in);
+	if (stat(link, &st) || !S_ISREG(st.st_mode))
+		return skip(r, -EINVAL);  /* the null device stands in */
+	if (*offp)
+		return ACT_NATIVE;
+	pos = uvfs_lseek(T(p), in, 0, SEEK_CUR);
+	at = (r->rsp - 128 - sizeof(pos)) & ~15ul;
+	if (pos < 0 || mem_write(p->tid, at, &pos, sizeof(pos)))
+		return skip(r, pos < 0 ? pos : -EFAULT);
+	*offp = at;
+	p->pending = PEND_POS;
+	p->p_fd = in;
+	p->p_arg = (long)at;
+	p->p_fd2 = offp == &r->rdx ? 2 : 1;
+	return ACT_REWRITTEN;
+}
+
+/* ... at its exit: uvfs's position where the kernel left the stand-in's offset, the
+ * program's NULL back in its register */
+static void splice_from_exit(struct proc *p, struct user_regs_struct *r, long ret)
+{
+	loff_t pos;
+
+	if (ret > 0 && !mem_read(p->tid, (unsigned long)p->p_arg, &pos, sizeof(pos)))
+		uvfs_lseek(T(p), p->p_fd, pos, SEEK_SET);
+	if (p->p_fd2 == 2)
+		r->rdx = 0;
+	else
+		r->rsi = 0;
+	(void)ptrace(PTRACE_SETREGS, p->tid, 0, r);
 }
 
 /*
@@ -1623,12 +1759,12 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 			return ACT_NATIVE;
 		return skip(r, do_copy_file_range(p, r));
 	case SYS_sendfile:
+		return do_splice_from(p, r, iarg(A1(r)), fd, &r->rdx);
 	case SYS_splice:
+		return do_splice_from(p, r, fd, iarg(A2(r)), &r->rsi);
 	case SYS_tee:
-		/* a uvfs descriptor on either side: EINVAL, as for a file that cannot
-		 * splice (docs/SEMANTICS.md section 9); programs fall back to read and
-		 * write */
-		if (!ufd(p, fd) && !ufd(p, iarg(nr == SYS_sendfile ? A1(r) : A2(r))))
+		/* pipes only: a uvfs fifo is uvfs's, EINVAL (docs/SEMANTICS.md §9) */
+		if (!ufd(p, fd) && !ufd(p, iarg(A1(r))))
 			return ACT_NATIVE;
 		return skip(r, -EINVAL);
 	case SYS_fsync:
@@ -2148,6 +2284,9 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 		break;
 	case PEND_GETFD:
 		run_getfd_exit(p, r, ret);
+		break;
+	case PEND_POS:
+		splice_from_exit(p, r, ret);
 		break;
 	case PEND_UNSHARE:
 		if (ret == 0) {
