@@ -50,12 +50,17 @@ deps:
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) -Dwerror=true $(MESON_OPTS)
 
-# The seed article's session, under every personality and then on the real kernel.
+# The seed article's session, under every personality and then on the real kernel;
+# then the upgrade that broke ALT Linux, replayed on the real tools (uvfs-run).
 demo: deps all
 	./$(BUILD)/tools/uvfsh/uvfsh --abi all examples/article.sh
 	@echo
 	@echo '== the same session on the running kernel (uvfsh --host):'
 	./$(BUILD)/tools/uvfsh/uvfsh --host examples/article.sh
+	@echo
+	@echo '== the upgrade the seed patch is about, with the real start-stop-daemon under uvfs-run:'
+	@echo '   a daemon binary replaced as rpm does, then start-stop-daemon --stop --exec'
+	examples/upgrade-replay.sh ./$(BUILD)/tools/uvfs-run/uvfs-run
 
 check: deps all
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2; \
