@@ -47,6 +47,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 struct uvfs *run_fs;
 pid_t run_tracer_pid;
+/* no other process (pidfd_getfd is refused) */
+struct uproc *run_uproc_of(pid_t tid)
+{
+	(void)tid;
+	return NULL;
+}
 int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1;
 static pid_t played;  /* the process /proc/TID shows (LLVMFuzzerInitialize) */
 
@@ -234,7 +240,16 @@ static long kernel_rewritten(const struct proc *p, const struct user_regs_struct
 {
 	char path[PATH_MAX];
 
-	/* nothing but exec is rewritten: the supervisor installs what opens open,
+	/* sendfile and splice from a uvfs file: an offset pointer below the stack,
+	 * holding uvfs's position (the kernel copies nothing here) */
+	if (r->orig_rax == SYS_sendfile || r->orig_rax == SYS_splice) {
+		loff_t pos;
+
+		FUZZ_CHECK(mem_read(p->tid, r->orig_rax == SYS_sendfile ? r->rdx : r->rsi, &pos,
+				    sizeof(pos)) == 0 && pos >= 0);
+		return 0;
+	}
+	/* else only exec is rewritten: the supervisor installs what opens open,
 	 * and makes the calls on a host descriptor's /proc name itself */
 	FUZZ_CHECK(r->orig_rax == SYS_execve);
 	FUZZ_CHECK(mem_read_str(p->tid, r->rdi, path, sizeof(path)) == 0 && path[0] == '/');
@@ -325,11 +340,17 @@ static struct uvfs_task *build(struct uvfs *fs, unsigned how)
 }
 
 /* The harness's rules: no host mount the input chooses, no fifo (opening one
- * without a peer waits for it, forever in a single-threaded harness). */
+ * without a peer waits for it, forever in a single-threaded harness), no descriptor
+ * passing (passing.c takes the harness's own descriptors with pidfd_getfd and holds
+ * uvfs files beyond the instance's life). */
 static bool refused(const struct user_regs_struct *r)
 {
 	long nr = (long)r->orig_rax;
 	char type[8];
+
+	if (nr == SYS_sendmsg || nr == SYS_sendmmsg || nr == SYS_recvmsg || nr == SYS_recvmmsg ||
+	    nr == SYS_pidfd_getfd)
+		return true;
 
 	if (nr == SYS_mknod || nr == SYS_mknodat)
 		return ((mode_t)(nr == SYS_mknod ? r->rsi : r->rdx) & S_IFMT) == S_IFIFO;
