@@ -187,7 +187,8 @@ struct uvfs_config {
 struct uvfs *uvfs_new(const struct uvfs_config *cfg);
 
 /* uvfs_free - end every task, close every file, free every dentry, name and inode.
- * Waits for RCU callbacks, so that nothing allocated by the instance survives it. */
+ * Waits for RCU callbacks, so that nothing allocated by the instance survives it.
+ * Every file held with uvfs_fget() must have been given back (uvfs_fput) first. */
 void uvfs_free(struct uvfs *fs);
 
 /* The message of the last uvfs_new failure in this thread, or "" if none. */

@@ -5,7 +5,9 @@
  * MSG_CMSG_CLOEXEC, several descriptors in one message, a pipe among them), and
  * pidfd_getfd.  The receiver reads at the sender's offset, writes if the sender could
  * (EBADF if not), maps it shared, and /proc/self/fd names the file -- after the sender
- * has closed its own descriptor, and for an unlinked file "(deleted)".  One line per
+ * has closed its own descriptor, and for an unlinked file "(deleted)"; and what the
+ * kernel refuses or drops (a malformed control message, a message never received --
+ * the exit status stays the program's, a fifo's reader sees EOF).  One line per
  * result, DIR written as "DIR"; test_uvfs_run.sh compares the lines with the kernel's
  * (natively on a tmpfs) on uvfs-run's memfs and on a --bind.
  */
@@ -301,6 +303,52 @@ static void getfd(void)
 	contents("g");
 }
 
+/* what the kernel refuses or drops: a control message that claims more than it
+ * has (EINVAL, and the supervisor reads no further than the buffer); a file sent and
+ * never received, the socket closed -- the kernel closes it with the socket, so a
+ * fifo's reader sees EOF once its write end goes that way */
+static void unreceived(void)
+{
+	union { char buf[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } u;
+	struct iovec io = { .iov_base = "x", .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	int sv[2], r, w, f;
+	char path[4096], ch;
+	ssize_t n;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die("socketpair");
+	f = make("f", O_RDONLY, NULL, 0);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = 64 << 20;
+	memcpy(CMSG_DATA(c), &f, sizeof(int));
+	n = sendmsg(sv[0], &mh, 0);
+	printf("a control message longer than its buffer: %zd %s\n", n,
+	       n < 0 ? strerrorname_np(errno) : "");
+	send_fds(sv[0], &f, 1);  /* never received: the program's exit is still its own */
+	close(f);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	unlink(path);
+	if (mkfifo(path, 0600))
+		die("mkfifo");
+	r = open(path, O_RDONLY | O_NONBLOCK);
+	w = open(path, O_WRONLY);
+	fcntl(r, F_SETFL, 0);
+	send_fds(sv[0], &w, 1);
+	close(w);
+	close(sv[0]);
+	close(sv[1]);
+	alarm(5);
+	n = read(r, &ch, 1);
+	alarm(0);
+	printf("read of a fifo whose write end went unreceived: %zd %s\n", n,
+	       n < 0 ? strerrorname_np(errno) : "EOF");
+	close(r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2)
@@ -314,5 +362,6 @@ int main(int argc, char **argv)
 	several();
 	mmsg();
 	getfd();
+	unreceived();
 	return 0;
 }

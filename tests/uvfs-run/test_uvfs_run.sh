@@ -118,13 +118,13 @@ same "gcc, exec, mmap, locks, sqlite3 and git on a --bind" "$want" "$got"
 # A descriptor passed to another process (SCM_RIGHTS by sendmsg and sendmmsg, MSG_PEEK,
 # MSG_CMSG_CLOEXEC, pidfd_getfd) is the same open file there: offset, access mode,
 # /proc/self/fd's name, after the sender closed it -- memfs and --bind
-want=$(native "$FDPASS" /tmp 2>&1)
-got=$(cd /tmp && "$UR" -- "$FDPASS" /tmp 2>&1)
+want=$(native bash -c '"$1" /tmp; echo "status $?"' x "$FDPASS" 2>&1)
+got=$(cd /tmp && "$UR" -- "$FDPASS" /tmp 2>&1; echo "status $?")
 same "descriptors passed with SCM_RIGHTS and pidfd_getfd on memfs" "$want" "$got"
 rm -rf "$rdir/run"/* "$rdir/native"/*
-want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && "$2" /mnt' x \
-	"$rdir/native" "$FDPASS" 2>&1)
-got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- "$FDPASS" /mnt 2>&1)
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && "$2" /mnt
+	echo "status $?"' x "$rdir/native" "$FDPASS" 2>&1)
+got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- "$FDPASS" /mnt 2>&1; echo "status $?")
 same "descriptors passed with SCM_RIGHTS and pidfd_getfd on a --bind" "$want" "$got"
 # sendfile and splice from a uvfs file (the kernel's, from the stand-in, at uvfs's
 # position), sendfile between two, copy_file_range's checks -- memfs and --bind

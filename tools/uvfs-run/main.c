@@ -424,7 +424,12 @@ static int run_once(const struct opts *o, const char *abi)
 	run_notify_fd = recv_fd(st.sock[0], child);
 	close(st.sock[0]);
 	if (run_notify_fd < 0) {
-		kill(init, SIGKILL);  /* the program said why */
+		/* the program (or recv_fd) said why.  The program first: traced, its
+		 * death is the tracer's to reap, and the init's end waits for it
+		 * (zap_pid_ns_processes()) */
+		kill(child, SIGKILL);
+		waitpid(child, &ws, __WALL);
+		kill(init, SIGKILL);
 		waitpid(init, &ws, 0);
 		return 2;
 	}
@@ -456,6 +461,7 @@ static int run_once(const struct opts *o, const char *abi)
 	if (run_dev_fd >= 0)
 		close(run_dev_fd);
 	uvfs_task_exit(t);
+	run_flights_end();  /* descriptors sent and never received */
 	uvfs_free(run_fs);
 	if (o->stats)
 		fprintf(stderr, "uvfs-run: %lu calls trapped, %lu answered by uvfs, %lu passed to the "

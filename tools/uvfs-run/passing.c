@@ -22,11 +22,15 @@
  * the receive that takes the message.  A pidfd_getfd's result is compared with the
  * target's descriptor the same way at the call's exit.
  *
- * What is not followed: a message sent with a uvfs descriptor but never received
- * keeps uvfs's file open until uvfs-run ends (the kernel closes it with the socket);
- * descriptors the kernel drops (MSG_CTRUNC) likewise; and another thread changing the
- * control data between the supervisor's read and the kernel's leaves the received
- * stand-in unfollowed, as io_uring's sends and receives are.
+ * A flight ends when a receive takes it, or when the socket its message waits in is
+ * gone (the peer of the sending socket, asked of the kernel with sock_diag, looked at
+ * before each send and receive and at the loop's tick while calls wait), or when
+ * uvfs-run ends.  What is not followed: descriptors the kernel drops (MSG_CTRUNC, a
+ * read() or recv() of the message, a datagram to a socket not connected) keep their
+ * flight -- uvfs's file open, and the stand-in with its locks -- until the socket
+ * goes; and another thread changing the control data between the supervisor's read
+ * and the kernel's leaves the received stand-in unfollowed, as io_uring's sends and
+ * receives are.
  *
  * Locking: the flights are the loop's alone (every call here is a ptrace stop, which
  * only the loop handles); the process's act lock is held at the stop, and the target
@@ -34,11 +38,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/inet_diag.h>
 #include <linux/kcmp.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,9 +57,9 @@
 /* at most this many flights at once (each is a descriptor of the supervisor's); a
  * send beyond it is not followed, with a message */
 #define FLIGHTS_MAX 4096
-/* control data read per message: the kernel's SCM_MAX_FD (253) descriptors fit many
- * times over */
-#define CONTROL_MAX 16384
+/* control data read per message: net.core.optmem_max's default, the most the kernel
+ * takes (sock_kmalloc) */
+#define CONTROL_MAX 131072
 /* the messages of one sendmmsg/recvmmsg looked at (the kernel's UIO_MAXIOV) */
 #define MMSG_MAX 1024
 
@@ -60,17 +70,101 @@ struct flight {
 	pid_t tid;               /* the sender's thread, while its call runs ... */
 	unsigned int msg;        /* ... and the message of it (sendmmsg) */
 	bool sent;               /* its call returned and sent it */
+	ino_t peer;              /* the socket the message waits in, or 0: unknown */
 };
 
-static struct flight *flights;
+/* in the order sent: a receive takes the oldest flight of its file */
+static struct flight *flights, **flights_tail = &flights;
 static unsigned int nflights;
+/* control data, one message at a time: the loop's */
+static char control[CONTROL_MAX];
 
-static void flight_free(struct flight *f)
+static void flight_unlink(struct flight **fp)
 {
+	struct flight *f = *fp;
+
+	*fp = f->next;
+	if (flights_tail == &f->next)
+		flights_tail = fp;
 	uvfs_fput(f->file);
 	close(f->hfd);
 	free(f);
 	nflights--;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The socket a message waits in: the sending socket's peer (a socketpair, a
+ * connected socket), from sock_diag; gone means the message and its descriptors are
+ * gone (unix_release_sock() purges the queue)
+ */
+static int diag_fd = -1;
+
+/* peer's inode of the unix socket ino: > 0; 0: none or unknown; -ENOENT: no such
+ * socket */
+static long unix_peer(ino_t ino)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} q = {
+		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST },
+		.req = { .sdiag_family = AF_UNIX, .udiag_states = ~0u, .udiag_ino = (__u32)ino,
+			 .udiag_show = UDIAG_SHOW_PEER,
+			 .udiag_cookie = { INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE } },
+	};
+	union {
+		char buf[1024];
+		struct nlmsghdr align;
+	} a;
+	struct nlmsghdr *h = &a.align;
+	ssize_t n;
+
+	if (diag_fd < 0)
+		diag_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (diag_fd < 0 || send(diag_fd, &q, sizeof(q), 0) != sizeof(q))
+		return 0;
+	n = recv(diag_fd, a.buf, sizeof(a.buf), 0);
+	if (n < (ssize_t)sizeof(*h) || !NLMSG_OK(h, (size_t)n))
+		return 0;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(h);
+
+		return e->error == -ENOENT ? -ENOENT : 0;
+	}
+	if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
+		return 0;
+	{
+		struct unix_diag_msg *m = NLMSG_DATA(h);
+		struct rtattr *rta = (struct rtattr *)(m + 1);
+		int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+
+		for (; RTA_OK(rta, len); rta = RTA_NEXT(rta, len))
+			if (rta->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(rta) >= (int)sizeof(__u32))
+				return *(__u32 *)RTA_DATA(rta);
+	}
+	return 0;
+}
+
+/* the flights whose socket is gone, dropped */
+void run_flights_gc(void)
+{
+	for (struct flight **fp = &flights; *fp;) {
+		if ((*fp)->peer && unix_peer((*fp)->peer) == -ENOENT)
+			flight_unlink(fp);
+		else
+			fp = &(*fp)->next;
+	}
+}
+
+/* uvfs-run's end: every flight given back (uvfs_free wants every file closed) */
+void run_flights_end(void)
+{
+	while (flights)
+		flight_unlink(&flights);
+	if (diag_fd >= 0)
+		close(diag_fd);
+	diag_fd = -1;
 }
 
 /* Control data of a message in the process's memory: its length, or 0 when there
@@ -92,8 +186,13 @@ static void each_right(char *buf, size_t len, void (*fn)(void *, int), void *ctx
 	struct msghdr mh = { .msg_control = buf, .msg_controllen = len };
 
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		size_t n;
+		size_t room = len - (size_t)((char *)c - buf), n;
 
+		/* the kernel's CMSG_OK(): a header that claims more than there is ends
+		 * the parse (a send of it is EINVAL; a receive's buffer another thread
+		 * scribbles on is the program's) */
+		if (c->cmsg_len < sizeof(*c) || c->cmsg_len > room)
+			break;
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
 		    c->cmsg_len < CMSG_LEN(0))
 			continue;
@@ -115,6 +214,7 @@ struct send_ctx {
 	int pidfd;
 	unsigned int msg;
 	bool any;
+	ino_t peer;
 };
 
 static void send_one(void *arg, int fd)
@@ -144,6 +244,11 @@ static void send_one(void *arg, int fd)
 	}
 	f->hfd = (int)syscall(SYS_pidfd_getfd, s->pidfd, fd, 0);
 	if (f->hfd < 0) {
+		if (!told)
+			fprintf(stderr, "uvfs-run: a descriptor sent with SCM_RIGHTS: %s: a "
+				"receiver gets the kernel's stand-in, not uvfs's file\n",
+				strerror(errno));
+		told = true;
 		free(f);
 		goto out;
 	}
@@ -151,8 +256,10 @@ static void send_one(void *arg, int fd)
 	f->tid = s->p->tid;
 	f->msg = s->msg;
 	f->sent = false;
-	f->next = flights;
-	flights = f;
+	f->peer = s->peer;
+	f->next = NULL;
+	*flights_tail = f;
+	flights_tail = &f->next;
 	nflights++;
 	s->any = true;
 	return;
@@ -160,25 +267,45 @@ out:
 	uvfs_fput(file);
 }
 
+/* The messages of a sendmmsg or recvmmsg (one for sendmsg, recvmsg) into mm:
+ * how many could be read */
+static unsigned int read_headers(struct proc *p, unsigned long at, bool many,
+				 unsigned long long vlen, struct mmsghdr *mm)
+{
+	unsigned int n = !many ? 1 : vlen < MMSG_MAX ? (unsigned int)vlen : MMSG_MAX;
+
+	if (!many)
+		return mem_read(p->tid, at, &mm[0].msg_hdr, sizeof(mm[0].msg_hdr)) ? 0 : 1;
+	while (n && mem_read(p->tid, at, mm, n * sizeof(*mm)))
+		n /= 2;  /* the first ones the kernel can read, roughly: EFAULT past them */
+	return n;
+}
+
+static struct mmsghdr headers[MMSG_MAX];   /* the loop's */
+
 enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
 {
 	struct send_ctx s = { .p = p, .pidfd = -1 };
-	char buf[CONTROL_MAX];
-	unsigned int vlen = 1;
+	unsigned int vlen;
+	char link[64];
+	struct stat st;
 
-	if (many)
-		vlen = (unsigned int)r->rdx < MMSG_MAX ? (unsigned int)r->rdx : MMSG_MAX;
+	if (flights)
+		run_flights_gc();
+	vlen = read_headers(p, r->rsi, many, r->rdx, headers);
 	for (s.msg = 0; s.msg < vlen; s.msg++) {
-		/* struct mmsghdr begins with its struct msghdr */
-		unsigned long at = r->rsi + s.msg * (many ? sizeof(struct mmsghdr) : 0);
-		struct msghdr mh;
-		size_t len;
+		size_t len = read_control(p->tid, &headers[s.msg].msg_hdr, control);
 
-		if (mem_read(p->tid, at, &mh, sizeof(mh)))
-			break;  /* the kernel's EFAULT */
-		len = read_control(p->tid, &mh, buf);
-		if (len)
-			each_right(buf, len, send_one, &s);
+		if (!len)
+			continue;
+		if (!s.peer) {
+			long peer;
+
+			snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, (int)r->rdi);
+			peer = stat(link, &st) ? 0 : unix_peer(st.st_ino);
+			s.peer = peer > 0 ? (ino_t)peer : 0;
+		}
+		each_right(control, len, send_one, &s);
 	}
 	if (s.pidfd >= 0)
 		close(s.pidfd);
@@ -203,8 +330,7 @@ void run_send_exit(struct proc *p, long ret, bool many)
 			f->sent = true;
 			fp = &f->next;
 		} else {
-			*fp = f->next;
-			flight_free(f);
+			flight_unlink(fp);
 		}
 	}
 }
@@ -248,10 +374,8 @@ static void recv_one(void *arg, int fd)
 		if (!same_file(me, f->hfd, c->p->tid, fd))
 			continue;
 		install(c->p, fd, f->file, c->flags & MSG_CMSG_CLOEXEC ? O_CLOEXEC : 0);
-		if (!(c->flags & MSG_PEEK)) {
-			*fp = f->next;
-			flight_free(f);
-		}
+		if (!(c->flags & MSG_PEEK))
+			flight_unlink(fp);
 		return;
 	}
 	install(c->p, fd, NULL, 0);
@@ -259,17 +383,13 @@ static void recv_one(void *arg, int fd)
 
 enum action run_recv(struct proc *p, struct user_regs_struct *r, bool many)
 {
-	unsigned int vlen = 1;
+	unsigned int vlen = read_headers(p, r->rsi, many, r->rdx, headers);
 
-	if (many)
-		vlen = (unsigned int)r->rdx < MMSG_MAX ? (unsigned int)r->rdx : MMSG_MAX;
 	/* a receive with no room for control data gets no descriptor: on it goes */
 	for (unsigned int i = 0; i < vlen; i++) {
-		struct msghdr mh;
+		const struct msghdr *mh = &headers[i].msg_hdr;
 
-		if (mem_read(p->tid, r->rsi + i * sizeof(struct mmsghdr), &mh, sizeof(mh)))
-			return ACT_NATIVE;  /* EFAULT */
-		if (mh.msg_control && mh.msg_controllen >= sizeof(struct cmsghdr)) {
+		if (mh->msg_control && mh->msg_controllen >= sizeof(struct cmsghdr)) {
 			p->pending = PEND_RECV;
 			p->p_arg = (long)vlen;
 			p->p_flags = (unsigned int)(many ? r->r10 : r->rdx);
@@ -282,21 +402,22 @@ enum action run_recv(struct proc *p, struct user_regs_struct *r, bool many)
 void run_recv_exit(struct proc *p, const struct user_regs_struct *r, long ret, bool many)
 {
 	struct recv_ctx c = { .p = p, .flags = (int)p->p_flags };
-	char buf[CONTROL_MAX];
 	long got = many ? ret : ret >= 0;
+	unsigned int n;
 
-	for (long i = 0; i < got && i < p->p_arg; i++) {
-		struct msghdr mh;
-		size_t len;
+	if (got <= 0)
+		return;
+	/* the kernel has set msg_controllen to what it wrote */
+	n = read_headers(p, r->rsi, many, (unsigned long long)(got < p->p_arg ? got : p->p_arg),
+			 headers);
+	for (unsigned int i = 0; i < n; i++) {
+		size_t len = read_control(p->tid, &headers[i].msg_hdr, control);
 
-		/* the kernel has set msg_controllen to what it wrote */
-		if (mem_read(p->tid, r->rsi + (unsigned long)i * sizeof(struct mmsghdr), &mh,
-			     sizeof(mh)))
-			break;
-		len = read_control(p->tid, &mh, buf);
 		if (len)
-			each_right(buf, len, recv_one, &c);
+			each_right(control, len, recv_one, &c);
 	}
+	if (flights)
+		run_flights_gc();
 }
 
 /* ---------------------------------------------------------------------------------

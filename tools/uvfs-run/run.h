@@ -296,6 +296,9 @@ void run_send_exit(struct proc *p, long ret, bool many);
 enum action run_recv(struct proc *p, struct user_regs_struct *r, bool many);
 void run_recv_exit(struct proc *p, const struct user_regs_struct *r, long ret, bool many);
 void run_getfd_exit(struct proc *p, const struct user_regs_struct *r, long ret);
+/* flights whose socket is gone dropped (the loop's tick); all of them (the end) */
+void run_flights_gc(void);
+void run_flights_end(void);
 /* trace.c: the process whose thread tid is (the loop's), or NULL */
 struct uproc *run_uproc_of(pid_t tid);
 

@@ -1520,8 +1520,10 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		if (pf[2].revents & POLLIN)
 			while ((w = run_wait_reap()))
 				on_wait_done(w, resp);
-		if (pf[3].revents & POLLIN)
+		if (pf[3].revents & POLLIN) {
 			run_waits_tick();
+			run_flights_gc();  /* a receiver may wait for a peer's EOF */
+		}
 		if (pf[0].revents & POLLIN)
 			handoffs_run(resp);
 	}
