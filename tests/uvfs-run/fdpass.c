@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -303,6 +304,36 @@ static void getfd(void)
 	contents("g");
 }
 
+/* MSG_CTRUNC: three files in one message, room for two; the kernel closes the
+ * third, and the lock its description held goes with it */
+static void ctrunc(void)
+{
+	union { char buf[CMSG_SPACE(2 * sizeof(int))]; struct cmsghdr align; } u;
+	char x, path[4096];
+	struct iovec io = { .iov_base = &x, .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	int fds[3] = { make("c0", O_RDWR, NULL, 0), make("c1", O_RDWR, NULL, 0),
+		       make("c2", O_RDWR, NULL, 0) }, sv[2], again;
+	ssize_t n;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || flock(fds[2], LOCK_EX))
+		die("socketpair");
+	send_fds(sv[0], fds, 3);
+	for (int i = 0; i < 3; i++)
+		close(fds[i]);
+	n = recvmsg(sv[1], &mh, 0);
+	printf("recvmsg with room for two of three: %zd, MSG_CTRUNC %d\n", n,
+	       !!(mh.msg_flags & MSG_CTRUNC));
+	snprintf(path, sizeof(path), "%s/c2", dir);
+	again = open(path, O_RDWR);
+	printf("flock of the third from a new open: %s\n",
+	       flock(again, LOCK_EX | LOCK_NB) ? strerrorname_np(errno) : "taken");
+	close(again);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* what the kernel refuses or drops: a control message that claims more than it
  * has (EINVAL, and the supervisor reads no further than the buffer); a file sent and
  * never received, the socket closed -- the kernel closes it with the socket, so a
@@ -362,6 +393,7 @@ int main(int argc, char **argv)
 	several();
 	mmsg();
 	getfd();
+	ctrunc();
 	unreceived();
 	return 0;
 }

@@ -25,8 +25,10 @@
  * A flight ends when a receive takes it, or when the socket its message waits in is
  * gone (the peer of the sending socket, asked of the kernel with sock_diag, looked at
  * before each send and receive and at the loop's tick while calls wait), or when
- * uvfs-run ends.  What is not followed: descriptors the kernel drops (MSG_CTRUNC, a
- * read() or recv() of the message, a datagram to a socket not connected) keep their
+ * uvfs-run ends; MSG_CTRUNC drops the rest of a message one of whose descriptors
+ * arrived.  What is not followed: descriptors the kernel drops otherwise (a receive
+ * with room for none, a read() or recv() of the message, a datagram to a socket not
+ * connected) keep their
  * flight -- uvfs's file open, and the stand-in with its locks -- until the socket
  * goes; and another thread changing the control data between the supervisor's read
  * and the kernel's leaves the received stand-in unfollowed, as io_uring's sends and
@@ -71,7 +73,10 @@ struct flight {
 	unsigned int msg;        /* ... and the message of it (sendmmsg) */
 	bool sent;               /* its call returned and sent it */
 	ino_t peer;              /* the socket the message waits in, or 0: unknown */
+	unsigned long message;   /* which message of all those sent */
 };
+
+static unsigned long messages;   /* messages with uvfs descriptors sent so far */
 
 /* in the order sent: a receive takes the oldest flight of its file */
 static struct flight *flights, **flights_tail = &flights;
@@ -257,6 +262,7 @@ static void send_one(void *arg, int fd)
 	f->msg = s->msg;
 	f->sent = false;
 	f->peer = s->peer;
+	f->message = messages + s->msg;
 	f->next = NULL;
 	*flights_tail = f;
 	flights_tail = &f->next;
@@ -307,6 +313,7 @@ enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
 		}
 		each_right(control, len, send_one, &s);
 	}
+	messages += vlen;
 	if (s.pidfd >= 0)
 		close(s.pidfd);
 	if (!s.any)
@@ -363,6 +370,7 @@ static void install(struct proc *p, int fd, struct uvfs_file *file, int flags)
 struct recv_ctx {
 	struct proc *p;
 	int flags;   /* MSG_PEEK, MSG_CMSG_CLOEXEC */
+	unsigned long message;   /* the message of the last flight taken, + 1; or 0 */
 };
 
 static void recv_one(void *arg, int fd)
@@ -374,6 +382,7 @@ static void recv_one(void *arg, int fd)
 		if (!same_file(me, f->hfd, c->p->tid, fd))
 			continue;
 		install(c->p, fd, f->file, c->flags & MSG_CMSG_CLOEXEC ? O_CLOEXEC : 0);
+		c->message = f->message + 1;
 		if (!(c->flags & MSG_PEEK))
 			flight_unlink(fp);
 		return;
@@ -413,8 +422,21 @@ void run_recv_exit(struct proc *p, const struct user_regs_struct *r, long ret, b
 	for (unsigned int i = 0; i < n; i++) {
 		size_t len = read_control(p->tid, &headers[i].msg_hdr, control);
 
+		c.message = 0;
 		if (len)
 			each_right(control, len, recv_one, &c);
+		/* MSG_CTRUNC: the descriptors that did not fit were closed by the
+		 * kernel (scm_detach_fds(), then __scm_destroy()): the rest of the
+		 * message's flights with them.  A buffer too small for even one leaves
+		 * nothing to tell the message by: its flights wait for the socket */
+		if ((headers[i].msg_hdr.msg_flags & MSG_CTRUNC) && c.message && !(c.flags & MSG_PEEK)) {
+			for (struct flight **fp = &flights; *fp;) {
+				if ((*fp)->message == c.message - 1)
+					flight_unlink(fp);
+				else
+					fp = &(*fp)->next;
+			}
+		}
 	}
 	if (flights)
 		run_flights_gc();
