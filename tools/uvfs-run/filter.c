@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -80,9 +81,19 @@ static const char *const trapped[] = {
 	"close_range",
 	/* a mount namespace, fs_struct or table of its own: the kernel's, then uvfs's */
 	"unshare",
-	/* descriptors that travel: uvfs's file at the number received (passing.c) */
-	"sendmsg", "sendmmsg", "recvmsg", "recvmmsg", "pidfd_getfd",
+	/* descriptors that travel: uvfs's file at the number taken (passing.c); the
+	 * sends and receives of SCM_RIGHTS are watched once a process makes a unix
+	 * socket (socket_nr below, RUN_GROUP_SOCK) */
+	"pidfd_getfd",
 };
+
+/* Stopped for the tracer when their first argument is AF_UNIX: the process then
+ * installs the filter of RUN_GROUP_SOCK, which stops its sendmsg, sendmmsg, recvmsg
+ * and recvmmsg (passing.c): descriptors travel only over unix sockets, and a
+ * process that never makes one -- nor inherits one from a process that made it --
+ * sends and receives on its TCP, UDP and netlink sockets at the kernel's speed. */
+static const int socket_nr[] = { SYS_socket, SYS_socketpair };
+static const int sock_watch_nr[] = { SYS_sendmsg, SYS_sendmmsg, SYS_recvmsg, SYS_recvmmsg };
 
 /* x86-64's numbers are below 512: the notified ones, as a map made at first use */
 #define NR_MAX 512
@@ -182,12 +193,26 @@ int run_watch_filter(int g, struct sock_filter *out)
 	unsigned int lo, hi;
 	size_t k = 0;
 
-	_Static_assert(RUN_GROUP_TOP == 1 << (RUN_GROUP_ALL - 3) && RUN_GROUP_ALL < 32,
+	_Static_assert(RUN_GROUP_TOP == 1 << (RUN_GROUP_ALL - 3) && RUN_GROUP_ALL < RUN_GROUP_SOCK &&
+		       RUN_GROUP_SOCK < 32,
 		       "the groups double up to RUN_GROUP_TOP; uproc.watched has a bit for each");
 	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 <= RUN_WATCH_MAX,
 		       "the watching filter fits RUN_WATCH_MAX");
 	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 < 256,
 		       "every jump fits BPF's 8-bit offsets");
+	if (g == RUN_GROUP_SOCK) {
+		/* A = nr; each of sock_watch_nr -> trace; else allow */
+		const size_t n = N(sock_watch_nr);
+
+		_Static_assert(N(sock_watch_nr) + 3 <= RUN_WATCH_MAX, "fits RUN_WATCH_MAX");
+		out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+		for (size_t i = 0; i < n; i++, k++)
+			out[k] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)sock_watch_nr[i],
+				      n - i, 0);
+		out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+		out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+		return (int)k;
+	}
 	group_range(g, &lo, &hi);
 	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	for (size_t i = 0; i < njeq; i++, k++) {
@@ -272,6 +297,9 @@ int run_install_filter(void)
 	}
 	for (size_t i = 0; !err && i < N(notified_nr); i++)
 		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
+	for (size_t i = 0; !err && i < N(socket_nr); i++)
+		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), socket_nr[i], 1,
+				       SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 	if (!err)
 		err = load_with_listener(ctx);
 	seccomp_release(ctx);

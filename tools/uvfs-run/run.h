@@ -70,6 +70,7 @@ enum pending {
 	PEND_RECV,      /* recvmsg/recvmmsg with room for descriptors: uvfs's files at
 			 * the numbers received (p_arg: the messages; p_flags: its flags) */
 	PEND_GETFD,     /* pidfd_getfd: the target's file at the number it returned */
+	PEND_SOCK,      /* socket/socketpair(AF_UNIX): watch its sends and receives */
 	PEND_POS,       /* sendfile/splice from a uvfs file's stand-in at uvfs's position
 			 * (p_fd; p_arg: where the offset was written, p_fd2: its
 			 * argument, 1 or 2) */
@@ -269,6 +270,9 @@ int run_install_filter(void);
  * RUN_GROUP_ALL: every number (a table shared with another process) */
 #define RUN_GROUP_TOP 4096
 #define RUN_GROUP_ALL 15
+/* not a group of numbers: the filter that stops sendmsg, sendmmsg, recvmsg and
+ * recvmmsg, installed when the process makes a unix socket (filter.c) */
+#define RUN_GROUP_SOCK 16
 int run_fd_group(int fd);
 /* group g's watching filter into out: its length */
 #define RUN_WATCH_MAX 64

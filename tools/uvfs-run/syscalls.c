@@ -2155,6 +2155,13 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	case SYS_pidfd_getfd:
 		p->pending = PEND_GETFD;
 		return ACT_EXIT_STOP;
+	case SYS_socket:
+	case SYS_socketpair:
+		/* an AF_UNIX one (filter.c): its sends and receives watched from then */
+		if (__atomic_load_n(&p->up->watched, __ATOMIC_RELAXED) & (1u << RUN_GROUP_SOCK))
+			return ACT_NATIVE;
+		p->pending = PEND_SOCK;
+		return ACT_EXIT_STOP;
 	case SYS_execve:
 		return do_exec(p, r, AT_FDCWD, A0(r), A1(r), A2(r), 0);
 	case SYS_execveat:
@@ -2287,6 +2294,10 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 		break;
 	case PEND_POS:
 		splice_from_exit(p, r, ret);
+		break;
+	case PEND_SOCK:
+		if (ret >= 0)
+			p->watch_more |= 1u << RUN_GROUP_SOCK;
 		break;
 	case PEND_UNSHARE:
 		if (ret == 0) {

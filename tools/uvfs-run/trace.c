@@ -640,7 +640,8 @@ static void watch_step(struct proc *p)
 		if (info.exit.rval)
 			watch_fail(p, p->inj_group, info.exit.rval);
 		else if (p->inj_group == RUN_GROUP_ALL)
-			__atomic_store_n(&p->up->watched, (2u << RUN_GROUP_ALL) - 1, __ATOMIC_RELAXED);
+			__atomic_or_fetch(&p->up->watched, (2u << RUN_GROUP_ALL) - 1,
+					  __ATOMIC_RELAXED);
 		else  /* a helper reads it (run_installed) */
 			__atomic_or_fetch(&p->up->watched, 1u << p->inj_group, __ATOMIC_RELAXED);
 		run_stat_add(watches, !info.exit.rval);
