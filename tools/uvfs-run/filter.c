@@ -297,9 +297,14 @@ int run_install_filter(void)
 	}
 	for (size_t i = 0; !err && i < N(notified_nr); i++)
 		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
-	for (size_t i = 0; !err && i < N(socket_nr); i++)
-		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), socket_nr[i], 1,
-				       SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	for (size_t i = 0; !err && i < N(socket_nr); i++) {
+		/* (SCMP_A0() leaves datum_b to the compiler: clang's -Wextra says so) */
+		const struct scmp_arg_cmp unix_only = {
+			.arg = 0, .op = SCMP_CMP_EQ, .datum_a = AF_UNIX, .datum_b = 0,
+		};
+
+		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), socket_nr[i], 1, unix_only);
+	}
 	if (!err)
 		err = load_with_listener(ctx);
 	seccomp_release(ctx);
