@@ -47,10 +47,10 @@ int uvfs_dup(struct uvfs_task *task, int oldfd)
 	return fd;
 }
 
-/* The number newfd made ready for an install over whatever it holds (do_dup2()):
- * EBADF out of range, EBUSY when an open still running has reserved it, ENOMEM when
- * the table cannot grow to it -- nothing changed then */
-static int fd_prepare(struct uvfs_task *task, int newfd)
+/* f at newfd, over whatever it holds (do_dup2()): newfd, or EBADF out of range,
+ * EBUSY when an open still running has reserved it, ENOMEM when the table cannot
+ * grow to it -- nothing changed then */
+static int install_at(struct uvfs_task *task, int newfd, struct file *f, int flags)
 {
 	struct fdtable *t = task->files;
 
@@ -66,7 +66,8 @@ static int fd_prepare(struct uvfs_task *task, int newfd)
 		if (err < 0)
 			return err;
 	}
-	return 0;
+	fd_install(t, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
+	return newfd;
 }
 
 int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
@@ -89,11 +90,7 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags)
 		err = -EBADF;
 		goto out;
 	}
-	err = fd_prepare(task, newfd);
-	if (err)
-		goto out;
-	fd_install(task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
-	err = newfd;
+	err = install_at(task, newfd, f, flags);
 out:
 	task_leave(task);
 	return err;
@@ -181,12 +178,7 @@ int uvfs_fd_install(struct uvfs_task *task, int newfd, struct uvfs_file *file, i
 	if (f->f_inode->i_sb->s_fs != task->fs)
 		return -EXDEV;
 	task_enter(task);
-	err = fd_prepare(task, newfd);
-	if (err)
-		goto out;
-	fd_install(task->files, (unsigned int)newfd, get_file(f), flags & O_CLOEXEC);
-	err = newfd;
-out:
+	err = install_at(task, newfd, f, flags);
 	task_leave(task);
 	return err;
 }
