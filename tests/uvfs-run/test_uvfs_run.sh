@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS SPLICE - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS SPLICE LOCKS - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -10,8 +10,8 @@ UR=$(realpath "$1")
 # The test's programs, copied out of the build directory, which may be under /tmp (CI
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
-trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}"' EXIT
-cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "$bin/"
+trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}" "${ldir:-}"' EXIT
+cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
 STAT_SIGNALS=$bin/$(basename "$4")
@@ -21,6 +21,7 @@ SIGNAL_WATCH=$bin/$(basename "$7")
 EXEC_THREAD=$bin/$(basename "$8")
 FDPASS=$bin/$(basename "$9")
 SPLICE=$bin/$(basename "${10}")
+LOCKS=$bin/$(basename "${11}")
 here=$(cd "$(dirname "$0")" && pwd)
 n=0
 failed=0
@@ -190,6 +191,68 @@ want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &
 got=$(cd /tmp && "$UR" --bind "$rdir/run" /mnt -- bash "$work/realprogs.sh" /mnt 2>&1)
 same "make -j2 and gcc, cp -a, tar, python3 -m zipfile and perl on a --bind" "$want" "$got"
 rm -rf "$rdir"
+# File locks between the processes of a program (locks.c): POSIX locks (F_GETLK naming
+# the holder, F_SETLKW woken by an unlock, the holder's exit and death, EINTR,
+# EDEADLK, a close of another descriptor, fork, exec, lockf after an lseek), OFD
+# locks, flock, against the kernel on memfs and on a --bind.  Left out, each checked
+# or reported apart:
+#  - lines of leases ("lease:"): uvfs's files have none, a deliberate difference
+#    (docs/SEMANTICS.md §9): F_SETLEASE is EINVAL, or EACCES for a caller neither the
+#    owner nor CAP_LEASE, F_GETLEASE F_UNLCK -- the same on memfs and a --bind
+#  - flock(2) of an O_PATH descriptor ("opath: flock"): not trapped, it locks the null
+#    device that stands in (0 where Linux says EBADF)
+#  - memfs directories ("dir:", memfs only): one null device stands in for every one,
+#    so the locks of two directories conflict
+#  - exec of a file the process has a POSIX lock on ("exec:"), or a failed one: the
+#    lock is gone, as the descriptor uvfs-run installs for the execveat closes
+ldir=$(mktemp -d /var/tmp/uvfs-run-locks.XXXXXX)
+mkdir "$ldir/native" "$ldir/run"
+lk_known='^(lease:|opath: flock|exec:)'
+lk_leases="lease: F_GETLEASE, none: F_UNLCK
+lease: F_SETLEASE F_UNLCK, none: EINVAL
+lease: F_SETLEASE F_RDLCK on O_RDONLY: EINVAL
+lease: F_GETLEASE: F_UNLCK
+lease: F_GETLEASE of another description: F_UNLCK
+lease: F_SETLEASE F_RDLCK on it too: EINVAL
+lease: F_SETLEASE F_UNLCK of it: EINVAL
+lease: F_SETLEASE F_WRLCK with another reader: EINVAL
+lease: F_SETLEASE F_WRLCK, the only open: EINVAL
+lease: F_GETLEASE: F_UNLCK
+lease: F_SETLEASE F_RDLCK (a downgrade): EINVAL
+lease: F_GETLEASE: F_UNLCK
+lease: F_SETLEASE F_UNLCK: EINVAL
+lease: F_GETLEASE: F_UNLCK
+lease: F_SETLEASE 7: EINVAL
+lease: F_SETLEASE F_RDLCK on O_RDWR: EINVAL
+lease: F_SETLEASE F_WRLCK on O_RDWR, the only open: EINVAL
+lease: F_GETLEASE: F_UNLCK
+lease: F_SETLEASE F_WRLCK on O_WRONLY, the only open: EINVAL
+lease: F_SETLEASE F_RDLCK while another description writes: EINVAL
+lease: ... once it closed: EINVAL
+lease: F_SETLEASE F_RDLCK of a directory: EINVAL
+lease: a read lease for the break: EINVAL
+lease: a read lease, F_SETSIG SIGUSR1: EINVAL
+lease: a write lease for the break: EINVAL
+lease: a child's read lease: refused
+lease: holder: exit 0
+lease: a read lease for a truncate: EINVAL
+lease: uid 1000, F_SETLEASE F_RDLCK of root's file: EACCES
+lease: child: exit 0
+lease: uid 1000, F_SETLEASE F_RDLCK of its own file: EINVAL
+lease: child: exit 0"
+want=$(native timeout -s KILL 120 "$LOCKS" /tmp 2>&1)
+same "file locks natively: every subtest ran" "done" "$(tail -n 1 <<< "$want")"
+got=$(cd /tmp && timeout -s KILL 120 "$UR" -- "$LOCKS" /tmp 2>&1)
+same "file locks between processes on memfs, as the kernel's" \
+	"$(grep -Ev "$lk_known|^dir:" <<< "$want")" "$(grep -Ev "$lk_known|^dir:" <<< "$got")"
+same "... leases on memfs: none (EINVAL; EACCES for one not the owner)" "$lk_leases" "$(grep '^lease:' <<< "$got")"
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &&
+	timeout -s KILL 120 "$2" /mnt' x "$ldir/native" "$LOCKS" 2>&1)
+got=$(cd /tmp && timeout -s KILL 120 "$UR" --bind "$ldir/run" /mnt -- "$LOCKS" /mnt 2>&1)
+same "file locks between processes on a --bind, as the kernel's" \
+	"$(grep -Ev "$lk_known" <<< "$want")" "$(grep -Ev "$lk_known" <<< "$got")"
+same "... leases on a --bind: none" "$lk_leases" "$(grep '^lease:' <<< "$got")"
+rm -rf "$ldir"
 # Attributes: a memfs file keeps none (chattr of a flag is EOPNOTSUPP, a deliberate
 # difference: tmpfs keeps +i, +a, +d, +A, SEMANTICS §9), and the stand-in, which is the
 # memfd of its data, does not take them either; through --ro-bind, EROFS as the kernel

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stddef.h>
 #include <sys/sysmacros.h>
 #include <stdint.h>
 #include <pthread.h>
@@ -47,6 +48,10 @@
 #define XATTR_CREATE 1
 #define XATTR_REPLACE 2
 #endif
+
+/* fcntl's queries that take an O_PATH descriptor (Linux 6.10, 6.12) */
+#define F_DUPFD_QUERY_ 1027
+#define F_CREATED_QUERY_ 1028
 
 #define A0(r) ((r)->rdi)
 #define A1(r) ((r)->rsi)
@@ -1551,6 +1556,80 @@ static enum action tmpfs_seals(struct proc *p, struct user_regs_struct *r, int f
 }
 
 /*
+ * fcntl's locks on a uvfs descriptor are the kernel's, taken on the stand-in (the
+ * file's data: a memfs file's memfd, a host file), which the kernel answers as the
+ * file's -- but for two things it cannot know:
+ *
+ * - l_whence SEEK_CUR counts from the open file description's position, which is
+ *   uvfs's (read, write and lseek are answered by uvfs; the stand-in's stays where
+ *   it was opened, at 0: lockf() after an lseek locked the file's first bytes).
+ *   Before the kernel reads the struct flock, the stand-in's position is set to
+ *   uvfs's (pidfd_getfd: the same open file description).  A struct flock the
+ *   kernel cannot read is its EFAULT, unchanged.
+ * - an O_PATH descriptor takes no lock (check_fcntl_cmd(): EBADF); its stand-in is
+ *   the null device, which would take one.
+ */
+static void stand_in_seek(const struct proc *p, int fd, off_t pos)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, p->up->tgid, 0), sfd;
+
+	if (pidfd < 0)
+		return;
+	sfd = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (sfd >= 0) {
+		lseek(sfd, pos, SEEK_SET);
+		close(sfd);
+	}
+	close(pidfd);
+}
+
+static enum action fcntl_lock(struct proc *p, struct user_regs_struct *r, int fd)
+{
+	int fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
+	short whence;
+	off_t pos;
+
+	if (fl < 0)
+		return skip(r, fl);
+	if (fl & O_PATH)
+		return skip(r, -EBADF);
+	if (!mem_read(p->tid, A2(r) + offsetof(struct flock, l_whence), &whence, sizeof(whence)) &&
+	    whence == SEEK_CUR && (pos = uvfs_lseek(T(p), fd, 0, SEEK_CUR)) >= 0)
+		stand_in_seek(p, fd, pos);
+	return ACT_NATIVE;
+}
+
+/*
+ * F_SETLEASE on a uvfs descriptor: uvfs's files have no leases, answered as Linux
+ * answers on a filesystem without ->setlease (vfs_setlease(): EACCES for a caller
+ * neither the file's owner nor holding CAP_LEASE, then EINVAL; an unknown type is
+ * lease_alloc()'s EINVAL first).  Deliberate difference (docs/SEMANTICS.md §9): a
+ * lease on the stand-in would see none of the program's opens but uvfs-run's own,
+ * which comes after uvfs's O_TRUNC and waits up to lease-break-time in uvfs-run's
+ * thread, the program's O_NONBLOCK aside (on a host mount holding ns_lock: the whole
+ * program waited); no truncate(); the memfd's owner; and on a host mount uvfs's own
+ * open of the file makes a write lease EAGAIN.  F_GETLEASE stays the kernel's:
+ * F_UNLCK, no lease being possible.
+ */
+static enum action fcntl_setlease(struct proc *p, struct user_regs_struct *r, int fd, int arg)
+{
+	int fl = uvfs_fcntl(T(p), fd, F_GETFL, 0), fsuid = uvfs_setfsuid(T(p), (uid_t)-1);
+	struct uvfs_caps caps;
+	struct stat st;
+
+	if (fl < 0)
+		return skip(r, fl);
+	if (fl & O_PATH)
+		return skip(r, -EBADF);
+	if (arg != F_RDLCK && arg != F_WRLCK && arg != F_UNLCK)
+		return skip(r, -EINVAL);
+	if (fsuid >= 0 && !uvfs_fstat(T(p), fd, &st) && !uvfs_capget(T(p), &caps) &&
+	    st.st_uid != (uid_t)fsuid && !(caps.effective & (1ull << CAP_LEASE)))
+		return skip(r, -EACCES);
+	return skip(r, -EINVAL);
+}
+
+/*
  * ioctl on a uvfs descriptor.  The generic ones (do_vfs_ioctl) are uvfs's where they
  * touch the open file: FIOCLEX/FIONCLEX the number's flag (the kernel's, and uvfs's
  * mirror), FIONBIO O_NONBLOCK, FIONREAD of a regular file the bytes after uvfs's
@@ -1705,8 +1784,27 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		case F_ADD_SEALS:
 		case F_GET_SEALS:
 			return tmpfs_seals(p, r, fd, cmd, (unsigned int)A2(r));
-		default:
-			return ACT_NATIVE;  /* F_GETFD, locks, leases: the stand-in answers */
+		case F_GETLK:
+		case F_SETLK:
+		case F_SETLKW:
+		case F_OFD_GETLK:
+		case F_OFD_SETLK:
+		case F_OFD_SETLKW:
+			return fcntl_lock(p, r, fd);
+		case F_SETLEASE:
+			return fcntl_setlease(p, r, fd, iarg(A2(r)));
+		case F_GETFD:
+		case F_DUPFD_QUERY_:
+		case F_CREATED_QUERY_:
+			return ACT_NATIVE;  /* the stand-in answers, O_PATH or not */
+		default: {
+			int fl = uvfs_fcntl(t, fd, F_GETFL, 0);
+
+			/* F_GETLEASE, F_SETOWN...: the stand-in answers; an O_PATH
+			 * descriptor, whose stand-in is the null device, takes none
+			 * (check_fcntl_cmd()) */
+			return fl >= 0 && (fl & O_PATH) ? skip(r, -EBADF) : ACT_NATIVE;
+		}
 		}
 	}
 	/* descriptors' data */
