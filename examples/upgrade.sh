@@ -20,9 +20,10 @@ fi
 cp "$bin" "$dir/$name" || exit 1
 "$ssd" --start --background --make-pidfile --pidfile /tmp/food.pid --exec "$dir/$name" ||
 	exit 1
-# until the daemon runs its binary (--background returns after the fork)
+# until the daemon runs its binary (--background returns after the fork); at most
+# 15 s
 pid=
-for _ in $(seq 200); do
+for _ in $(seq 750); do
 	pid=$(cat /tmp/food.pid 2>/dev/null)
 	[ -n "$pid" ] && [ "$(readlink "/proc/$pid/exe")" = "$dir/$name" ] && break
 	sleep 0.02
