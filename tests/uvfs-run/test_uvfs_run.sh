@@ -207,7 +207,7 @@ rm -rf "$rdir"
 #    lock is gone, as the descriptor uvfs-run installs for the execveat closes
 ldir=$(mktemp -d /var/tmp/uvfs-run-locks.XXXXXX)
 mkdir "$ldir/native" "$ldir/run"
-lk_known='^(lease:|opath: flock|exec:)'
+lk_known='^(lease:|exec:)'
 lk_leases="lease: F_GETLEASE, none: F_UNLCK
 lease: F_SETLEASE F_UNLCK, none: EINVAL
 lease: F_SETLEASE F_RDLCK on O_RDONLY: EINVAL

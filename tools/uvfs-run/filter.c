@@ -127,7 +127,7 @@ static const int by_fd0[] = {
 	SYS_preadv, SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_lseek, SYS_fstat,
 	SYS_close, SYS_fcntl, SYS_getdents, SYS_getdents64, SYS_dup, SYS_fsync,
 	SYS_fdatasync, SYS_ftruncate, SYS_fallocate, SYS_ioctl, SYS_fchmod, SYS_fchown, SYS_fchdir, SYS_fstatfs,
-	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr,
+	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr, SYS_flock,
 };
 /* ... or the second: dup2 and dup3 onto a uvfs number close uvfs's descriptor;
  * sendfile(out, in) and tee(in, out) read one */

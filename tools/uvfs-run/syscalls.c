@@ -2253,6 +2253,13 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	case SYS_pidfd_getfd:
 		p->pending = PEND_GETFD;
 		return ACT_EXIT_STOP;
+	case SYS_flock: {
+		/* the stand-in's lock, but an O_PATH descriptor takes none (EBADF: flock()
+		 * fdget()s without FMODE_PATH); its stand-in, the null device, would */
+		int fl = ufd(p, fd) ? uvfs_fcntl(t, fd, F_GETFL, 0) : 0;
+
+		return fl >= 0 && (fl & O_PATH) ? skip(r, -EBADF) : ACT_NATIVE;
+	}
 	case SYS_socket:
 	case SYS_socketpair:
 		/* an AF_UNIX one (filter.c): its sends and receives watched from then */
