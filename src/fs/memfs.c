@@ -354,6 +354,57 @@ static void memfd_recount(struct super_block *sb, struct memfs_inode *mi)
 	mi->npages = (uint32_t)pages;
 }
 
+/* cachestat(2), Linux 6.5 (x86-64's number; Debian 12's headers predate it) */
+#define SYS_cachestat_ 451
+struct cachestat_range_ {
+	uint64_t off, len;
+};
+struct cachestat_ {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
+};
+
+/* Pages of [off, off + len) a shmem file has -- in the page cache, or swapped out --
+ * or -1 where cachestat() cannot say (before 6.5) */
+static int64_t pages_present(int fd, uint64_t off, uint64_t len)
+{
+	struct cachestat_range_ r = { off, len };
+	struct cachestat_ cs;
+
+	if (syscall(SYS_cachestat_, fd, &r, &cs, 0))
+		return -1;
+	return (int64_t)(cs.nr_cache + cs.nr_evicted);
+}
+
+/*
+ * Pages of [h, d) -- page-aligned, a hole to SEEK_DATA -- that have no page at all:
+ * a page fallocate() made and nothing wrote reads as a hole but is allocated
+ * (shmem_fallocate() leaves its folio !uptodate, which SEEK_DATA, and mincore(),
+ * skip; cachestat() counts every folio of the page cache).  A missing page found when
+ * budget pages have already been counted ends the count: *cut is its offset (else
+ * d).  Where cachestat() cannot say, every page counts as missing (a write cut short,
+ * never one beyond the limit).
+ */
+static uint64_t hole_missing(int fd, uint64_t h, uint64_t d, uint64_t budget, uint64_t *cut)
+{
+	int64_t have = pages_present(fd, h, d - h);
+	uint64_t pages = (d - h) >> UVFS_PAGE_SHIFT, n = 0;
+
+	*cut = d;
+	if (have >= 0 && pages - (uint64_t)have <= budget)
+		return pages - (uint64_t)have;
+	/* more missing than the budget: which page is the first one too many */
+	for (uint64_t at = h; at < d; at += UVFS_PAGE_SIZE) {
+		if (have >= 0 && pages_present(fd, at, UVFS_PAGE_SIZE) > 0)
+			continue;
+		if (n == budget) {
+			*cut = at;
+			return n;
+		}
+		n++;
+	}
+	return n;
+}
+
 /*
  * The bytes of a write at [pos, pos + count) that fit the size limit: shmem allocates
  * page by page and stops at the first page the limit refuses (shmem_inode_acct_blocks
@@ -381,13 +432,15 @@ static size_t memfd_fit(struct super_block *sb, int fd, uint64_t pos, size_t cou
 			break;
 		data = lseek(fd, (off_t)h, SEEK_DATA);
 		d = data < 0 ? stop : (uint64_t)data < stop ? (uint64_t)data : stop;
-		/* the hole's pages [h, d), whole pages: holes are page-aligned */
-		if ((d - h) >> UVFS_PAGE_SHIFT > room) {
-			uint64_t cut = h + (room << UVFS_PAGE_SHIFT);
+		/* the hole's pages [h, d), whole pages: holes are page-aligned; those
+		 * fallocate made need no room */
+		{
+			uint64_t cut, missing = hole_missing(fd, h, d, room, &cut);
 
-			return cut > pos ? (size_t)(cut - pos) : 0;
+			if (cut < d)
+				return cut > pos ? (size_t)(cut - pos) : 0;
+			room -= missing;
 		}
-		room -= (d - h) >> UVFS_PAGE_SHIFT;
 		at = d;
 	}
 	return count;
@@ -1387,10 +1440,10 @@ static uint64_t radix_count(const struct memfs_inode *mi, uint64_t first, uint64
 	return n;
 }
 
-/* Holes of [first, end) in a memfd, in pages, as memfd_fit() finds them */
+/* Pages of [first, end) a memfd lacks, as memfd_fit() finds them */
 static uint64_t memfd_holes(int fd, uint64_t first, uint64_t end)
 {
-	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT, n = 0;
+	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT, n = 0, cut;
 
 	while (at < stop) {
 		off_t hole = lseek(fd, (off_t)at, SEEK_HOLE), data;
@@ -1401,7 +1454,7 @@ static uint64_t memfd_holes(int fd, uint64_t first, uint64_t end)
 			break;
 		data = lseek(fd, (off_t)h, SEEK_DATA);
 		d = data < 0 || (uint64_t)data > stop ? stop : (uint64_t)data;
-		n += (d - h) >> UVFS_PAGE_SHIFT;
+		n += hole_missing(fd, h, d, UINT64_MAX, &cut);
 		at = d;
 	}
 	return n;
