@@ -406,6 +406,37 @@ static uint64_t hole_missing(int fd, uint64_t h, uint64_t d, uint64_t budget, ui
 }
 
 /*
+ * Pages of [first, end) a memfd lacks: its holes (SEEK_HOLE, SEEK_DATA) but for the
+ * pages fallocate made there (hole_missing).  The end of the file counts as a hole,
+ * and the page it is in is not one.  With a budget, the count stops at the first
+ * missing page beyond it: *cut is its offset (else end's).
+ */
+static uint64_t memfd_missing(int fd, uint64_t first, uint64_t end, uint64_t budget, uint64_t *cut)
+{
+	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT, n = 0;
+
+	*cut = stop;
+	while (at < stop) {
+		off_t hole = lseek(fd, (off_t)at, SEEK_HOLE), data;
+		/* ENXIO: at is beyond the end, a hole to the end */
+		uint64_t h = hole < 0 ? at : ((uint64_t)hole + UVFS_PAGE_SIZE - 1) &
+					       ~(uint64_t)(UVFS_PAGE_SIZE - 1), d, c;
+
+		if (h >= stop)
+			break;
+		data = lseek(fd, (off_t)h, SEEK_DATA);
+		d = data < 0 || (uint64_t)data > stop ? stop : (uint64_t)data;
+		n += hole_missing(fd, h, d, budget - n, &c);
+		if (c < d) {
+			*cut = c;
+			break;
+		}
+		at = d;
+	}
+	return n;
+}
+
+/*
  * The bytes of a write at [pos, pos + count) that fit the size limit: shmem allocates
  * page by page and stops at the first page the limit refuses (shmem_inode_acct_blocks
  * in shmem_get_folio), so a write is cut at the hole that would be one page too many.
@@ -416,34 +447,14 @@ static size_t memfd_fit(struct super_block *sb, int fd, uint64_t pos, size_t cou
 {
 	struct memfs_sb *s = MSB(sb);
 	uint64_t first = pos >> UVFS_PAGE_SHIFT, end = (pos + count + UVFS_PAGE_SIZE - 1) >> UVFS_PAGE_SHIFT;
-	uint64_t room = s->used_pages < s->max_pages ? s->max_pages - s->used_pages : 0;
-	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT;
+	uint64_t room = s->used_pages < s->max_pages ? s->max_pages - s->used_pages : 0, cut;
 
 	if (!s->max_pages || end - first <= room)
 		return count;
-	while (at < stop) {
-		off_t hole = lseek(fd, (off_t)at, SEEK_HOLE), data;
-		uint64_t h, d;
-
-		/* ENXIO: at is beyond the end, a hole to the end; the end of the file
-		 * counts as a hole, and the page it is in is not one */
-		h = hole < 0 ? at : ((uint64_t)hole + UVFS_PAGE_SIZE - 1) & ~(uint64_t)(UVFS_PAGE_SIZE - 1);
-		if (h >= stop)
-			break;
-		data = lseek(fd, (off_t)h, SEEK_DATA);
-		d = data < 0 ? stop : (uint64_t)data < stop ? (uint64_t)data : stop;
-		/* the hole's pages [h, d), whole pages: holes are page-aligned; those
-		 * fallocate made need no room */
-		{
-			uint64_t cut, missing = hole_missing(fd, h, d, room, &cut);
-
-			if (cut < d)
-				return cut > pos ? (size_t)(cut - pos) : 0;
-			room -= missing;
-		}
-		at = d;
-	}
-	return count;
+	memfd_missing(fd, first, end, room, &cut);
+	if (cut >= end << UVFS_PAGE_SHIFT)
+		return count;
+	return cut > pos ? (size_t)(cut - pos) : 0;
 }
 
 /* Move the data into a new memfd.  Allocate, fill, then switch: on any error the
@@ -1440,26 +1451,6 @@ static uint64_t radix_count(const struct memfs_inode *mi, uint64_t first, uint64
 	return n;
 }
 
-/* Pages of [first, end) a memfd lacks, as memfd_fit() finds them */
-static uint64_t memfd_holes(int fd, uint64_t first, uint64_t end)
-{
-	uint64_t at = first << UVFS_PAGE_SHIFT, stop = end << UVFS_PAGE_SHIFT, n = 0, cut;
-
-	while (at < stop) {
-		off_t hole = lseek(fd, (off_t)at, SEEK_HOLE), data;
-		uint64_t h = hole < 0 ? at : ((uint64_t)hole + UVFS_PAGE_SIZE - 1) &
-					       ~(uint64_t)(UVFS_PAGE_SIZE - 1), d;
-
-		if (h >= stop)
-			break;
-		data = lseek(fd, (off_t)h, SEEK_DATA);
-		d = data < 0 || (uint64_t)data > stop ? stop : (uint64_t)data;
-		n += hole_missing(fd, h, d, UINT64_MAX, &cut);
-		at = d;
-	}
-	return n;
-}
-
 static int memfs_allocate(struct inode *inode, uint64_t first, uint64_t end)
 {
 	struct memfs_inode *mi = MI(inode);
@@ -1538,7 +1529,8 @@ static int memfs_fallocate(struct file *f, int mode, off_t offset, off_t len)
 	if (mode & ~(FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE))
 		return -EOPNOTSUPP;
 	if (memfd_of(mi)) {
-		uint64_t need = mode & FALLOC_PUNCH_HOLE ? 0 : memfd_holes(memfd_of(mi)->fd, first, last);
+		uint64_t cut, need = mode & FALLOC_PUNCH_HOLE ? 0 :
+			memfd_missing(memfd_of(mi)->fd, first, last, UINT64_MAX, &cut);
 
 		if (s->max_pages && (s->used_pages >= s->max_pages ? need : need > s->max_pages - s->used_pages))
 			return -ENOSPC;

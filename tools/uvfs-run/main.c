@@ -189,18 +189,16 @@ static int send_fd(int sock, int fd)
 
 static int recv_fd(int sock, pid_t child)
 {
-	int fd, pidfd, ret = -1;
+	int fd, ret;
 
 	if (read(sock, &fd, sizeof(fd)) != sizeof(fd))
 		return -1;
-	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-	if (pidfd >= 0) {
-		ret = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);  /* close-on-exec */
-		if (ret < 0)
-			fprintf(stderr, "uvfs-run: the filter's listener: %s\n", strerror(errno));
-		close(pidfd);
+	ret = run_take_fd(child, fd);
+	if (ret < 0) {
+		fprintf(stderr, "uvfs-run: the filter's listener: %s\n", strerror(-ret));
+		return -1;
 	}
-	if (ret >= 0 && write(sock, "g", 1) != 1) {
+	if (write(sock, "g", 1) != 1) {
 		close(ret);
 		ret = -1;
 	}

@@ -211,12 +211,26 @@ static void each_right(char *buf, size_t len, void (*fn)(void *, int), void *ctx
 	}
 }
 
+/* The open file description at descriptor fd of process pid, as a descriptor of the
+ * supervisor's (close-on-exec), or -errno */
+int run_take_fd(pid_t pid, int fd)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), ret;
+
+	if (pidfd < 0)
+		return -errno;
+	ret = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (ret < 0)
+		ret = -errno;
+	close(pidfd);
+	return ret;
+}
+
 /* ---------------------------------------------------------------------------------
  * Sending
  */
 struct send_ctx {
 	struct proc *p;
-	int pidfd;
 	unsigned int msg;
 	bool any;
 	ino_t peer;
@@ -240,19 +254,15 @@ static void send_one(void *arg, int fd)
 		told = true;
 		goto out;
 	}
-	if (s->pidfd < 0)
-		s->pidfd = (int)syscall(SYS_pidfd_open, s->p->up->tgid, 0);
 	f = malloc(sizeof(*f));
-	if (!f || s->pidfd < 0) {
-		free(f);
+	if (!f)
 		goto out;
-	}
-	f->hfd = (int)syscall(SYS_pidfd_getfd, s->pidfd, fd, 0);
+	f->hfd = run_take_fd(s->p->up->tgid, fd);
 	if (f->hfd < 0) {
 		if (!told)
 			fprintf(stderr, "uvfs-run: a descriptor sent with SCM_RIGHTS: %s: a "
 				"receiver gets the kernel's stand-in, not uvfs's file\n",
-				strerror(errno));
+				strerror(-f->hfd));
 		told = true;
 		free(f);
 		goto out;
@@ -291,7 +301,7 @@ static struct mmsghdr headers[MMSG_MAX];   /* the loop's */
 
 enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
 {
-	struct send_ctx s = { .p = p, .pidfd = -1 };
+	struct send_ctx s = { .p = p };
 	unsigned int vlen;
 	char link[64];
 	struct stat st;
@@ -314,8 +324,6 @@ enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
 		each_right(control, len, send_one, &s);
 	}
 	messages += vlen;
-	if (s.pidfd >= 0)
-		close(s.pidfd);
 	if (!s.any)
 		return ACT_NATIVE;
 	p->pending = PEND_SEND;

@@ -303,6 +303,9 @@ void run_getfd_exit(struct proc *p, const struct user_regs_struct *r, long ret);
 /* flights whose socket is gone dropped (the loop's tick); all of them (the end) */
 void run_flights_gc(void);
 void run_flights_end(void);
+/* the open file description at fd of process pid, as the supervisor's own
+ * descriptor (pidfd_getfd), or -errno */
+int run_take_fd(pid_t pid, int fd);
 /* trace.c: the process whose thread tid is (the loop's), or NULL */
 struct uproc *run_uproc_of(pid_t tid);
 

@@ -1571,16 +1571,12 @@ static enum action tmpfs_seals(struct proc *p, struct user_regs_struct *r, int f
  */
 static void stand_in_seek(const struct proc *p, int fd, off_t pos)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, p->up->tgid, 0), sfd;
+	int sfd = run_take_fd(p->up->tgid, fd);
 
-	if (pidfd < 0)
-		return;
-	sfd = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 	if (sfd >= 0) {
 		lseek(sfd, pos, SEEK_SET);
 		close(sfd);
 	}
-	close(pidfd);
 }
 
 static enum action fcntl_lock(struct proc *p, struct user_regs_struct *r, int fd)
