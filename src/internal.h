@@ -192,6 +192,10 @@ struct uvfs {
 	unsigned int max_files;         /* immutable */
 	uint64_t max_host_dentries;     /* immutable: uvfs_config's (0: 65536) */
 	bool memfd_data;                /* immutable: UVFS_MEMFD (memfs.c) */
+	/* ns_lock: uvfs_set_proc_source()'s, copied; procfs's files about processes
+	 * and the system (procfs.c) */
+	struct uvfs_proc_source proc_src;
+	void *proc_src_arg;
 	/* ns_lock: a cache went over its bound; task_leave() has the superblocks'
 	 * ->shrink evict, once the call is done and no walk stands on a dentry
 	 * without a reference (shrink_caches(), super.c) */

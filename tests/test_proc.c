@@ -329,7 +329,7 @@ static void test_proc_listing(void **state)
 			strcat(names, " ");
 			off += reclen;
 		}
-	assert_string_equal(names, ". .. self 1 2 ");
+	assert_string_equal(names, ". .. sys mounts self thread-self 1 2 ");
 	uvfs_task_exit(t2);
 	assert_int_equal(uvfs_lseek(t1, fd, 0, SEEK_SET), 0);
 	n = uvfs_getdents64(t1, fd, buf, sizeof(buf));
@@ -368,6 +368,228 @@ static void test_fdinfo(void **state)
 	uvfs_free(fs);
 }
 
+
+/*
+ * The embedder's source (uvfs_set_proc_source): which files it adds and where.  The
+ * names, their order and the d_off of each are 6.18's (getdents64 of /proc/self and
+ * /proc/self/task/TID on the kernel: "stat" is the 18th entry of tgid_base_stuff,
+ * d_off 20; "fd" of a thread's directory d_off 3), filtered to the entries uvfs has.
+ */
+struct fake_source {
+	struct uvfs_task *t;
+	char wrote[64];
+};
+
+static ssize_t fake_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
+{
+	struct fake_source *src = arg;
+	char text[8192], cwd[256];
+	int n;
+
+	if (!strcmp(name, "cmdline")) {
+		/* longer than uvfs's first buffer: asked again with room */
+		n = 6000;
+		memset(text, 'x', (size_t)n);
+	} else if (!strcmp(name, "maps")) {
+		/* the source may call uvfs: it runs without the instance's lock */
+		ssize_t l = uvfs_readlink_cwd(src->t, cwd, sizeof(cwd) - 1);
+
+		if (l < 0)
+			return l;
+		cwd[l] = 0;
+		n = snprintf(text, sizeof(text), "00400000-00401000 r-xp 00000000 00:00 0 %s\n", cwd);
+	} else if (!strcmp(name, "environ")) {
+		return -EIO;
+	} else {
+		n = snprintf(text, sizeof(text), "%s %d %d\n", name, pid, tid);
+	}
+	if ((size_t)n <= size)
+		memcpy(buf, text, (size_t)n);
+	return n;
+}
+
+static ssize_t fake_write(void *arg, int pid, int tid, const char *name, const void *buf,
+			  size_t len)
+{
+	struct fake_source *src = arg;
+
+	snprintf(src->wrote, sizeof(src->wrote), "%s %d %d %.*s", name, pid, tid, (int)len,
+		 (const char *)buf);
+	return (ssize_t)len;
+}
+
+static int fake_tids(void *arg, int pid, int *tids, size_t max)
+{
+	static const int one[] = { 1, 7, 9 };
+
+	(void)arg;
+	if (pid != 1) {
+		if (max)
+			tids[0] = pid;
+		return 1;
+	}
+	for (size_t i = 0; i < 3 && i < max; i++)
+		tids[i] = one[i];
+	return 3;
+}
+
+static int fake_current_tid(void *arg, int pid)
+{
+	(void)arg;
+	return pid == 1 ? 7 : -1;
+}
+
+/* the names of a directory's entries, each followed by a space, and the d_off of
+ * the entry named at (or -1) */
+static void list_dir(struct uvfs_task *t, const char *path, char *names, size_t size,
+		     const char *at, long *at_off)
+{
+	char buf[8192];
+	long n, off;
+	const char *name;
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+
+	assert_true(fd >= 0);
+	names[0] = 0;
+	*at_off = -1;
+	while ((n = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0)
+		for (off = 0; off < n;) {
+			int64_t d_off;
+
+			memcpy(&d_off, buf + off + 8, 8);
+			name = buf + off + 19;
+			if (at && !strcmp(name, at))
+				*at_off = (long)d_off;
+			assert_true(strlen(names) + strlen(name) + 2 <= size);
+			strcat(names, name);
+			strcat(names, " ");
+			off += *(unsigned short *)(buf + off + 16);
+		}
+	assert_int_equal(n, 0);
+	uvfs_close(t, fd);
+}
+
+static ssize_t read_file(struct uvfs_task *t, const char *path, char *buf, size_t size)
+{
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY, 0);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return fd;
+	while ((n = uvfs_read(t, fd, buf + got, size - 1 - (size_t)got)) > 0)
+		got += n;
+	uvfs_close(t, fd);
+	if (n < 0)
+		return n;
+	buf[got] = 0;
+	return got;
+}
+
+static void test_proc_source(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *t2 = uvfs_task_fork(t);
+	struct fake_source src = { .t = t };
+	const struct uvfs_proc_source ops = {
+		.read = fake_read, .write = fake_write, .tids = fake_tids,
+		.current_tid = fake_current_tid,
+	};
+	const struct uvfs_proc_source no_read = { .write = fake_write };
+	char names[2048], buf[8192];
+	long d_off;
+	int fd;
+
+	(void)state;
+	/* without a source: /proc/mounts, thread-self, sys, task; nothing of the source's */
+	readlink_str(t, "/proc/mounts", buf, sizeof(buf));
+	assert_string_equal(buf, "self/mounts");
+	readlink_str(t, "/proc/thread-self", buf, sizeof(buf));
+	assert_string_equal(buf, "1/task/1");
+	assert_true(read_file(t, "/proc/mounts", buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, " /proc proc "));
+	list_dir(t, "/proc/1/task", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 1 ");
+	list_dir(t, "/proc/thread-self", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. fd fdinfo cwd root exe mounts mountinfo ");
+	list_dir(t, "/proc/sys", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. ");
+	assert_int_equal(read_file(t, "/proc/1/stat", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(read_file(t, "/proc/loadavg", buf, sizeof(buf)), -ENOENT);
+
+	assert_int_equal(uvfs_set_proc_source(NULL, &ops, &src), -EINVAL);
+	assert_int_equal(uvfs_set_proc_source(fs, &no_read, &src), -EINVAL);
+	assert_int_equal(uvfs_set_proc_source(fs, &ops, &src), 0);
+	list_dir(t, "/proc/1", names, sizeof(names), "stat", &d_off);
+	assert_string_equal(names, ". .. task fd fdinfo environ auxv status personality limits "
+			    "sched comm syscall cmdline stat statm maps cwd root exe mounts "
+			    "mountinfo smaps smaps_rollup wchan stack schedstat cpuset cgroup "
+			    "oom_score oom_adj oom_score_adj loginuid sessionid coredump_filter io "
+			    "uid_map gid_map setgroups timerslack_ns ");
+	assert_int_equal(d_off, 20);
+	list_dir(t, "/proc/1/task/7", names, sizeof(names), "fd", &d_off);
+	assert_string_equal(names, ". .. fd fdinfo environ auxv status personality limits "
+			    "sched comm syscall cmdline stat statm maps children cwd root exe "
+			    "mounts mountinfo smaps smaps_rollup wchan stack schedstat cpuset "
+			    "cgroup oom_score oom_adj oom_score_adj loginuid sessionid io uid_map "
+			    "gid_map setgroups ");
+	assert_int_equal(d_off, 3);
+	list_dir(t, "/proc", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. sys stat locks swaps mounts uptime vmstat cmdline "
+			    "cpuinfo devices loadavg meminfo version diskstats partitions "
+			    "filesystems self thread-self 1 2 ");
+	list_dir(t, "/proc/1/task", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 1 7 9 ");
+
+	assert_int_equal(read_file(t, "/proc/1/stat", buf, sizeof(buf)), 9);
+	assert_string_equal(buf, "stat 1 0\n");
+	assert_int_equal(read_file(t, "/proc/self/task/9/status", buf, sizeof(buf)), 11);
+	assert_string_equal(buf, "status 1 9\n");
+	assert_int_equal(read_file(t, "/proc/loadavg", buf, sizeof(buf)), 12);
+	assert_string_equal(buf, "loadavg 0 0\n");
+	assert_int_equal(read_file(t, "/proc/2/cmdline", buf, sizeof(buf)), 6000);
+	assert_int_equal(read_file(t, "/proc/1/maps", buf, sizeof(buf)), 42);
+	assert_string_equal(buf, "00400000-00401000 r-xp 00000000 00:00 0 /\n");
+	assert_int_equal(read_file(t, "/proc/1/environ", buf, sizeof(buf)), -EIO);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/proc/1/task/8", O_RDONLY, 0), -ENOENT);
+	readlink_str(t, "/proc/thread-self", buf, sizeof(buf));
+	assert_string_equal(buf, "1/task/7");
+	readlink_str(t2, "/proc/thread-self", buf, sizeof(buf));
+	assert_string_equal(buf, "2/task/2");
+	assert_int_equal(read_file(t, "/proc/thread-self/comm", buf, sizeof(buf)), 9);
+	assert_string_equal(buf, "comm 1 7\n");
+
+	/* writes: to the writable ones, the source's; the others have no ->write */
+	fd = uvfs_openat(t, AT_FDCWD, "/proc/1/comm", O_WRONLY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_write(t, fd, "food\n", 5), 5);
+	uvfs_close(t, fd);
+	assert_string_equal(src.wrote, "comm 1 0 food\n");
+	fd = uvfs_openat(t, AT_FDCWD, "/proc/1/stat", O_WRONLY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_write(t, fd, "x", 1), -EINVAL);
+	uvfs_close(t, fd);
+
+	/* another user's process: maps and environ need ptrace_may_access(), stat not */
+	assert_int_equal(uvfs_setresuid(t2, 1000, 1000, 1000), 0);
+	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/maps", O_RDONLY, 0), -EACCES);
+	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/environ", O_RDONLY, 0), -EACCES);
+	assert_int_equal(read_file(t2, "/proc/1/stat", buf, sizeof(buf)), 9);
+
+	/* a file open when its process goes: ESRCH (get_proc_task() in the show) */
+	fd = uvfs_openat(t, AT_FDCWD, "/proc/2/stat", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	uvfs_task_exit(t2);
+	assert_int_equal(uvfs_read(t, fd, buf, sizeof(buf)), -ESRCH);
+	uvfs_close(t, fd);
+
+	/* the source taken away: its entries go with it */
+	assert_int_equal(uvfs_set_proc_source(fs, NULL, NULL), 0);
+	assert_int_equal(read_file(t, "/proc/uptime", buf, sizeof(buf)), -ENOENT);
+	list_dir(t, "/proc/1/task", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 1 ");
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_proc_listing_end_is_sticky),
 		cmocka_unit_test(test_proc_listing),
 		cmocka_unit_test(test_fdinfo),
+		cmocka_unit_test(test_proc_source),
 		cmocka_unit_test(test_no_leaks),
 	};
 

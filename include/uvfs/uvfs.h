@@ -743,6 +743,54 @@ ssize_t uvfs_readlink_exe(struct uvfs_task *task, char *buf, size_t bufsiz);
 ssize_t uvfs_readlink_cwd(struct uvfs_task *task, char *buf, size_t bufsiz);
 ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
 
+/*
+ * /proc's files about a process's state and the system's (stat, status, cmdline,
+ * maps, /proc/loadavg ...): uvfs keeps names, descriptors and mounts, not a scheduler
+ * or memory, so these come from the embedder, which knows what runs.  Once a source
+ * is set, every procfs of the instance has, besides what uvfs makes itself:
+ *   /proc/PID/{task,environ,auxv,status,personality,limits,sched,comm,syscall,
+ *     cmdline,stat,statm,maps,smaps,smaps_rollup,wchan,stack,schedstat,cpuset,cgroup,
+ *     oom_score,oom_adj,oom_score_adj,loginuid,sessionid,coredump_filter,io,uid_map,
+ *     gid_map,setgroups,timerslack_ns}
+ *   /proc/PID/task/TID/ with the same (less task, coredump_filter, timerslack_ns;
+ *     with children), and fd, fdinfo, cwd, root, exe, mounts, mountinfo as PID's
+ *   /proc/{cmdline,cpuinfo,devices,diskstats,filesystems,loadavg,locks,meminfo,
+ *     partitions,stat,swaps,uptime,version,vmstat}
+ * in the kernel's modes and directory positions (6.18's tgid_base_stuff and
+ * tid_base_stuff; /proc's own entries in the order the kernel keeps them, by length
+ * and then name).  /proc/mounts (-> self/mounts), /proc/thread-self (-> PID/task/TID)
+ * and the empty directory /proc/sys are there with or without a source (an embedder
+ * mounts what it wants on /proc/sys: uvfs-run the kernel's, with a host mount).
+ *
+ *   read(arg, pid, tid, name, buf, size) - the whole text of /proc/PID/NAME (tid 0),
+ *     /proc/PID/task/TID/NAME, or /proc/NAME (pid 0), as the kernel would print it
+ *     for the process uvfs calls pid.  Returns its length, which may exceed size
+ *     (uvfs then calls again with room for it), or -errno: the read(2) fails with it.
+ *     Called at every read(2) of such a file, from the reading thread, without
+ *     uvfs's lock: it may call uvfs (uvfs-run puts uvfs's names into maps with
+ *     uvfs_readlink_exe).  A reader continues at its position in the new text, as
+ *     in the kernel's seq_file when a record changes between reads.
+ *   write(arg, pid, tid, name, buf, len) - a write(2) to one of the writable ones
+ *     (comm, oom_score_adj ...); returns what write(2) returns.  NULL: EINVAL.
+ *   tids(arg, pid, tids, max) - the thread ids of process pid, ascending, at most max
+ *     stored; returns how many there are (more than max: called again), or -errno
+ *     (-ESRCH: gone).  NULL: the process is its only thread.  Called with uvfs's lock
+ *     held: it must not call uvfs.
+ *   current_tid(arg, pid) - the calling thread's tid, for /proc/thread-self; NULL or
+ *     a negative return: pid (the main thread).  Called with uvfs's lock held.
+ * uvfs_set_proc_source - sets (NULL: removes) the source; the structure is copied.
+ *   Entries already looked up stay until their files are closed.  0, or -EINVAL
+ *   (fs NULL, or a source without read).
+ */
+struct uvfs_proc_source {
+	ssize_t (*read)(void *arg, int pid, int tid, const char *name, char *buf, size_t size);
+	ssize_t (*write)(void *arg, int pid, int tid, const char *name, const void *buf,
+			 size_t len);
+	int (*tids)(void *arg, int pid, int *tids, size_t max);
+	int (*current_tid)(void *arg, int pid);
+};
+int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg);
+
 /* ---------------------------------------------------------------------------------
  * Mounts
  */

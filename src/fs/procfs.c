@@ -25,6 +25,7 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 
 #include "../d_path.h"
@@ -42,21 +43,30 @@
 enum proc_type {
 	PROC_ROOT, PROC_SELF, PROC_PID, PROC_FD_DIR, PROC_FDINFO_DIR,
 	PROC_FD, PROC_FDINFO, PROC_CWD, PROC_ROOTLINK, PROC_EXE, PROC_MOUNTS, PROC_MOUNTINFO,
+	PROC_TASK,            /* /proc/PID/task */
+	PROC_TID,             /* /proc/PID/task/TID */
+	PROC_SRC,             /* a file whose text the embedder's source gives */
+	PROC_SYS,             /* /proc/sys: empty, for a mount */
+	PROC_LINK,            /* a plain symlink of fixed text (/proc/mounts) */
+	PROC_THREAD_SELF,     /* /proc/thread-self */
 };
 
 struct proc_inode {
 	struct inode vfs_inode;
 	enum proc_type type;  /* immutable */
-	int pid;              /* immutable */
-	int fd;               /* immutable */
+	int pid;              /* immutable; the process (the tgid) */
+	int fd;               /* immutable; PROC_SRC, PROC_LINK: the index in its table */
+	int tid;              /* immutable; below /proc/PID/task/TID: TID, else 0 */
 };
 
 struct proc_sb {
 	char self[16];        /* ns_lock: the body of /proc/self for the current reader */
+	char thread_self[32]; /* ns_lock: that of /proc/thread-self */
 };
 
 static const struct inode_operations proc_dir_iops, proc_fd_dir_iops, proc_fdinfo_dir_iops,
-	proc_pid_dir_iops, proc_link_iops,
+	proc_pid_dir_iops, proc_link_iops, proc_task_dir_iops, proc_src_iops,
+	proc_fixed_link_iops, proc_thread_self_iops, proc_src_rw_iops,
 	proc_self_iops, proc_file_iops, proc_mounts_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops, proc_mounts_fops;
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
@@ -75,7 +85,7 @@ static uint64_t proc_ino(enum proc_type type, int pid, int fd)
 		return 1;
 	if (type == PROC_SELF)
 		return 2;
-	return ((uint64_t)pid << 24) | ((uint64_t)type << 20) | ((uint64_t)fd & 0xfffff);
+	return ((uint64_t)pid << 26) | ((uint64_t)type << 20) | ((uint64_t)fd & 0xfffff);
 }
 
 static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int pid, int fd,
@@ -96,11 +106,12 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 	/* /proc/PID refuses every change on 6.18 as an immutable inode does: mode,
 	 * owner and times EPERM, and nothing may be created or removed in it
 	 * (tests/regress/proc-changes-eperm.sys) */
-	if (type == PROC_PID) {
+	if (type == PROC_PID || type == PROC_TID) {
 		inode->i_flags |= INODE_IMMUTABLE;
 		/* nlink_tgid: 2 + the directories of tgid_base_stuff on 6.18 (attr, fd,
-		 * fdinfo, map_files, net, ns, task), of which uvfs has fd and fdinfo */
-		inode->i_nlink = 9;
+		 * fdinfo, map_files, net, ns, task), of which uvfs has fd, fdinfo and
+		 * task; nlink_tid the same of tid_base_stuff (attr, fd, fdinfo, net, ns) */
+		inode->i_nlink = type == PROC_PID ? 9 : 7;
 	}
 	switch (type) {
 	case PROC_ROOT:
@@ -113,7 +124,23 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 		inode->i_op = &proc_fd_dir_iops;
 		break;
 	case PROC_PID:
+	case PROC_TID:
 		inode->i_op = &proc_pid_dir_iops;
+		break;
+	case PROC_TASK:
+		inode->i_op = &proc_task_dir_iops;
+		break;
+	case PROC_SYS:
+		inode->i_op = &proc_dir_iops;
+		break;
+	case PROC_SRC:
+		inode->i_op = mode & 0222 ? &proc_src_rw_iops : &proc_src_iops;
+		break;
+	case PROC_LINK:
+		inode->i_op = &proc_fixed_link_iops;
+		break;
+	case PROC_THREAD_SELF:
+		inode->i_op = &proc_thread_self_iops;
 		break;
 	case PROC_SELF:
 		inode->i_op = &proc_self_iops;
@@ -187,7 +214,7 @@ static int procfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 struct proc_entry {
 	char name[24];
 	enum proc_type type;
-	int pid, fd;
+	int pid, fd, tid;
 	mode_t mode;
 };
 
@@ -205,42 +232,123 @@ static mode_t fd_link_mode(const struct file *f)
 
 /*
  * Directory positions, as the kernel numbers them (they show in lseek and d_off, and
- * decide what a listing resumed later returns): "." 0, ".." 1; in /proc, "self" at
- * FIRST_PROCESS_ENTRY (256; uvfs has none of the fixed entries before it, nor
- * "thread-self" at 257) and pid N at N + TGID_OFFSET (258), the end at
- * PID_MAX_LIMIT + TGID_OFFSET — a listing that reached it stays there, a new pid
- * does not appear before a rewind (proc_pid_readdir); in a pid directory the
- * entries' index in 6.18's tgid_base_stuff + 2 (proc_pident_readdir: fd 3, fdinfo 5,
- * cwd 24, root 25, exe 26, the end 56); in fd and fdinfo, descriptor N at N + 2
- * and the end at the table's size + 2 (proc_readfd_common, fget_task_next).
+ * decide what a listing resumed later returns): "." 0, ".." 1; in /proc, its own
+ * entries from 2 in the order proc_root keeps them (proc_match(): by length, then
+ * name; uvfs has fewer, so they are numbered densely among themselves), "self" at
+ * FIRST_PROCESS_ENTRY (256), "thread-self" at 257, and pid N at N + TGID_OFFSET
+ * (258), the end at PID_MAX_LIMIT + TGID_OFFSET — a listing that reached it stays
+ * there, a new pid does not appear before a rewind (proc_pid_readdir); in a pid
+ * directory the entries' index in 6.18's tgid_base_stuff + 2, in a thread's in
+ * tid_base_stuff + 2 (proc_pident_readdir; the table below); in fd and fdinfo,
+ * descriptor N at N + 2 and the end at the table's size + 2 (proc_readfd_common,
+ * fget_task_next); in task, thread N at its rank + 2 (proc_task_readdir).
  */
 #define FIRST_PROCESS_ENTRY 256
 #define TGID_OFFSET (FIRST_PROCESS_ENTRY + 2)
 #define PID_MAX_LIMIT (4 * 1024 * 1024)
 #define PROC_ROOT_END ((long)PID_MAX_LIMIT + TGID_OFFSET)
 
-static const struct {
+#define ENT_SRC    0x1   /* there only when the instance has a source */
+#define ENT_PTRACE 0x2   /* opening asks ptrace_may_access() (mm_access(), lock_trace()) */
+
+/* /proc/PID and /proc/PID/task/TID: 6.18's tgid_base_stuff and tid_base_stuff, the
+ * entries uvfs has, each with its index + 2 in either (0: not in that one) and its
+ * mode (ls -l /proc/self, /proc/self/task/TID on 6.18) */
+static const struct pid_ent {
 	const char *name;
 	enum proc_type type;
 	mode_t mode;
-	long pos;
-} pid_dir[] = {
-	{ "fd", PROC_FD_DIR, S_IFDIR | 0500, 3 },
-	{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555, 5 },
-	{ "cwd", PROC_CWD, S_IFLNK | 0777, 24 },
-	{ "root", PROC_ROOTLINK, S_IFLNK | 0777, 25 },
-	{ "exe", PROC_EXE, S_IFLNK | 0777, 26 },
-	{ "mounts", PROC_MOUNTS, S_IFREG | 0444, 27 },
-	{ "mountinfo", PROC_MOUNTINFO, S_IFREG | 0444, 28 },
+	short tgid_pos, tid_pos;
+	unsigned char flags;
+} pid_ents[] = {
+	{ "task", PROC_TASK, S_IFDIR | 0555, 2, 0, 0 },
+	{ "fd", PROC_FD_DIR, S_IFDIR | 0500, 3, 2, 0 },
+	{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555, 5, 3, 0 },
+	{ "environ", PROC_SRC, S_IFREG | 0400, 8, 6, ENT_SRC | ENT_PTRACE },
+	{ "auxv", PROC_SRC, S_IFREG | 0400, 9, 7, ENT_SRC | ENT_PTRACE },
+	{ "status", PROC_SRC, S_IFREG | 0444, 10, 8, ENT_SRC },
+	{ "personality", PROC_SRC, S_IFREG | 0400, 11, 9, ENT_SRC | ENT_PTRACE },
+	{ "limits", PROC_SRC, S_IFREG | 0444, 12, 10, ENT_SRC },
+	{ "sched", PROC_SRC, S_IFREG | 0644, 13, 11, ENT_SRC },
+	{ "comm", PROC_SRC, S_IFREG | 0644, 16, 12, ENT_SRC },
+	{ "syscall", PROC_SRC, S_IFREG | 0400, 17, 13, ENT_SRC | ENT_PTRACE },
+	{ "cmdline", PROC_SRC, S_IFREG | 0444, 18, 14, ENT_SRC },
+	{ "stat", PROC_SRC, S_IFREG | 0444, 19, 15, ENT_SRC },
+	{ "statm", PROC_SRC, S_IFREG | 0444, 20, 16, ENT_SRC },
+	{ "maps", PROC_SRC, S_IFREG | 0444, 21, 17, ENT_SRC | ENT_PTRACE },
+	{ "children", PROC_SRC, S_IFREG | 0444, 0, 18, ENT_SRC },
+	{ "cwd", PROC_CWD, S_IFLNK | 0777, 24, 21, 0 },
+	{ "root", PROC_ROOTLINK, S_IFLNK | 0777, 25, 22, 0 },
+	{ "exe", PROC_EXE, S_IFLNK | 0777, 26, 23, 0 },
+	{ "mounts", PROC_MOUNTS, S_IFREG | 0444, 27, 24, 0 },
+	{ "mountinfo", PROC_MOUNTINFO, S_IFREG | 0444, 28, 25, 0 },
+	{ "smaps", PROC_SRC, S_IFREG | 0444, 31, 27, ENT_SRC | ENT_PTRACE },
+	{ "smaps_rollup", PROC_SRC, S_IFREG | 0444, 32, 28, ENT_SRC | ENT_PTRACE },
+	{ "wchan", PROC_SRC, S_IFREG | 0444, 35, 31, ENT_SRC },
+	{ "stack", PROC_SRC, S_IFREG | 0400, 36, 32, ENT_SRC | ENT_PTRACE },
+	{ "schedstat", PROC_SRC, S_IFREG | 0444, 37, 33, ENT_SRC },
+	{ "cpuset", PROC_SRC, S_IFREG | 0444, 38, 34, ENT_SRC },
+	{ "cgroup", PROC_SRC, S_IFREG | 0444, 39, 35, ENT_SRC },
+	{ "oom_score", PROC_SRC, S_IFREG | 0444, 40, 36, ENT_SRC },
+	{ "oom_adj", PROC_SRC, S_IFREG | 0644, 41, 37, ENT_SRC },
+	{ "oom_score_adj", PROC_SRC, S_IFREG | 0644, 42, 38, ENT_SRC },
+	{ "loginuid", PROC_SRC, S_IFREG | 0644, 43, 39, ENT_SRC },
+	{ "sessionid", PROC_SRC, S_IFREG | 0444, 44, 40, ENT_SRC },
+	{ "coredump_filter", PROC_SRC, S_IFREG | 0644, 45, 0, ENT_SRC },
+	{ "io", PROC_SRC, S_IFREG | 0400, 46, 41, ENT_SRC | ENT_PTRACE },
+	{ "uid_map", PROC_SRC, S_IFREG | 0644, 47, 42, ENT_SRC },
+	{ "gid_map", PROC_SRC, S_IFREG | 0644, 48, 43, ENT_SRC },
+	{ "setgroups", PROC_SRC, S_IFREG | 0644, 50, 46, ENT_SRC },
+	{ "timerslack_ns", PROC_SRC, S_IFREG | 0666, 52, 0, ENT_SRC },
 };
-#define PID_DIR_END 56
+#define TGID_DIR_END 56
+#define TID_DIR_END 49
 
-static void fill_pid_dir_entry(struct proc_entry *e, size_t i, int pid)
+/* /proc's own entries, by length and then name (proc_match()) */
+static const struct root_ent {
+	const char *name;
+	enum proc_type type;
+	mode_t mode;
+	unsigned char flags;
+} root_ents[] = {
+	{ "sys", PROC_SYS, S_IFDIR | 0555, 0 },
+	{ "stat", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "locks", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "swaps", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "mounts", PROC_LINK, S_IFLNK | 0777, 0 },
+	{ "uptime", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "vmstat", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "cmdline", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "cpuinfo", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "devices", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "loadavg", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "meminfo", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "version", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "diskstats", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "partitions", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	{ "filesystems", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+};
+_Static_assert(ARRAY_SIZE(root_ents) < FIRST_PROCESS_ENTRY - 2, "room before self");
+
+/* The name of a PROC_SRC or PROC_LINK inode, from its index (pi->fd) */
+static const char *proc_ent_name(const struct proc_inode *pi)
 {
-	strcpy(e->name, pid_dir[i].name);
-	e->type = pid_dir[i].type;
+	return pi->pid ? pid_ents[pi->fd].name : root_ents[pi->fd].name;
+}
+
+static bool has_source(const struct uvfs *fs)
+{
+	return fs->proc_src.read != NULL;
+}
+
+static void fill_pid_ent(struct proc_entry *e, size_t i, int pid, int tid)
+{
+	strcpy(e->name, pid_ents[i].name);
+	e->type = pid_ents[i].type;
 	e->pid = pid;
-	e->mode = pid_dir[i].mode;
+	e->tid = tid;
+	e->fd = (int)i;
+	e->mode = pid_ents[i].mode;
 }
 
 static void fill_pid_entry(struct proc_entry *e, const struct uvfs_task *t)
@@ -267,6 +375,37 @@ static void fill_fd_entry(struct proc_entry *e, enum proc_type dir_type, int pid
 }
 
 /*
+ * The threads of process pid, from the source (ascending; none: the process is its
+ * own only thread): how many, the first max of them in tids, or -errno.  Under
+ * ns_lock (the source's tids() is told so).
+ */
+#define PROC_TIDS_MAX 4096
+static int proc_tids(struct uvfs *fs, int pid, int *tids, size_t max)
+{
+	int n;
+
+	if (!fs->proc_src.tids) {
+		if (max)
+			tids[0] = pid;
+		return 1;
+	}
+	n = fs->proc_src.tids(fs->proc_src_arg, pid, tids, max);
+	return n < 0 ? n : n > PROC_TIDS_MAX ? PROC_TIDS_MAX : n;
+}
+
+/* Whether tid is a thread of process pid (next_tid()/proc_task_lookup()) */
+static bool proc_tid_alive(struct uvfs *fs, int pid, int tid)
+{
+	int tids[PROC_TIDS_MAX];
+	int n = proc_tids(fs, pid, tids, ARRAY_SIZE(tids));
+
+	for (int i = 0; i < n && i < (int)ARRAY_SIZE(tids); i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/*
  * The first entry of dir at a position >= *pos (2 or more): true with e filled and
  * *pos its position, false at the end with *pos the end position.  Work: the pid
  * table or the descriptor table from *pos on, to the next live entry; the caller's
@@ -283,6 +422,22 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 	case PROC_ROOT:
 		if (*pos >= PROC_ROOT_END)
 			return false;
+		if (*pos < FIRST_PROCESS_ENTRY) {
+			long at = 2;
+
+			for (size_t i = 0; i < ARRAY_SIZE(root_ents); i++) {
+				if ((root_ents[i].flags & ENT_SRC) && !has_source(fs))
+					continue;
+				if (at++ < *pos)
+					continue;
+				*pos = at - 1;
+				strcpy(e->name, root_ents[i].name);
+				e->type = root_ents[i].type;
+				e->fd = (int)i;
+				e->mode = root_ents[i].mode;
+				return true;
+			}
+		}
 		if (*pos <= FIRST_PROCESS_ENTRY) {
 			*pos = FIRST_PROCESS_ENTRY;
 			strcpy(e->name, "self");
@@ -290,8 +445,16 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 			e->mode = S_IFLNK | 0777;
 			return true;
 		}
+		if (*pos == FIRST_PROCESS_ENTRY + 1) {
+			strcpy(e->name, "thread-self");
+			e->type = PROC_THREAD_SELF;
+			e->mode = S_IFLNK | 0777;
+			return true;
+		}
 		/* next_tgid(): the next live pid from the position on, through the pid
 		 * table (no walk of every task for every entry) */
+		if (*pos < TGID_OFFSET)
+			*pos = TGID_OFFSET;
 		for (long pid = *pos - TGID_OFFSET; pid < (long)fs->pid_table_size; pid++) {
 			t = find_task(fs, (int)pid);
 			if (t) {
@@ -307,16 +470,45 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		*pos = PROC_ROOT_END;
 		return false;
 	case PROC_PID:
-		for (size_t i = 0; i < ARRAY_SIZE(pid_dir); i++) {
-			if (pid_dir[i].pos >= *pos) {
-				*pos = pid_dir[i].pos;
-				fill_pid_dir_entry(e, i, pi->pid);
-				return true;
-			}
+	case PROC_TID: {
+		bool tgid = pi->type == PROC_PID;
+		long best = LONG_MAX;
+		size_t at = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(pid_ents); i++) {
+			long ep = tgid ? pid_ents[i].tgid_pos : pid_ents[i].tid_pos;
+
+			if (!ep || ep < *pos || ep >= best ||
+			    ((pid_ents[i].flags & ENT_SRC) && !has_source(fs)))
+				continue;
+			best = ep;
+			at = i;
 		}
-		if (*pos < PID_DIR_END)
-			*pos = PID_DIR_END;
+		if (best != LONG_MAX) {
+			*pos = best;
+			fill_pid_ent(e, at, pi->pid, pi->tid);
+			return true;
+		}
+		if (*pos < (tgid ? TGID_DIR_END : TID_DIR_END))
+			*pos = tgid ? TGID_DIR_END : TID_DIR_END;
 		return false;
+	}
+	case PROC_TASK: {
+		int tids[PROC_TIDS_MAX];
+		int n = proc_tids(fs, pi->pid, tids, ARRAY_SIZE(tids));
+
+		/* proc_task_readdir(): the threads by rank, first_tid() */
+		if (n < 0 || *pos - 2 >= n) {
+			*pos = n < 0 ? 2 : n + 2;
+			return false;
+		}
+		snprintf(e->name, sizeof(e->name), "%d", tids[*pos - 2]);
+		e->type = PROC_TID;
+		e->pid = pi->pid;
+		e->tid = tids[*pos - 2];
+		e->mode = S_IFDIR | 0555;
+		return true;
+	}
 	case PROC_FD_DIR:
 	case PROC_FDINFO_DIR:
 		t = find_task(fs, pi->pid);
@@ -337,6 +529,11 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 	default:
 		return false;
 	}
+}
+
+static bool name_is(const struct qstr *name, const char *s)
+{
+	return strlen(s) == name->len && !memcmp(s, name->name, name->len);
 }
 
 /* The entry name names in dir, found directly (pid_lookup, proc_lookupfd_common):
@@ -361,10 +558,20 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 	memset(e, 0, sizeof(*e));
 	switch (pi->type) {
 	case PROC_ROOT:
-		if (name->len == 4 && !memcmp(name->name, "self", 4)) {
-			strcpy(e->name, "self");
-			e->type = PROC_SELF;
+		if (name_is(name, "self") || name_is(name, "thread-self")) {
+			memcpy(e->name, name->name, name->len);
+			e->type = name->len == 4 ? PROC_SELF : PROC_THREAD_SELF;
 			e->mode = S_IFLNK | 0777;
+			return true;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(root_ents); i++) {
+			if (!name_is(name, root_ents[i].name) ||
+			    ((root_ents[i].flags & ENT_SRC) && !has_source(fs)))
+				continue;
+			strcpy(e->name, root_ents[i].name);
+			e->type = root_ents[i].type;
+			e->fd = (int)i;
+			e->mode = root_ents[i].mode;
 			return true;
 		}
 		if (!number || n > INT32_MAX)
@@ -375,14 +582,25 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 		fill_pid_entry(e, t);
 		return true;
 	case PROC_PID:
-		for (size_t i = 0; i < ARRAY_SIZE(pid_dir); i++) {
-			if (strlen(pid_dir[i].name) != name->len ||
-			    memcmp(pid_dir[i].name, name->name, name->len))
+	case PROC_TID:
+		for (size_t i = 0; i < ARRAY_SIZE(pid_ents); i++) {
+			if (!(pi->type == PROC_PID ? pid_ents[i].tgid_pos : pid_ents[i].tid_pos) ||
+			    !name_is(name, pid_ents[i].name) ||
+			    ((pid_ents[i].flags & ENT_SRC) && !has_source(fs)))
 				continue;
-			fill_pid_dir_entry(e, i, pi->pid);
+			fill_pid_ent(e, i, pi->pid, pi->tid);
 			return true;
 		}
 		return false;
+	case PROC_TASK:
+		if (!number || n > INT32_MAX || !proc_tid_alive(fs, pi->pid, (int)n))
+			return false;
+		memcpy(e->name, name->name, name->len);
+		e->type = PROC_TID;
+		e->pid = pi->pid;
+		e->tid = (int)n;
+		e->mode = S_IFDIR | 0555;
+		return true;
 	case PROC_FD_DIR:
 	case PROC_FDINFO_DIR:
 		STAT_ADD(fs->stats.dir_steps, 1);
@@ -416,7 +634,8 @@ static bool proc_task_dir(const struct inode *dir)
 {
 	enum proc_type type = PI(dir)->type;
 
-	return type == PROC_PID || type == PROC_FD_DIR || type == PROC_FDINFO_DIR;
+	return type == PROC_PID || type == PROC_FD_DIR || type == PROC_FDINFO_DIR ||
+	       type == PROC_TASK || type == PROC_TID;
 }
 
 static int proc_lookup(struct inode *dir, struct dentry *dentry)
@@ -429,6 +648,10 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	 * first, proc_pid_permission) */
 	if (proc_task_dir(dir) && !find_task(dir->i_sb->s_fs, PI(dir)->pid))
 		return -ENOENT;
+	/* proc_task_lookup(), tid_base: a thread that has exited */
+	if (PI(dir)->type == PROC_TID && !proc_tid_alive(dir->i_sb->s_fs, PI(dir)->pid,
+							 PI(dir)->tid))
+		return -ENOENT;
 	if (!proc_entry_named(dir, &dentry->d_name, &e))
 		/* proc_pident_lookup() & co. fail a miss outright rather than leave a
 		 * negative dentry, so creating anything here is ENOENT, not EPERM. */
@@ -436,9 +659,10 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	inode = proc_inode(dir->i_sb, e.type, e.pid, e.fd, e.mode);
 	if (!inode)
 		return -ENOMEM;
+	PI(inode)->tid = e.tid;
 	if (e.type == PROC_FD)
 		inode->i_size = 64;
-	if (e.type != PROC_SELF) {
+	if (e.pid) {
 		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
 
 		if (t)
@@ -471,7 +695,8 @@ static void set_d_off(char *rec, long off)
 static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 {
 	struct inode *dir = f->f_inode;
-	bool dense = PI(dir)->type == PROC_PID;
+	enum proc_type dt = PI(dir)->type;
+	bool dense = dt == PROC_PID || dt == PROC_TID || dt == PROC_TASK;
 	char *last = NULL;
 	long last_pos = 0;
 	size_t used = 0;
@@ -500,7 +725,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 			type = DT_DIR;
 		} else if (proc_entry_from(dir, &pos, &e)) {
 			name = e.name;
-			ino = proc_ino(e.type, e.pid, e.fd);
+			ino = proc_ino(e.type, e.tid ? e.tid : e.pid, e.fd);
 			type = inode_dtype(e.mode);
 		} else {
 			f->f_pos = pos;  /* the end position, where a later call starts */
@@ -586,11 +811,19 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 	if (!inode)
 		return rcu ? -ECHILD : 0;
 	pi = PI(inode);
-	if (pi->type == PROC_ROOT || pi->type == PROC_SELF)
-		return 1;
+	if (!pi->pid)
+		return 1;  /* /proc's own: the root, self, thread-self, sys, the source's */
 	t = find_task(inode->i_sb->s_fs, pi->pid);
 	if (!t)
 		return rcu ? -ECHILD : 0;
+	/* pid_revalidate() of a thread's directory: the thread still there (the
+	 * source is asked under ns_lock only) */
+	if (pi->type == PROC_TID) {
+		if (rcu)
+			return -ECHILD;
+		if (!proc_tid_alive(inode->i_sb->s_fs, pi->pid, pi->tid))
+			return 0;
+	}
 	/* A lockless walker only reads: what would change is for the locked walk. */
 	{
 		uid_t uid;
@@ -726,6 +959,170 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 	return simple_read_from_buffer(buf, count, pos, text, (size_t)len);
 }
 
+/* thread-self: "PID/task/TID" of the reader's thread (proc_thread_self_get_link());
+ * the source says which thread calls, else the main one.  Locked walks only: the
+ * body is made in the superblock's buffer. */
+static const char *proc_thread_self_get_link(struct inode *inode)
+{
+	struct proc_sb *psb = inode->i_sb->s_fs_info;
+	struct uvfs *fs = inode->i_sb->s_fs;
+	struct uvfs_task *reader = fs->current;
+	int tid = -1;
+
+	if (!reader)
+		return NULL;
+	if (fs->proc_src.current_tid)
+		tid = fs->proc_src.current_tid(fs->proc_src_arg, reader->pid);
+	if (tid <= 0)
+		tid = reader->pid;
+	snprintf(psb->thread_self, sizeof(psb->thread_self), "%d/task/%d", reader->pid, tid);
+	return psb->thread_self;
+}
+
+lockless_read
+static const char *proc_thread_self_get_link_rcu(struct inode *inode,
+						 const struct uvfs_task *reader, char buf[16])
+{
+	(void)inode, (void)reader, (void)buf;
+	return NULL;  /* the walk takes the lock */
+}
+
+/* /proc/mounts: "self/mounts" (proc_symlink() in proc_self_init's neighbour,
+ * proc_mounts_init()) */
+static const char *proc_fixed_get_link(struct inode *inode)
+{
+	(void)inode;
+	return "self/mounts";
+}
+
+/*
+ * The source's files.  Opening one that reads another process's memory or its
+ * kernel stack asks ptrace_may_access() first (mm_access(), lock_trace()): EACCES.
+ */
+static int proc_src_open(struct inode *inode, struct file *f)
+{
+	const struct proc_inode *pi = PI(inode);
+	struct uvfs *fs = inode->i_sb->s_fs;
+	struct uvfs_task *t;
+
+	(void)f;
+	if (!pi->pid)
+		return 0;
+	t = find_task(fs, pi->pid);
+	if (!t)
+		return -ESRCH;
+	if ((pid_ents[pi->fd].flags & ENT_PTRACE) && fs->current &&
+	    !ptrace_may_read(fs->current, t))
+		return -EACCES;
+	return 0;
+}
+
+/*
+ * A call to the source, which may take its time (uvfs-run reads the kernel's proc)
+ * and may call uvfs: made without ns_lock, the file held meanwhile (a close of its
+ * descriptor by another thread leaves it to this reference).  The caller's own
+ * references are all it keeps across: the proc inode's fields are immutable.
+ */
+struct src_call {
+	struct uvfs *fs;
+	struct uvfs_task *cur;
+	struct uvfs_proc_source src;
+	void *arg;
+};
+
+static void src_call_begin(struct src_call *c, struct file *f)
+{
+	c->fs = f->f_inode->i_sb->s_fs;
+	c->cur = c->fs->current;
+	c->src = c->fs->proc_src;
+	c->arg = c->fs->proc_src_arg;
+	get_file(f);
+	uvfs_unlock(c->fs);
+}
+
+static void src_call_end(struct src_call *c, struct file *f)
+{
+	uvfs_lock(c->fs);
+	c->fs->current = c->cur;
+	fput(f);  /* the last, when the descriptor was closed meanwhile */
+}
+
+/* The whole text, as the source makes it now: its length, with *text malloc'd */
+static ssize_t src_text(struct src_call *c, const struct proc_inode *pi, char **text)
+{
+	size_t size = 4096;
+	ssize_t n;
+
+	*text = NULL;
+	if (!c->src.read)
+		return -ENOENT;  /* the source was taken away since the lookup */
+	for (;;) {
+		char *nt = realloc(*text, size);
+
+		if (!nt)
+			return -ENOMEM;
+		*text = nt;
+		n = c->src.read(c->arg, pi->pid, pi->tid, proc_ent_name(pi), *text, size);
+		if (n < 0 || (size_t)n <= size)
+			return n;
+		/* seq_read() gives up on a record that needs more than the memory a
+		 * kmalloc can give */
+		if ((size_t)n > ((size_t)64 << 20))
+			return -ENOMEM;
+		size = (size_t)n;
+	}
+}
+
+static ssize_t proc_src_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	const struct proc_inode *pi = PI(f->f_inode);
+	struct src_call c;
+	char *text;
+	ssize_t n;
+
+	if (pi->pid && !find_task(f->f_inode->i_sb->s_fs, pi->pid))
+		return -ESRCH;  /* get_proc_task() in the show functions */
+	src_call_begin(&c, f);
+	n = src_text(&c, pi, &text);
+	src_call_end(&c, f);
+	if (n >= 0)
+		n = simple_read_from_buffer(buf, count, pos, text, (size_t)n);
+	free(text);
+	return n;
+}
+
+static ssize_t proc_src_write(struct file *f, const void *buf, size_t count, off_t *pos)
+{
+	const struct proc_inode *pi = PI(f->f_inode);
+	struct src_call c;
+	ssize_t n;
+
+	(void)pos;
+	if (pi->pid && !find_task(f->f_inode->i_sb->s_fs, pi->pid))
+		return -ESRCH;
+	if (count && !buf)
+		return -EFAULT;
+	src_call_begin(&c, f);
+	n = c.src.write ? c.src.write(c.arg, pi->pid, pi->tid, proc_ent_name(pi), buf, count)
+			: -EINVAL;
+	src_call_end(&c, f);
+	return n;
+}
+
+int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg)
+{
+	if (!fs || (source && !source->read))
+		return -EINVAL;
+	uvfs_lock(fs);
+	if (source)
+		fs->proc_src = *source;
+	else
+		memset(&fs->proc_src, 0, sizeof(fs->proc_src));
+	fs->proc_src_arg = source ? arg : NULL;
+	uvfs_unlock(fs);
+	return 0;
+}
+
 /* proc_setattr(): no mode changes below /proc (its root takes them: simple_setattr) */
 static int proc_setattr(struct inode *inode, unsigned int ia_valid)
 {
@@ -823,6 +1220,29 @@ static int proc_pid_permission(const struct cred *cred, struct inode *inode, int
 static const struct inode_operations proc_pid_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_pid_permission,
+};
+static const struct inode_operations proc_task_dir_iops = {
+	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
+	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_pid_permission,
+};
+static const struct file_operations proc_src_fops = {
+	.open = proc_src_open, .read = proc_src_read, .fop_flags = FOP_SEQ,
+};
+static const struct file_operations proc_src_rw_fops = {
+	.open = proc_src_open, .read = proc_src_read, .write = proc_src_write,
+	.fop_flags = FOP_SEQ,
+};
+static const struct inode_operations proc_src_iops = {
+	.revalidate = proc_revalidate, .fop = &proc_src_fops, .setattr = proc_setattr,
+};
+static const struct inode_operations proc_src_rw_iops = {
+	.revalidate = proc_revalidate, .fop = &proc_src_rw_fops, .setattr = proc_setattr,
+};
+static const struct inode_operations proc_fixed_link_iops = {
+	.get_link = proc_fixed_get_link,
+};
+static const struct inode_operations proc_thread_self_iops = {
+	.get_link = proc_thread_self_get_link, .get_link_rcu = proc_thread_self_get_link_rcu,
 };
 static const struct inode_operations proc_link_iops = {
 	.get_magic = proc_get_magic, .get_magic_rcu = proc_get_magic_rcu,
