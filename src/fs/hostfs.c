@@ -1444,10 +1444,12 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	 * (open_tree(OPEN_TREE_CLONE)), so that what the host has mounted below it is not
 	 * crossed but shows the directory beneath, unless "recursive" asks for them
 	 * (--rbind: AT_RECURSIVE).  Without CAP_SYS_ADMIN on the host, the source as the
-	 * embedder's namespace shows it, the mounts below included. */
+	 * embedder's namespace shows it, the mounts below included; likewise a source in
+	 * another mount namespace, which open_tree() does not copy (EINVAL: uvfs-run's
+	 * /proc/sys, from the program's namespace through /proc/PID/root). */
 	s->root_fd = (int)syscall(SYS_open_tree, AT_FDCWD, opts->source, OPEN_TREE_CLONE |
 				  OPEN_TREE_CLOEXEC | (opts->seen & FS_OPT_RECURSIVE ? AT_RECURSIVE : 0));
-	if (s->root_fd < 0 && (errno == EPERM || errno == ENOSYS))
+	if (s->root_fd < 0 && (errno == EPERM || errno == ENOSYS || errno == EINVAL))
 		s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0)
 		return host_err();

@@ -278,6 +278,10 @@ static _Noreturn void init_main(struct start *st)
 		fprintf(stderr, "uvfs-run: the stand-in %s: %s\n", RUN_STAND_IN, strerror(errno));
 		_exit(2);
 	}
+	/* a proc of the program's pid namespace, whose text uvfs's /proc shows
+	 * (procsrc.c); the supervisor finds it here or goes without */
+	if (!mkdir(RUN_PROC, 0555))
+		(void)mount("proc", RUN_PROC, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	/* the raw call, as for the init: a sanitizer's fork() would start a thread of its
 	 * own in the child (ThreadSanitizer's background thread), whose clone stops
 	 * for the tracer before the tracer's loop runs; the init has one thread, so
@@ -442,6 +446,9 @@ static int run_once(const struct opts *o, const char *abi)
 	run_null_fd = open(cwd, O_PATH | O_CLOEXEC);
 	if (run_null_fd < 0)
 		die(RUN_STAND_IN, errno);
+	/* the kernel's proc of the program's pid namespace */
+	snprintf(cwd, sizeof(cwd), "/proc/%d/root" RUN_PROC, init);
+	run_proc_source(t, cwd);
 	/* ... and its read-only /dev, if it could make it so */
 	snprintf(cwd, sizeof(cwd), "/proc/%d/root/dev", init);
 	run_dev_fd = open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -459,6 +466,7 @@ static int run_once(const struct opts *o, const char *abi)
 	if (run_dev_fd >= 0)
 		close(run_dev_fd);
 	uvfs_task_exit(t);
+	run_proc_source_end();
 	run_flights_end();  /* descriptors sent and never received */
 	uvfs_free(run_fs);
 	if (o->stats)

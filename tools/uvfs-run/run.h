@@ -112,6 +112,11 @@ struct uproc {
 	int threads;                 /* procs using it (trace.c's procs_lock) */
 	pid_t nspid;                 /* the pid the program sees (uvfs's pid) */
 	pid_t tgid;                  /* the host's process id (prlimit, /proc) */
+	/* procs_lock: what its last exec named it (procsrc.c): the command name Linux
+	 * gives, the one the kernel gave (the stand-in's), the kernel's file */
+	char comm[16], kcomm[16];
+	dev_t exe_dev;
+	ino_t exe_ino;
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
@@ -189,6 +194,7 @@ struct proc {
 	 * host file the kernel must have run (on_exec): per thread, for two threads of a
 	 * process may exec at once, and the kernel runs one of them */
 	char *exec_path;
+	char exec_comm[16];          /* the command name Linux gives at that exec */
 	dev_t exec_dev;
 	ino_t exec_ino;
 	long exec_err;
@@ -235,6 +241,8 @@ struct run_wait {
  * the supervisor holds open as run_null_fd (O_PATH) and reopens for each stand-in */
 #define RUN_STAND_IN_DIR "/tmp"
 #define RUN_STAND_IN RUN_STAND_IN_DIR "/.uvfs-run-null"
+/* where the init mounts a proc of the program's pid namespace (procsrc.c) */
+#define RUN_PROC RUN_STAND_IN_DIR "/.uvfs-run-proc"
 
 /* trace.c */
 extern struct uvfs *run_fs;
@@ -308,6 +316,25 @@ void run_flights_end(void);
 int run_take_fd(pid_t pid, int fd);
 /* trace.c: the process whose thread tid is (the loop's), or NULL */
 struct uproc *run_uproc_of(pid_t tid);
+/* The names of the process the program calls nspid (procsrc.c): the command names
+ * and the executable's kernel file and, with exe, uvfs's path of it.  0 or -ESRCH.
+ * Takes procs_lock, and under it uvfs's. */
+struct run_names {
+	char comm[16], kcomm[16];
+	char exe[4096];
+	dev_t exe_dev;
+	ino_t exe_ino;
+	pid_t tgid;                  /* the host's */
+};
+int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm);
+/* the program's id of the thread whose call the calling thread answers, or -1 */
+extern _Thread_local pid_t run_cur_tid;  /* the host's id of that thread */
+int run_cur_nstid(void);
+
+/* procsrc.c */
+extern int run_proc_fd;      /* the kernel's proc of the program's pid namespace */
+void run_proc_source(struct uvfs_task *t, const char *where);
+void run_proc_source_end(void);
 
 /* waits.c */
 int run_waits_init(void);

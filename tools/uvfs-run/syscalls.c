@@ -1398,6 +1398,32 @@ out:
 	return ok ? at + (unsigned long)strings : 0;
 }
 
+/*
+ * The command name Linux gives the process (begin_new_exec(): __set_task_comm of
+ * kbasename(bprm->filename), a script's own name and not its interpreter's; for an
+ * execveat of a descriptor with an empty name, the file's own name since 6.14), at
+ * most TASK_COMM_LEN - 1 bytes: the kernel names it after the stand-in it runs
+ * (procsrc.c puts this in its place).
+ */
+static void exec_comm(struct proc *p, int dirfd, const char *path, const char *fname)
+{
+	char link[PATH_MAX];
+	const char *base = strrchr(fname, '/') ? strrchr(fname, '/') + 1 : fname;
+	ssize_t n;
+
+	if (!path[0]) {
+		n = uvfs_readlink_fd(T(p), dirfd, link, sizeof(link) - 1);
+		link[n > 0 ? n : 0] = 0;
+		/* the dentry's name, whether or not it is still linked */
+		if (n > 10 && !strcmp(link + n - 10, " (deleted)"))
+			link[n - 10] = 0;
+		base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	}
+	n = (ssize_t)strnlen(base, sizeof(p->exec_comm) - 1);
+	memcpy(p->exec_comm, base, (size_t)n);
+	p->exec_comm[n] = 0;
+}
+
 static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd,
 			   unsigned long long path_addr, unsigned long long argv,
 			   unsigned long long envp, int flags)
@@ -1424,6 +1450,7 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		snprintf(fname, sizeof(fname), "%s", path);
 	else
 		snprintf(fname, sizeof(fname), "/dev/fd/%d%s%s", dirfd, path[0] ? "/" : "", path);
+	exec_comm(p, dirfd, path, fname);
 	/* binfmt_script, as deep as the kernel goes: the last interpreter is run */
 	for (int depth = 0;; depth++) {
 		char *name, *arg;
@@ -1719,6 +1746,7 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	int fd = iarg(A0(r));
 
 	p->pending = PEND_NONE;
+	run_cur_tid = p->tid;  /* /proc/thread-self (procsrc.c) */
 	/* the steps of an exec (do_exec; trace.c, exec_stop): the calls the supervisor
 	 * made the process make, at the instruction of its execve */
 	if (p->exec_step == EX_INSTALL && nr == SYS_openat && r->rip == p->exec_regs.rip &&

@@ -55,6 +55,7 @@
  * lock is recursive: the loop may hold a parent's and a child's that is the same.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -398,6 +399,68 @@ static pid_t ns_pid(pid_t tid, pid_t *tgid)
 	}
 	fclose(f);
 	return ns;
+}
+
+_Thread_local pid_t run_cur_tid;
+
+int run_cur_nstid(void)
+{
+	pid_t tgid;
+
+	return run_cur_tid > 0 ? ns_pid(run_cur_tid, &tgid) : -1;
+}
+
+int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
+{
+	int ret = -ESRCH;
+
+	memset(nm, 0, sizeof(*nm));
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH && ret; i++) {
+		for (struct proc *p = procs[i]; p; p = p->next) {
+			struct uproc *up = p->up;
+			ssize_t n;
+
+			if (p->dead || up->nspid != nspid)
+				continue;
+			memcpy(nm->comm, up->comm, sizeof(nm->comm));
+			memcpy(nm->kcomm, up->kcomm, sizeof(nm->kcomm));
+			nm->exe_dev = up->exe_dev;
+			nm->exe_ino = up->exe_ino;
+			nm->tgid = up->tgid;
+			/* uvfs under procs_lock: the task lives while it is held */
+			n = exe ? uvfs_readlink_exe(up->task, nm->exe, sizeof(nm->exe) - 1) : 0;
+			nm->exe[n > 0 ? n : 0] = 0;
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&procs_lock);
+	return ret;
+}
+
+/* The kernel's command name of a thread, and what Linux would have named it: kept
+ * for procsrc.c, under procs_lock */
+static void exec_names(struct proc *p)
+{
+	char path[64], kcomm[16] = "";
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", p->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, kcomm, sizeof(kcomm) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0 && kcomm[n - 1] == '\n')
+		n--;
+	kcomm[n > 0 ? n : 0] = 0;
+	pthread_mutex_lock(&procs_lock);
+	memcpy(p->up->comm, p->exec_comm, sizeof(p->up->comm));
+	memcpy(p->up->kcomm, kcomm, sizeof(kcomm));
+	p->up->exe_dev = p->exec_dev;
+	p->up->exe_ino = p->exec_ino;
+	pthread_mutex_unlock(&procs_lock);
 }
 
 /* The clone flags of the call the parent is stopped in (fork and vfork: none) */
@@ -823,6 +886,7 @@ static void on_exec(struct proc *p)
 		n->exec_path = x->exec_path;
 		n->exec_dev = x->exec_dev;
 		n->exec_ino = x->exec_ino;
+		memcpy(n->exec_comm, x->exec_comm, sizeof(n->exec_comm));
 		x->exec_path = NULL;
 		run_waits_raise(p, true);  /* what it waited for ends first */
 		proc_del(p);
@@ -859,6 +923,8 @@ static void on_exec(struct proc *p)
 		}
 		err = uvfs_task_exec(up->task, p->exec_path);
 
+		if (!err)
+			exec_names(p);
 		if (err)
 			fprintf(stderr, "uvfs-run: exec of %s: uvfs did not follow: %s\n",
 				p->exec_path, strerror(-err));

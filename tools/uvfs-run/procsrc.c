@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * procsrc.c - /proc as the kernel shows the program's processes: the source of the
+ * files uvfs does not keep (uvfs_set_proc_source) -- stat, status, cmdline, maps,
+ * /proc/loadavg and the rest.
+ *
+ * The text is the kernel's own, read from a proc the init mounted in the program's
+ * pid namespace (main.c, init_main): every pid in it is the program's, as uvfs's
+ * pids are, and every state, time and figure is the kernel's view of the same
+ * process.  Where a name shows, uvfs's is put in its place:
+ *   - the command name (stat's second field, status's Name:, comm): the kernel named
+ *     the process after what it executed, which for a memfs file is the memfd
+ *     ("memfd:uvfs") and for a host file the host's name; Linux names it after the
+ *     path the program gave execve (kbasename(bprm->filename)), or, for an
+ *     execveat of a descriptor with an empty path, after the file's name (6.14's
+ *     "exec: fix up /proc/pid/comm in the execveat(AT_EMPTY_PATH) case") -- which
+ *     syscalls.c (do_exec) works out and on_exec() keeps.  A name the program set
+ *     itself since (prctl(PR_SET_NAME)) is the kernel's, and shown as it is.
+ *   - maps' and smaps' path column, for the executable's mappings (the kernel's
+ *     device and inode of the file it ran, kept at on_exec): uvfs's /proc/PID/exe,
+ *     " (deleted)" and the era's name included.  Other mapped files keep the
+ *     kernel's path: a library the program opened on the read-only root has the same
+ *     name on both sides; one on a --bind or memfs mount shows the host's name (or
+ *     /memfd:uvfs) once its descriptor is closed (docs/SEMANTICS.md §9).
+ * A write (comm, oom_score_adj) goes to the kernel's file, made by the supervisor: the
+ * kernel refuses a write to another process's comm (comm_write(): EINVAL), which the
+ * program then sees.
+ *
+ * Locking: none of its own; the source's read runs without uvfs's lock and takes
+ * trace.c's procs_lock (run_uproc_names), under which uvfs is called (the order
+ * uproc_put() has).  tids() and current_tid() are called with uvfs's lock held and
+ * take nothing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "run.h"
+
+int run_proc_fd = -1;
+
+/* The kernel's file, whole: its length, the text malloc'd in *out, or -errno */
+static ssize_t kernel_text(int pid, int tid, const char *name, char **out)
+{
+	char path[64];
+	size_t size = 4096, len = 0;
+	char *text = NULL;
+	ssize_t n;
+	int fd;
+
+	if (tid)
+		snprintf(path, sizeof(path), "%d/task/%d/%s", pid, tid, name);
+	else if (pid)
+		snprintf(path, sizeof(path), "%d/%s", pid, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	fd = openat(run_proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (!text || len == size) {
+			char *t;
+
+			if (text)
+				size *= 2;
+			t = realloc(text, size + 1);
+			if (!t) {
+				n = -ENOMEM;
+				break;
+			}
+			text = t;
+		}
+		n = read(fd, text + len, size - len);
+		if (n <= 0) {
+			if (n < 0)
+				n = -errno;
+			break;
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	if (n < 0) {
+		free(text);
+		return n;
+	}
+	text[len] = 0;
+	*out = text;
+	return (ssize_t)len;
+}
+
+/* A text with [at, at + len) replaced by rep: the new length, or -ENOMEM */
+static ssize_t splice_text(char **text, size_t tlen, size_t at, size_t len, const char *rep)
+{
+	size_t rlen = strlen(rep), nlen = tlen - len + rlen;
+	char *t = malloc(nlen + 1);
+
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, *text, at);
+	memcpy(t + at, rep, rlen);
+	memcpy(t + at + rlen, *text + at + len, tlen - at - len + 1);
+	free(*text);
+	*text = t;
+	return (ssize_t)nlen;
+}
+
+/* status's Name: escapes as proc_task_name(escape = true) does: '\n' and '\\' */
+static void escape_comm(const char *in, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *in && o + 3 < size; in++) {
+		if (*in == '\n' || *in == '\\') {
+			out[o++] = '\\';
+			out[o++] = *in == '\n' ? 'n' : '\\';
+		} else {
+			out[o++] = *in;
+		}
+	}
+	out[o] = 0;
+}
+
+/* The command name the kernel's text shows, in stat, status or comm: uvfs's when it
+ * is the one the kernel gave at the exec */
+static ssize_t fix_comm(const char *name, char **text, ssize_t len, const struct run_names *nm)
+{
+	char *s = *text, *b, *e, want[64], kern[64];
+
+	if (!nm->comm[0] || !nm->kcomm[0])
+		return len;
+	if (!strcmp(name, "comm")) {
+		e = strchr(s, '\n');
+		if (e && (size_t)(e - s) == strlen(nm->kcomm) && !memcmp(s, nm->kcomm, (size_t)(e - s)))
+			return splice_text(text, (size_t)len, 0, (size_t)(e - s), nm->comm);
+	} else if (!strcmp(name, "stat")) {
+		/* "pid (comm) S ...": the name may hold ')' itself; the last one ends it */
+		b = strchr(s, '(');
+		e = strrchr(s, ')');
+		if (b && e && e > b && (size_t)(e - b - 1) == strlen(nm->kcomm) &&
+		    !memcmp(b + 1, nm->kcomm, (size_t)(e - b - 1)))
+			return splice_text(text, (size_t)len, (size_t)(b + 1 - s), (size_t)(e - b - 1),
+					   nm->comm);
+	} else if (!strcmp(name, "status") && !strncmp(s, "Name:\t", 6)) {
+		escape_comm(nm->kcomm, kern, sizeof(kern));
+		escape_comm(nm->comm, want, sizeof(want));
+		e = strchr(s, '\n');
+		if (e && (size_t)(e - s - 6) == strlen(kern) && !memcmp(s + 6, kern, strlen(kern)))
+			return splice_text(text, (size_t)len, 6, (size_t)(e - s - 6), want);
+	}
+	return len;
+}
+
+/* maps and smaps: the path of every line about the executable's file becomes uvfs's
+ * (show_map_vma(): "start-end perms offset MAJ:MIN inode", padding, the path) */
+static ssize_t fix_maps(char **text, ssize_t len, const struct run_names *nm)
+{
+	size_t at = 0;
+
+	if (!nm->exe[0] || !nm->exe_ino)
+		return len;
+	while (at < (size_t)len) {
+		char *line = *text + at, *nl = strchr(line, '\n');
+		size_t llen = nl ? (size_t)(nl - line) : strlen(line);
+		unsigned int maj, min;
+		unsigned long ino;
+		int pathat = 0;
+
+		/* only a mapping's line: smaps's "Size:  4 kB" lines do not parse */
+		if (sscanf(line, "%*x-%*x %*4s %*x %x:%x %lu %n", &maj, &min, &ino, &pathat) == 3 &&
+		    pathat > 0 && (size_t)pathat < llen && ino == nm->exe_ino &&
+		    makedev(maj, min) == nm->exe_dev) {
+			ssize_t n = splice_text(text, (size_t)len, at + (size_t)pathat,
+						llen - (size_t)pathat, nm->exe);
+
+			if (n < 0)
+				return n;
+			llen = (size_t)pathat + strlen(nm->exe);
+			len = n;
+		}
+		at += llen + 1;
+	}
+	return len;
+}
+
+/*
+ * A thread reading its own stat or status is running (R), as a reader always is on
+ * Linux; here the kernel sees it stopped in the call the supervisor answers ("t
+ * (tracing stop)", or S while a notification waits).  Another process's state is
+ * the kernel's, which is that stop too while one of its calls is being answered.
+ */
+static ssize_t fix_state(const char *name, char **text, ssize_t len)
+{
+	char *s = *text, *e;
+
+	if (!strcmp(name, "stat")) {
+		e = strrchr(s, ')');
+		if (e && e[1] == ' ' && e[2] && e[3] == ' ')
+			e[2] = 'R';
+	} else if ((e = strstr(s, "\nState:\t"))) {
+		char *nl = strchr(e + 8, '\n');
+
+		if (nl)
+			return splice_text(text, (size_t)len, (size_t)(e + 8 - s), (size_t)(nl - e - 8),
+					   "R (running)");
+	}
+	return len;
+}
+
+/* Whether the calling thread is the one the file is about */
+static bool reader_is(int tid, const struct run_names *nm)
+{
+	return tid ? run_cur_nstid() == tid : run_cur_tid == nm->tgid;
+}
+
+static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
+{
+	bool maps = !strcmp(name, "maps") || !strcmp(name, "smaps");
+	bool state = !strcmp(name, "stat") || !strcmp(name, "status");
+	struct run_names nm;
+	char *text;
+	ssize_t len = kernel_text(pid, tid, name, &text);
+
+	(void)arg;
+	if (len < 0)
+		return len;
+	if (pid && (maps || state || !strcmp(name, "comm")) &&
+	    !run_uproc_names(pid, maps, &nm)) {
+		len = maps ? fix_maps(&text, len, &nm) : fix_comm(name, &text, len, &nm);
+		if (len >= 0 && state && reader_is(tid, &nm))
+			len = fix_state(name, &text, len);
+	}
+	if (len >= 0 && (size_t)len <= size)
+		memcpy(buf, text, (size_t)len);
+	free(text);
+	return len;
+}
+
+static ssize_t src_write(void *arg, int pid, int tid, const char *name, const void *buf,
+			 size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	(void)arg;
+	if (tid)
+		snprintf(path, sizeof(path), "%d/task/%d/%s", pid, tid, name);
+	else
+		snprintf(path, sizeof(path), "%d/%s", pid, name);
+	fd = openat(run_proc_fd, path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+/* The threads, in the kernel's order (proc_task_readdir: the thread group's) */
+static int src_tids(void *arg, int pid, int *tids, size_t max)
+{
+	char path[32];
+	int fd, n = 0;
+	DIR *d;
+	struct dirent *de;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "%d/task", pid);
+	fd = openat(run_proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		if ((size_t)n < max)
+			tids[n] = atoi(de->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int src_current_tid(void *arg, int pid)
+{
+	(void)arg, (void)pid;
+	return run_cur_nstid();
+}
+
+static const struct uvfs_proc_source run_source = {
+	.read = src_read, .write = src_write, .tids = src_tids,
+	.current_tid = src_current_tid,
+};
+
+/*
+ * The source, and the kernel's /proc/sys on uvfs's (a host mount, so that sysctl
+ * reads the kernel's and a write reaches it), from the proc the init mounted at
+ * where: t is the namespace's builder (its root the program's).  Without that proc
+ * (a mount refused), uvfs's /proc keeps only what uvfs makes: said once.
+ */
+void run_proc_source(struct uvfs_task *t, const char *where)
+{
+	char sys[PATH_MAX];
+	int err;
+
+	run_proc_fd = open(where, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (run_proc_fd < 0) {
+		fprintf(stderr, "uvfs-run: the kernel's proc of the program (%s): %s; /proc has "
+			"only uvfs's files\n", where, strerror(errno));
+		return;
+	}
+	uvfs_set_proc_source(run_fs, &run_source, NULL);
+	snprintf(sys, sizeof(sys), "%s/sys", where);
+	err = uvfs_mount2(t, sys, "/proc/sys", "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	if (err)
+		fprintf(stderr, "uvfs-run: /proc/sys: %s\n", strerror(-err));
+}
+
+void run_proc_source_end(void)
+{
+	uvfs_set_proc_source(run_fs, NULL, NULL);
+	if (run_proc_fd >= 0)
+		close(run_proc_fd);
+	run_proc_fd = -1;
+}
