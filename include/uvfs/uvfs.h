@@ -791,6 +791,16 @@ struct uvfs_proc_source {
 };
 int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg);
 
+/*
+ * uvfs_proc_pid - the process a /proc/PID directory open on fd is about: on Linux
+ * such a descriptor is also a pidfd (pidfd_send_signal(2); psmisc's killall signals
+ * through it), which a runner gives the program by installing the kernel's own
+ * (uvfs-run).  The pid, or -EINVAL (task NULL), -EBADF, -EXDEV (not a /proc/PID
+ * directory: its task's directory /proc/PID/task/TID is not one either, as Linux's
+ * tgid_pidfd_to_pid() takes only the former), -ESRCH (the process is gone).
+ */
+int uvfs_proc_pid(struct uvfs_task *task, int fd);
+
 /* ---------------------------------------------------------------------------------
  * Mounts
  */

@@ -1109,6 +1109,28 @@ static ssize_t proc_src_write(struct file *f, const void *buf, size_t count, off
 	return n;
 }
 
+int uvfs_proc_pid(struct uvfs_task *task, int fd)
+{
+	const struct proc_inode *pi;
+	struct file *f;
+	int ret;
+
+	if (!task)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f)
+		ret = -EBADF;
+	else if (f->f_inode->i_sb->s_op != &proc_sops || PI(f->f_inode)->type != PROC_PID)
+		ret = -EXDEV;
+	else if (pi = PI(f->f_inode), !find_task(task->fs, pi->pid))
+		ret = -ESRCH;
+	else
+		ret = pi->pid;
+	task_leave(task);
+	return ret;
+}
+
 int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg)
 {
 	if (!fs || (source && !source->read))

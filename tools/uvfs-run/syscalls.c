@@ -441,7 +441,7 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 {
 	char path[NAME_MAX_BYTES], link[64];
 	struct stat st;
-	int fd, hfd, hflags, err = get_path(p, path_addr, path);
+	int fd, hfd, hflags, pid, err = get_path(p, path_addr, path);
 
 	if (err)
 		return skip(r, err);
@@ -498,6 +498,13 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		if (hfd < 0)
 			return install(p, r, hfd, fd, flags);
 		hflags = flags & (O_ACCMODE | O_APPEND);
+	} else if (run_proc_fd >= 0 && !(flags & O_PATH) && (pid = uvfs_proc_pid(T(p), fd)) > 0 &&
+		   (snprintf(link, sizeof(link), "%d", pid),
+		    (hfd = openat(run_proc_fd, link, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)) {
+		/* a /proc/PID directory: the kernel's own, of the program's pid namespace,
+		 * which is a pidfd as Linux's is (pidfd_send_signal: psmisc's killall
+		 * signals through it); uvfs answers the rest, as for any directory */
+		return install(p, r, hfd, fd, flags);
 	} else {
 		/* /proc, a memfs directory, a host mount's fifo, socket or symlink, and
 		 * every O_PATH file: the null device stands in (ADDFD installs no O_PATH

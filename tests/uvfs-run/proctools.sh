@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# proctools.sh - procps, psmisc, lsof and start-stop-daemon reading /proc about a
+# program's processes: a copy of sleep named food on /tmp and a sleep, listed,
+# found, signalled (killall signals through a /proc/PID descriptor: a pidfd), their
+# stat, status, comm, maps and exe read, food's file removed and read again, then
+# stopped by pidfile and by name.  test_proctools.sh runs it as pid 3 of a pid
+# namespace natively (/tmp a tmpfs, proc mounted) and under uvfs-run (/tmp memfs);
+# the outputs must be equal.  Left out, as they differ by nature: the processes
+# below pid 4 (the runners': natively a shell and an exited mount, under uvfs-run
+# its init and a shell), and the state of awk, sort and top, which run while ps
+# reads them.  ps's columns are compared without their padding: ps sizes them by
+# kernel.pid_max, which uvfs-run's /proc/sys gives as the host has it (the
+# supervisor's pid namespace) and the native namespace has its own.
+cd /tmp || exit 1
+export LC_ALL=C TZ=UTC
+# until: the program's own name in its comm, or give up after 10 s
+named() {
+	i=0
+	while [ "$(cat "/proc/$1/comm" 2>/dev/null)" != "$2" ] && [ $i -lt 200 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+}
+cp /usr/bin/sleep /tmp/food
+/tmp/food 1000 &
+food=$!
+sleep 1000 &
+sl=$!
+named $food food
+named $sl sleep
+echo "food $food sleep $sl"
+ps -e -o pid=,ppid=,stat=,comm=,args= > /tmp/ps
+awk '$1 > 3 && $4 != "awk" { $1 = $1; print }' /tmp/ps
+pgrep -a food; echo "pgrep $?"
+pgrep -l sleep; echo "pgrep $?"
+pidof food; echo "pidof $?"
+pidof /tmp/food; echo "pidof $?"
+pkill -0 food; echo "pkill $?"
+killall -0 food; echo "killall $?"
+killall -0 sleep; echo "killall $?"
+killall -0 nosuch 2>&1; echo "killall $?"
+grep -E '^(Name|Umask|State|Tgid|Pid|PPid|TracerPid|Uid|Gid|Groups|NStgid|NSpid|Threads):' /proc/self/status
+grep -E '^(Name|State|Tgid|Pid|PPid|NSpid|Threads):' /proc/$food/status
+cat /proc/self/comm /proc/$food/comm
+cut -d' ' -f1-5 /proc/self/stat /proc/$food/stat
+readlink /proc/thread-self
+ls /proc/$food/task
+awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
+grep -c '^Rss:' /proc/$food/smaps_rollup
+readlink /proc/$food/exe
+top -bn1 | awk 'NR > 7 && ($12 == "food" || $12 == "sleep") { print $1, $2, $8, $12 }' | sort -n
+lsof -p $food -a -d cwd,rtd,txt -Fftn 2>&1 | grep -v '^p'
+rm /tmp/food
+awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
+readlink /proc/$food/exe
+cp /usr/bin/sleep /tmp/food
+start-stop-daemon --start --background --make-pidfile --pidfile /tmp/s.pid --exec /tmp/food -- 999
+echo "start $?"
+named "$(cat /tmp/s.pid)" food
+start-stop-daemon --status --pidfile /tmp/s.pid; echo "status $?"
+start-stop-daemon --stop --pidfile /tmp/s.pid --retry 5; echo "stop $?"
+start-stop-daemon --status --pidfile /tmp/s.pid; echo "status $?"
+start-stop-daemon --stop --name food --retry 5; echo "stop by name $?"
+pidof food; echo "pidof $?"
+kill $sl
+wait

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# test_proctools.sh UVFS_RUN - proctools.sh (ps, top, pgrep, pidof, pkill, killall,
+# lsof, start-stop-daemon and /proc/PID/{stat,status,comm,maps,smaps_rollup,exe,task}
+# read by cat and awk) under uvfs-run against the kernel: natively it runs as pid 3 of
+# a new pid namespace with its own proc and a tmpfs on /tmp; under uvfs-run, as pid 3
+# too (uvfs-run's init is 1).  Needs root, procps, psmisc, lsof; prints TAP.
+set -u
+UR=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	shift
+	for l in "$@"; do echo "# $l"; done
+}
+same() {
+	if [ "$2" == "$3" ]; then ok "$1"; else
+		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
+			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+	fi
+}
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 77
+fi
+for t in ps top pgrep pidof pkill killall lsof start-stop-daemon; do
+	if ! command -v $t > /dev/null; then
+		echo "1..0 # SKIP $t is not installed (make deps installs procps, psmisc, lsof)"
+		exit 77
+	fi
+done
+script=$(mktemp /var/tmp/uvfs-proctools.XXXXXX)
+trap 'rm -f "$script"' EXIT
+cp "$here/proctools.sh" "$script"
+want=$(unshare -pf --mount-proc -m --propagation private \
+	sh -c 'mount -t tmpfs none /tmp && sh "$1"; exit $?' x "$script" 2>&1)
+# natively, every tool found what it looked for (not two runs failing alike)
+same "the tools natively" "pgrep 0
+pgrep 0
+pidof 0
+pidof 0
+pkill 0
+killall 0
+killall 0
+killall 1
+start 0
+status 0
+stop 0
+status 1
+stop by name 0
+pidof 1" "$(printf '%s\n' "$want" | grep -E '^(pgrep|pidof|pkill|killall|start|status|stop|stop by name) [0-9]+$')"
+got=$(cd / && "$UR" -- sh -c 'sh "$1"; exit $?' x "$script" 2>&1)
+printf "%s\n" "$got" > "${PROCTOOLS_OUT:-/dev/null}"
+same "ps, top, pgrep, pidof, pkill, killall, lsof, start-stop-daemon and /proc/PID under uvfs-run" \
+	"$want" "$got"
+echo "1..$n"
+[ "$failed" = 0 ]
