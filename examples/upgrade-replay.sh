@@ -9,8 +9,8 @@
 # /proc/PID/exe says "NAME;5e2a9b1c (deleted)", and the old daemon is not found; with
 # a name too long to be stored inline 3.14 and 3.17 lose it too.  DIR is /usr/sbin (a
 # fresh tmpfs) and /tmp (uvfs-run's memfs /tmp; natively a fresh tmpfs).  One line
-# per run: the era, the file, what the stop did, what /proc/PID/exe said after the
-# upgrade.  Needs root (the native run mounts), gcc and start-stop-daemon.
+# per run: the era, the file, what the stop did, whether pidof DIR/NAME found the old
+# daemon, what /proc/PID/exe said after the upgrade.  Needs root (the native run mounts), gcc and start-stop-daemon.
 set -u
 ur=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +23,7 @@ cp "$here/upgrade.sh" "$tmp/"
 
 # ERA DIR NAME OUTPUT: the line
 line() {
-	local stop exe
+	local stop exe pidof
 
 	case $(sed -n 's/^start-stop-daemon --stop --exec: //p' <<<"$4") in
 	0) stop="stopped" ;;
@@ -31,8 +31,9 @@ line() {
 	*) stop="failed: $4" ;;
 	esac
 	exe=$(sed -n 's/^after the upgrade: //p' <<<"$4")
-	printf '%-11s %-18s %-10s exe -> %s\n' "$1" "$2/${3:0:4}$([ "$3" = food ] || echo '-...')" \
-		"$stop" "${exe/$long/food-...}"
+	pidof=$(sed -n 's/^pidof: //p' <<<"$4")
+	printf '%-11s %-18s %-10s pidof %-5s exe -> %s\n' "$1" \
+		"$2/${3:0:4}$([ "$3" = food ] || echo '-...')" "$stop" "$pidof" "${exe/$long/food-...}"
 }
 
 for dir in /usr/sbin /tmp; do

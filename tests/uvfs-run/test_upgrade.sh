@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # test_upgrade.sh UVFS_RUN - examples/upgrade-replay.sh, the seed's upgrade replayed
-# with the real start-stop-daemon, must tell the seed's history: the old daemon found
-# and stopped under every era but linux-3.15, whose /proc/PID/exe names the renamed
+# with the real start-stop-daemon and pidof, must tell the seed's history: the old
+# daemon found (by both) and stopped under every era but linux-3.15, whose /proc/PID/exe names the renamed
 # file's old name; with a name too long to be stored inline, lost under 3.14, 3.15
 # and 3.17 and found from 3.18 on -- on a memfs /usr/sbin and on memfs /tmp.  The
 # kernel's row, run natively in the same test, must equal the linux row.  TAP.
@@ -33,15 +33,16 @@ for f in /usr/sbin/food /tmp/food; do
 	l=$(rows "$f-...")
 	want_s=$(for e in kernel linux linux-4.17 linux-3.18 linux-3.17 linux-3.15 linux-3.14; do
 		if [ $e = linux-3.15 ]; then
-			echo "$e not found exe -> $f;5e2a9b1c (deleted)"
+			echo "$e not found pidof none exe -> $f;5e2a9b1c (deleted)"
 		else
-			echo "$e stopped exe -> $f (deleted)"
+			echo "$e stopped pidof found exe -> $f (deleted)"
 		fi
 	done)
 	want_l=$(for e in kernel linux linux-4.17 linux-3.18 linux-3.17 linux-3.15 linux-3.14; do
 		case $e in
-		linux-3.17 | linux-3.15 | linux-3.14) echo "$e not found exe -> $f-...;5e2a9b1c (deleted)" ;;
-		*) echo "$e stopped exe -> $f-... (deleted)" ;;
+		linux-3.17 | linux-3.15 | linux-3.14)
+			echo "$e not found pidof none exe -> $f-...;5e2a9b1c (deleted)" ;;
+		*) echo "$e stopped pidof found exe -> $f-... (deleted)" ;;
 		esac
 	done)
 	check "$f: the old daemon stopped but under linux-3.15; with a long name, from 3.18 on" \
