@@ -520,14 +520,14 @@ static void test_proc_source(void **state)
 	assert_int_equal(uvfs_set_proc_source(fs, &no_read, &src), -EINVAL);
 	assert_int_equal(uvfs_set_proc_source(fs, &ops, &src), 0);
 	list_dir(t, "/proc/1", names, sizeof(names), "stat", &d_off);
-	assert_string_equal(names, ". .. task fd fdinfo environ auxv status personality limits "
+	assert_string_equal(names, ". .. task fd fdinfo ns environ auxv status personality limits "
 			    "sched comm syscall cmdline stat statm maps cwd root exe mounts "
 			    "mountinfo smaps smaps_rollup wchan stack schedstat cpuset cgroup "
 			    "oom_score oom_adj oom_score_adj loginuid sessionid coredump_filter io "
 			    "uid_map gid_map setgroups timerslack_ns ");
 	assert_int_equal(d_off, 20);
 	list_dir(t, "/proc/1/task/7", names, sizeof(names), "fd", &d_off);
-	assert_string_equal(names, ". .. fd fdinfo environ auxv status personality limits "
+	assert_string_equal(names, ". .. fd fdinfo ns environ auxv status personality limits "
 			    "sched comm syscall cmdline stat statm maps children cwd root exe "
 			    "mounts mountinfo smaps smaps_rollup wchan stack schedstat cpuset "
 			    "cgroup oom_score oom_adj oom_score_adj loginuid sessionid io uid_map "
@@ -539,6 +539,14 @@ static void test_proc_source(void **state)
 			    "filesystems self thread-self 1 2 ");
 	list_dir(t, "/proc/1/task", names, sizeof(names), NULL, &d_off);
 	assert_string_equal(names, ". .. 1 7 9 ");
+	/* ns: 6.18's order (ls -f /proc/self/ns), the source's text; nothing behind */
+	list_dir(t, "/proc/1/ns", names, sizeof(names), "mnt", &d_off);
+	assert_string_equal(names, ". .. net uts ipc pid pid_for_children user mnt cgroup time "
+			    "time_for_children ");
+	assert_int_equal(d_off, 9);
+	readlink_str(t, "/proc/1/task/7/ns/mnt", buf, sizeof(buf));
+	assert_string_equal(buf, "ns/mnt 1 7\n");
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/proc/1/ns/net", O_RDONLY, 0), -ENOENT);
 
 	assert_int_equal(read_file(t, "/proc/1/stat", buf, sizeof(buf)), 9);
 	assert_string_equal(buf, "stat 1 0\n");

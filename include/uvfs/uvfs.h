@@ -748,7 +748,7 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  * maps, /proc/loadavg ...): uvfs keeps names, descriptors and mounts, not a scheduler
  * or memory, so these come from the embedder, which knows what runs.  Once a source
  * is set, every procfs of the instance has, besides what uvfs makes itself:
- *   /proc/PID/{task,environ,auxv,status,personality,limits,sched,comm,syscall,
+ *   /proc/PID/{task,ns,environ,auxv,status,personality,limits,sched,comm,syscall,
  *     cmdline,stat,statm,maps,smaps,smaps_rollup,wchan,stack,schedstat,cpuset,cgroup,
  *     oom_score,oom_adj,oom_score_adj,loginuid,sessionid,coredump_filter,io,uid_map,
  *     gid_map,setgroups,timerslack_ns}
@@ -768,7 +768,10 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  *     (uvfs then calls again with room for it), or -errno: the read(2) fails with it.
  *     Called at every read(2) of such a file, from the reading thread, without
  *     uvfs's lock: it may call uvfs (uvfs-run puts uvfs's names into maps with
- *     uvfs_readlink_exe).  A reader continues at its position in the new text, as
+ *     uvfs_readlink_exe).  The links of /proc/PID/ns are read with NAME "ns/net"
+ *     and the like, for what readlink(2) gives ("net:[4026531840]"), with uvfs's lock
+ *     held (a link's body is made under it): not calling uvfs then.  There is no
+ *     namespace file behind them in uvfs: following one is ENOENT.  A reader continues at its position in the new text, as
  *     in the kernel's seq_file when a record changes between reads.
  *   write(arg, pid, tid, name, buf, len) - a write(2) to one of the writable ones
  *     (comm, oom_score_adj ...); returns what write(2) returns.  NULL: EINVAL.

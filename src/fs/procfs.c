@@ -49,6 +49,8 @@ enum proc_type {
 	PROC_SYS,             /* /proc/sys: empty, for a mount */
 	PROC_LINK,            /* a plain symlink of fixed text (/proc/mounts) */
 	PROC_THREAD_SELF,     /* /proc/thread-self */
+	PROC_NS_DIR,          /* /proc/PID/ns */
+	PROC_NS,              /* /proc/PID/ns/TYPE: the source's text, read only */
 };
 
 struct proc_inode {
@@ -62,11 +64,12 @@ struct proc_inode {
 struct proc_sb {
 	char self[16];        /* ns_lock: the body of /proc/self for the current reader */
 	char thread_self[32]; /* ns_lock: that of /proc/thread-self */
+	char ns[64];          /* ns_lock: that of the last /proc/PID/ns/TYPE read */
 };
 
 static const struct inode_operations proc_dir_iops, proc_fd_dir_iops, proc_fdinfo_dir_iops,
 	proc_pid_dir_iops, proc_link_iops, proc_task_dir_iops, proc_src_iops,
-	proc_fixed_link_iops, proc_thread_self_iops, proc_src_rw_iops,
+	proc_fixed_link_iops, proc_thread_self_iops, proc_src_rw_iops, proc_ns_iops,
 	proc_self_iops, proc_file_iops, proc_mounts_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops, proc_mounts_fops;
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
@@ -141,6 +144,12 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 		break;
 	case PROC_THREAD_SELF:
 		inode->i_op = &proc_thread_self_iops;
+		break;
+	case PROC_NS_DIR:
+		inode->i_op = &proc_pid_dir_iops;
+		break;
+	case PROC_NS:
+		inode->i_op = &proc_ns_iops;
 		break;
 	case PROC_SELF:
 		inode->i_op = &proc_self_iops;
@@ -264,6 +273,7 @@ static const struct pid_ent {
 	{ "task", PROC_TASK, S_IFDIR | 0555, 2, 0, 0 },
 	{ "fd", PROC_FD_DIR, S_IFDIR | 0500, 3, 2, 0 },
 	{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555, 5, 3, 0 },
+	{ "ns", PROC_NS_DIR, S_IFDIR | 0511, 6, 4, ENT_SRC },
 	{ "environ", PROC_SRC, S_IFREG | 0400, 8, 6, ENT_SRC | ENT_PTRACE },
 	{ "auxv", PROC_SRC, S_IFREG | 0400, 9, 7, ENT_SRC | ENT_PTRACE },
 	{ "status", PROC_SRC, S_IFREG | 0444, 10, 8, ENT_SRC },
@@ -304,6 +314,12 @@ static const struct pid_ent {
 #define TGID_DIR_END 56
 #define TID_DIR_END 49
 
+/* /proc/PID/ns: 6.18's ns_entries order, each the source's "ns/TYPE" */
+static const char *const ns_ents[] = {
+	"ns/net", "ns/uts", "ns/ipc", "ns/pid", "ns/pid_for_children", "ns/user", "ns/mnt",
+	"ns/cgroup", "ns/time", "ns/time_for_children",
+};
+
 /* /proc's own entries, by length and then name (proc_match()) */
 static const struct root_ent {
 	const char *name;
@@ -333,6 +349,8 @@ _Static_assert(ARRAY_SIZE(root_ents) < FIRST_PROCESS_ENTRY - 2, "room before sel
 /* The name of a PROC_SRC or PROC_LINK inode, from its index (pi->fd) */
 static const char *proc_ent_name(const struct proc_inode *pi)
 {
+	if (pi->type == PROC_NS)
+		return ns_ents[pi->fd];
 	return pi->pid ? pid_ents[pi->fd].name : root_ents[pi->fd].name;
 }
 
@@ -509,6 +527,19 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		e->mode = S_IFDIR | 0555;
 		return true;
 	}
+	case PROC_NS_DIR:
+		/* proc_ns_dir_readdir(): every entry, densely from 2 */
+		if (*pos - 2 >= (long)ARRAY_SIZE(ns_ents)) {
+			*pos = (long)ARRAY_SIZE(ns_ents) + 2;
+			return false;
+		}
+		strcpy(e->name, ns_ents[*pos - 2] + 3);
+		e->type = PROC_NS;
+		e->pid = pi->pid;
+		e->tid = pi->tid;
+		e->fd = (int)(*pos - 2);
+		e->mode = S_IFLNK | 0777;
+		return true;
 	case PROC_FD_DIR:
 	case PROC_FDINFO_DIR:
 		t = find_task(fs, pi->pid);
@@ -592,6 +623,19 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 			return true;
 		}
 		return false;
+	case PROC_NS_DIR:
+		for (size_t i = 0; i < ARRAY_SIZE(ns_ents); i++) {
+			if (!name_is(name, ns_ents[i] + 3))
+				continue;
+			strcpy(e->name, ns_ents[i] + 3);
+			e->type = PROC_NS;
+			e->pid = pi->pid;
+			e->tid = pi->tid;
+			e->fd = (int)i;
+			e->mode = S_IFLNK | 0777;
+			return true;
+		}
+		return false;
 	case PROC_TASK:
 		if (!number || n > INT32_MAX || !proc_tid_alive(fs, pi->pid, (int)n))
 			return false;
@@ -635,7 +679,7 @@ static bool proc_task_dir(const struct inode *dir)
 	enum proc_type type = PI(dir)->type;
 
 	return type == PROC_PID || type == PROC_FD_DIR || type == PROC_FDINFO_DIR ||
-	       type == PROC_TASK || type == PROC_TID;
+	       type == PROC_TASK || type == PROC_TID || type == PROC_NS_DIR;
 }
 
 static int proc_lookup(struct inode *dir, struct dentry *dentry)
@@ -696,7 +740,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 {
 	struct inode *dir = f->f_inode;
 	enum proc_type dt = PI(dir)->type;
-	bool dense = dt == PROC_PID || dt == PROC_TID || dt == PROC_TASK;
+	bool dense = dt == PROC_PID || dt == PROC_TID || dt == PROC_TASK || dt == PROC_NS_DIR;
 	char *last = NULL;
 	long last_pos = 0;
 	size_t used = 0;
@@ -987,6 +1031,29 @@ static const char *proc_thread_self_get_link_rcu(struct inode *inode,
 	return NULL;  /* the walk takes the lock */
 }
 
+/*
+ * /proc/PID/ns/TYPE: what readlink gives is the kernel's ("net:[4026531840]", the
+ * source's, asked with ns_lock held: a readlink's body is made under it); there is
+ * no nsfs in uvfs to follow it to, so the body is a relative name that is not
+ * there: open, stat and setns through it are ENOENT (docs/SEMANTICS.md §2).
+ */
+static const char *proc_ns_get_link(struct inode *inode)
+{
+	struct proc_sb *psb = inode->i_sb->s_fs_info;
+	struct uvfs *fs = inode->i_sb->s_fs;
+	const struct proc_inode *pi = PI(inode);
+	ssize_t n;
+
+	if (!fs->proc_src.read || !find_task(fs, pi->pid))
+		return NULL;
+	n = fs->proc_src.read(fs->proc_src_arg, pi->pid, pi->tid, proc_ent_name(pi), psb->ns,
+			      sizeof(psb->ns) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(psb->ns))
+		return NULL;
+	psb->ns[n] = 0;
+	return psb->ns;
+}
+
 /* /proc/mounts: "self/mounts" (proc_symlink() in proc_self_init's neighbour,
  * proc_mounts_init()) */
 static const char *proc_fixed_get_link(struct inode *inode)
@@ -1262,6 +1329,10 @@ static const struct inode_operations proc_src_rw_iops = {
 };
 static const struct inode_operations proc_fixed_link_iops = {
 	.get_link = proc_fixed_get_link,
+};
+static const struct inode_operations proc_ns_iops = {
+	.get_link = proc_ns_get_link, .get_link_rcu = proc_thread_self_get_link_rcu,
+	.revalidate = proc_revalidate, .setattr = proc_setattr,
 };
 static const struct inode_operations proc_thread_self_iops = {
 	.get_link = proc_thread_self_get_link, .get_link_rcu = proc_thread_self_get_link_rcu,

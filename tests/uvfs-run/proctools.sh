@@ -50,6 +50,11 @@ cut -d' ' -f1-5 /proc/self/stat | sed 's/^[0-9]* /P /'
 cut -d' ' -f1-5 /proc/$food/stat
 readlink /proc/thread-self | sed 's|^\([0-9]*\)/task/\1$|P/task/P|'
 ls /proc/$food/task
+ls /proc/$food/ns
+for ns in net mnt pid user; do
+	[ "$(readlink /proc/self/ns/$ns)" = "$(readlink /proc/$food/ns/$ns)" ] && echo "$ns shared"
+done
+readlink /proc/self/ns/uts | sed 's/:\[[0-9]*\]$/:[N]/'
 awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
 grep -c '^Rss:' /proc/$food/smaps_rollup
 readlink /proc/$food/exe
