@@ -45,6 +45,7 @@ killall -0 nosuch 2>&1; echo "killall $?"
 grep -E '^(Name|Umask|State|Tgid|Pid|PPid|TracerPid|Uid|Gid|Groups|NStgid|NSpid|Threads):' \
 	/proc/self/status | sed 's/^\(Tgid\|Pid\|NStgid\|NSpid\):\t[0-9]*$/\1: P/'
 grep -E '^(Name|State|Tgid|Pid|PPid|NSpid|Threads):' /proc/$food/status
+cut -d: -f1 /proc/self/status | tr '\n' ' '; echo
 cat /proc/self/comm /proc/$food/comm
 cut -d' ' -f1-5 /proc/self/stat | sed 's/^[0-9]* /P /'
 cut -d' ' -f1-5 /proc/$food/stat
@@ -72,5 +73,7 @@ start-stop-daemon --stop --pidfile /tmp/s.pid --retry 5; echo "stop $?"
 start-stop-daemon --status --pidfile /tmp/s.pid; echo "status $?"
 start-stop-daemon --stop --name food --retry 5; echo "stop by name $?"
 pidof food; echo "pidof $?"
-kill $sl
-wait
+# (the shell's "Terminated" for the job goes where its stderr is when it notices:
+# not compared)
+{ pkill -x sleep; echo "pkill $?"; wait $sl; echo "sleep $?"; } 2>/dev/null
+wait 2>/dev/null

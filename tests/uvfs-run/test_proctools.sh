@@ -52,7 +52,9 @@ status 0
 stop 0
 status 1
 stop by name 0
-pidof 1" "$(printf '%s\n' "$want" | grep -E '^(pgrep|pidof|pkill|killall|start|status|stop|stop by name) [0-9]+$')"
+pidof 1
+pkill 0
+sleep 143" "$(printf '%s\n' "$want" | grep -E '^(pgrep|pidof|pkill|killall|start|status|stop|stop by name|sleep) [0-9]+$')"
 got=$(cd / && "$UR" -- sh -c 'sh "$1"; exit $?' x "$script" 2>&1)
 printf "%s\n" "$got" > "${PROCTOOLS_OUT:-/dev/null}"
 same "ps, top, pgrep, pidof, pkill, killall, lsof, start-stop-daemon and /proc/PID under uvfs-run" \
