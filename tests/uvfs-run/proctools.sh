@@ -46,6 +46,9 @@ grep -E '^(Name|Umask|State|Tgid|Pid|PPid|TracerPid|Uid|Gid|Groups|NStgid|NSpid|
 	/proc/self/status | sed 's/^\(Tgid\|Pid\|NStgid\|NSpid\):\t[0-9]*$/\1: P/'
 grep -E '^(Name|State|Tgid|Pid|PPid|NSpid|Threads):' /proc/$food/status
 cut -d: -f1 /proc/self/status | tr '\n' ' '; echo
+# a shell run from memfs, and the subshell it forks (no exec: its name is kept)
+cp /usr/bin/dash /tmp/mysh
+/tmp/mysh -c 'read c < /proc/self/comm; echo "shell $c"; ( read c < /proc/self/comm; echo "subshell $c" )'
 cat /proc/self/comm /proc/$food/comm
 cut -d' ' -f1-5 /proc/self/stat | sed 's/^[0-9]* /P /'
 cut -d' ' -f1-5 /proc/$food/stat

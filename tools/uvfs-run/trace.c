@@ -504,6 +504,13 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	up->nspid = nspid;
 	up->tgid = tid;
 	up->watched = parent->up->watched;  /* the kernel copied the filters */
+	/* a fork keeps the command name and the executable (procsrc.c) */
+	pthread_mutex_lock(&procs_lock);
+	memcpy(up->comm, parent->up->comm, sizeof(up->comm));
+	memcpy(up->kcomm, parent->up->kcomm, sizeof(up->kcomm));
+	up->exe_dev = parent->up->exe_dev;
+	up->exe_ino = parent->up->exe_ino;
+	pthread_mutex_unlock(&procs_lock);
 	/* one table, one act lock (run.h) */
 	up->act = flags & CLONE_FILES ? act_hold(parent->up->act) : act_new();
 	if (!up->act) {
