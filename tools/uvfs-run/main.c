@@ -58,12 +58,18 @@ static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program 
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--chdir DIR] [--uid N] [--gid N] "
-		     "[--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]\n");
+	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--explain [--json]] [--chdir DIR] [--uid N] "
+		     "[--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] "
+		     "[--workers N] -- PROGRAM [ARGS...]\n");
 	if (out == stdout)
 		fputs("Runs PROGRAM with its file-system calls answered by uvfs (man uvfs-run).\n"
 		      "  --abi NAME|all     the kernel era: linux, linux-4.17, linux-3.18, linux-3.17,\n"
 		      "                     linux-3.15, linux-3.14; all: each, outputs side by side\n"
+		      "  --explain          run under every era and say, for each that differs from\n"
+		      "                     linux, the first call uvfs answered otherwise, the first\n"
+		      "                     line of output and the first file left that differ;\n"
+		      "                     exit 0: all agree, 1: some differ, 2: could not run\n"
+		      "  --json             --explain's report as JSON, an object per era\n"
 		      "  --chdir DIR        start in DIR\n"
 		      "  --uid N, --gid N   the program's ids\n"
 		      "  --bind SRC DST     the host directory SRC on DST (--ro-bind: read-only)\n"
@@ -340,6 +346,7 @@ struct opts {
 	struct mnt_opt m[64];
 	int nm;
 	bool stats;                      /* --stats */
+	bool explain, json;              /* --explain, --json */
 	char **argv;
 };
 
@@ -461,6 +468,15 @@ static int run_once(const struct opts *o, const char *abi)
 		return 2;
 	}
 	waitpid(init, &ws, 0);
+	/* --explain: the files the program left in its memory filesystems (a host
+	 * directory is the same one under every era: not compared) */
+	if (run_tree_fd >= 0) {
+		run_tree_dump(t, "/tmp");
+		run_tree_dump(t, "/dev/shm");
+		for (int i = 0; i < o->nm; i++)
+			if (!strcmp(o->m[i].kind, "--tmpfs"))
+				run_tree_dump(t, o->m[i].dst);
+	}
 	close(run_notify_fd);
 	close(run_null_fd);
 	if (run_dev_fd >= 0)
@@ -478,6 +494,12 @@ static int run_once(const struct opts *o, const char *abi)
 			"another worker was answering one\n", run_stats.notified,
 			run_stats.workers, run_stats.overlapped);
 	return status;
+}
+
+/* --explain's run of the program under one era (explain.c) */
+static int explain_once(const void *o, const char *abi)
+{
+	return run_once(o, abi);
 }
 
 /*
@@ -579,6 +601,10 @@ int main(int argc, char **argv)
 				o.gid = v;
 		} else if (!strcmp(a, "--stats")) {
 			o.stats = true;
+		} else if (!strcmp(a, "--explain")) {
+			o.explain = true;
+		} else if (!strcmp(a, "--json")) {
+			o.json = true;
 		} else if (!strcmp(a, "--workers") && i + 1 < argc) {
 			char *end;
 			long v;
@@ -614,6 +640,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.argv = argv + i;
+	if (o.json && !o.explain)
+		usage(stderr);
+	if (o.explain)
+		return run_explain(explain_once, &o, o.json);
 	if (o.abi && !strcmp(o.abi, "all"))
 		return run_all(&o);
 	return run_once(&o, o.abi);

@@ -117,6 +117,10 @@ struct uproc {
 	char comm[16], kcomm[16];
 	dev_t exe_dev;
 	ino_t exe_ino;
+	/* the loop's: its place in the tree of processes, for --explain (explain.c):
+	 * "/bash#1/cut#2" the second cut that the first bash ran, "/bash#1/fork#1"
+	 * a child that has not exec'd; its parent's when it was made */
+	char key[160], pkey[160];
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
@@ -330,6 +334,19 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm);
 /* the program's id of the thread whose call the calling thread answers, or -1 */
 extern _Thread_local pid_t run_cur_tid;  /* the host's id of that thread */
 int run_cur_nstid(void);
+
+/* explain.c: --explain's record of a run (run_log_fd >= 0) and its report */
+extern int run_log_fd, run_tree_fd;
+void run_log_begin(void);
+void run_log_path(const char *path);
+void run_log_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void run_log_data(struct proc *p, int fd, const void *data, size_t len);
+void run_log_call(struct proc *p, long nr, unsigned long long a0, long ret, enum action a);
+void run_log_exec(struct proc *p, const char *exe);
+void run_log_started(void);
+void run_key_set(struct uproc *up, const char *parent_key, const char *what);
+void run_tree_dump(struct uvfs_task *t, const char *path);
+int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json);
 
 /* procsrc.c */
 extern int run_proc_fd;      /* the kernel's proc of the program's pid namespace */

@@ -91,7 +91,11 @@ static inline int iarg(unsigned long long v)
 /* The path argument: 0 or -errno (EFAULT, ENAMETOOLONG) */
 static int get_path(const struct proc *p, unsigned long long addr, char *buf)
 {
-	return mem_read_str(p->tid, addr, buf, NAME_MAX_BYTES);
+	int err = mem_read_str(p->tid, addr, buf, NAME_MAX_BYTES);
+
+	if (!err)
+		run_log_path(buf);  /* --explain */
+	return err;
 }
 
 /* A relative name against a descriptor that is not uvfs's (a pipe, the terminal,
@@ -566,6 +570,8 @@ static long do_rw(struct proc *p, int fd, unsigned long long buf, size_t count,
 				       : uvfs_read(T(p), fd, tmp, want);
 			if (n > 0 && mem_write(p->tid, buf + done, tmp, (size_t)n))
 				n = -EFAULT;
+			if (n > 0)
+				run_log_data(p, fd, tmp, (size_t)n);  /* --explain */
 		}
 		if (n < 0) {
 			free(tmp);
@@ -853,6 +859,14 @@ static long do_getdents(struct proc *p, int fd, unsigned long long ubuf, size_t 
  */
 static int put_stat(const struct proc *p, unsigned long long addr, const struct stat *st)
 {
+	/* --explain: what a stat says that is not a time, an inode or a device -- nor,
+	 * for a directory, its size and links, which count what other processes have
+	 * made in it by then */
+	if (S_ISDIR(st->st_mode))
+		run_log_out("{%o}", (unsigned int)st->st_mode);
+	else
+		run_log_out("{%o, size %lld, links %lu}", (unsigned int)st->st_mode,
+			    (long long)st->st_size, (unsigned long)st->st_nlink);
 	/* x86-64's struct stat is the kernel's */
 	return mem_write(p->tid, addr, st, sizeof(*st));
 }
@@ -1743,7 +1757,24 @@ static enum action do_ioctl(struct proc *p, struct user_regs_struct *r, int fd, 
 /* ---------------------------------------------------------------------------------
  * The dispatcher
  */
+static enum action syscall_answer(struct proc *p, struct user_regs_struct *r);
+
+/* Every call the filter delivers: answered, and with --explain recorded (explain.c) */
 enum action run_syscall(struct proc *p, struct user_regs_struct *r)
+{
+	long nr = (long)r->orig_rax;
+	unsigned long long a0 = r->rdi;
+	enum action a;
+
+	if (run_log_fd < 0)
+		return syscall_answer(p, r);
+	run_log_begin();
+	a = syscall_answer(p, r);
+	run_log_call(p, nr, a0, (long)r->rax, a);
+	return a;
+}
+
+static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 {
 	char pa[NAME_MAX_BYTES], pb[NAME_MAX_BYTES];
 	long nr = (long)r->orig_rax;
@@ -2040,6 +2071,8 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		}
 		if (ret > 0 && mem_write(p->tid, bufp, buf, (size_t)ret))
 			ret = -EFAULT;
+		if (ret > 0)
+			run_log_out("\"%.*s\"", (int)ret, buf);
 		free(buf);
 		return skip(r, ret);
 	}
@@ -2054,6 +2087,8 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 		ret = uvfs_getcwd(t, buf, size);
 		if (ret > 0 && mem_write(p->tid, A0(r), buf, (size_t)ret))
 			ret = -EFAULT;
+		if (ret > 0)
+			run_log_out("\"%s\"", buf);
 		free(buf);
 		return skip(r, ret);
 	}

@@ -461,6 +461,14 @@ static void exec_names(struct proc *p)
 	p->up->exe_dev = p->exec_dev;
 	p->up->exe_ino = p->exec_ino;
 	pthread_mutex_unlock(&procs_lock);
+	if (run_log_fd >= 0) {
+		char exe[4096];
+		ssize_t l = uvfs_readlink_exe(p->up->task, exe, sizeof(exe) - 1);
+
+		exe[l > 0 ? l : 0] = 0;
+		run_key_set(p->up, p->up->pkey, p->up->comm);
+		run_log_exec(p, exe);
+	}
 }
 
 /* The clone flags of the call the parent is stopped in (fork and vfork: none) */
@@ -504,6 +512,7 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	up->nspid = nspid;
 	up->tgid = tid;
 	up->watched = parent->up->watched;  /* the kernel copied the filters */
+	run_key_set(up, parent->up->key, "fork");
 	/* a fork keeps the command name and the executable (procsrc.c) */
 	pthread_mutex_lock(&procs_lock);
 	memcpy(up->comm, parent->up->comm, sizeof(up->comm));
@@ -1556,6 +1565,8 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	up->task = first;
 	up->nspid = uvfs_task_pid(first);
 	up->tgid = child;
+	run_key_set(up, "", "fork");
+	run_log_started();
 	proc_find(child)->attached = true;
 	*status = 0;
 	err = workers_start();

@@ -1,0 +1,881 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * explain.c - --explain: which call made a program depend on an era.
+ *
+ * The program runs under linux twice -- the reference, and again to learn what
+ * varies by itself from one run to the next (times, random names, pids) -- then
+ * under every other era.  Each run records (run_log_*) every call uvfs answered, in
+ * the order each process made them: the process (by its place in the tree of forks,
+ * "1.2" the second child of the first process, so that pids that come out otherwise
+ * do not matter), the call with its paths (or its descriptor), and what uvfs answered
+ * -- the return value, and the bytes it gave where they are about names: readlink's
+ * and getcwd's text, a stat's type, mode, size and links, a hash of what a read of a
+ * file gave; never a time, an inode or a device number, and a read of /proc only by
+ * its happening (its text is the kernel's figures).  It records too the program's
+ * exit status, its standard output and error, and the tree of its memory
+ * filesystems at the end (/tmp, /dev/shm, --tmpfs: names, types, modes, sizes,
+ * hashes of the contents, link targets).
+ *
+ * An era agrees with linux when all of it is the same, except where the two linux
+ * runs differ among themselves.  For one that does not, the report gives the first
+ * call (in the order the run made them) whose answer differs at the same place in
+ * the same process, the calls before it in that process having been the same, and
+ * the first line of output, and the first entry of the tree, that differ.
+ *
+ * Locking: the log is one descriptor written with one write(2) per record (O_APPEND
+ * on a memfd: records never interleave); a record's fields are the answering
+ * thread's own (thread-local) or its process's, under the process's act lock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <seccomp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+
+int run_log_fd = -1, run_tree_fd = -1;
+static unsigned long log_seq;  /* atomic */
+
+/* ---- recording ---- */
+
+static _Thread_local struct {
+	char paths[2][256];
+	int npaths;
+	char out[320];
+	uint64_t hash;
+	bool hashed, vague;
+} cur;
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *s = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ s[i]) * FNV_PRIME;
+	return h;
+}
+
+void run_log_begin(void)
+{
+	cur.npaths = 0;
+	cur.out[0] = 0;
+	cur.hashed = cur.vague = false;
+	cur.hash = FNV_OFFSET;
+}
+
+void run_log_path(const char *path)
+{
+	if (run_log_fd < 0 || cur.npaths == 2)
+		return;
+	snprintf(cur.paths[cur.npaths++], sizeof(cur.paths[0]), "%s", path);
+}
+
+void run_log_out(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run_log_fd < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cur.out, sizeof(cur.out), fmt, ap);
+	va_end(ap);
+}
+
+void run_log_data(struct proc *p, int fd, const void *data, size_t len)
+{
+	struct statfs sfs;
+
+	if (run_log_fd < 0)
+		return;
+	/* /proc's text is the kernel's figures: that it was read is what counts */
+	if (!cur.hashed && !uvfs_fstatfs(p->up->task, fd, &sfs) && sfs.f_type == 0x9fa0)
+		cur.vague = true;
+	cur.hashed = true;
+	cur.hash = fnv(cur.hash, data, len);
+}
+
+/* A field of a record: tabs and newlines escaped */
+static void put_field(char **o, char *end, const char *s)
+{
+	for (; *s && *o + 2 < end; s++) {
+		if (*s == '\t' || *s == '\n' || *s == '\\') {
+			*(*o)++ = '\\';
+			*(*o)++ = *s == '\t' ? 't' : *s == '\n' ? 'n' : '\\';
+		} else {
+			*(*o)++ = *s;
+		}
+	}
+}
+
+static void log_write(const char *rec, size_t len)
+{
+	if (write(run_log_fd, rec, len) < 0) {
+		/* the report will lack it; nothing to tell the program */
+	}
+}
+
+/* The calls whose first argument is a descriptor uvfs answers: shown by number */
+static bool fd_call(long nr)
+{
+	switch (nr) {
+	case SYS_read: case SYS_write: case SYS_pread64: case SYS_pwrite64: case SYS_readv:
+	case SYS_writev: case SYS_lseek: case SYS_fstat: case SYS_close: case SYS_getdents64:
+	case SYS_fchdir: case SYS_fchmod: case SYS_fchown: case SYS_ftruncate: case SYS_fsync:
+	case SYS_fdatasync: case SYS_fallocate: case SYS_fgetxattr: case SYS_fsetxattr:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void run_log_call(struct proc *p, long nr, unsigned long long a0, long ret, enum action a)
+{
+	char rec[1400], *o = rec, *end = rec + sizeof(rec) - 2, *name;
+	unsigned long seq;
+
+	if (run_log_fd < 0 || (a != ACT_SKIP && a != ACT_INSTALL))
+		return;
+	/* a position or a size in /proc's text is the kernel's figures too */
+	if (fd_call(nr) && nr != SYS_close && ret >= 0) {
+		struct statfs sfs;
+
+		if (!uvfs_fstatfs(p->up->task, (int)a0, &sfs) && sfs.f_type == 0x9fa0)
+			cur.vague = true;
+	}
+	seq = __atomic_add_fetch(&log_seq, 1, __ATOMIC_RELAXED);
+	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)nr);
+	o += snprintf(o, (size_t)(end - o), "C\t%lu\t%s\t%d\t", seq, p->up->key, p->up->nspid);
+	put_field(&o, end, p->up->comm);
+	o += snprintf(o, (size_t)(end - o), "\t%s(", name ? name : "?");
+	free(name);
+	for (int i = 0; i < cur.npaths; i++) {
+		if (i)
+			*o++ = ',', *o++ = ' ';
+		*o++ = '"';
+		put_field(&o, end - 4, cur.paths[i]);
+		*o++ = '"';
+	}
+	if (!cur.npaths && fd_call(nr))
+		o += snprintf(o, (size_t)(end - o), "%d", (int)a0);
+	*o++ = ')';
+	*o++ = '\t';
+	if (a == ACT_INSTALL)
+		o += snprintf(o, (size_t)(end - o), "a descriptor");
+	else if (ret < 0 && ret > -4096)
+		o += snprintf(o, (size_t)(end - o), "-1 %s", strerrorname_np((int)-ret) ?: "?");
+	else if (cur.vague)
+		o += snprintf(o, (size_t)(end - o), "(/proc's text)");
+	else
+		o += snprintf(o, (size_t)(end - o), "%ld", ret);
+	if (!cur.vague && cur.hashed && ret > 0)
+		o += snprintf(o, (size_t)(end - o), " #%016" PRIx64, cur.hash);
+	if (cur.out[0] && ret >= 0 && o + 4 < end) {
+		*o++ = ' ';
+		put_field(&o, end, cur.out);
+	}
+	*o++ = '\n';
+	log_write(rec, (size_t)(o - rec));
+}
+
+/* An exec: the process's program from now on, for the report */
+void run_log_exec(struct proc *p, const char *exe)
+{
+	char rec[1200], *o = rec, *end = rec + sizeof(rec) - 2;
+
+	if (run_log_fd < 0)
+		return;
+	o += snprintf(o, (size_t)(end - o), "X\t%lu\t%s\t%d\t",
+		      __atomic_add_fetch(&log_seq, 1, __ATOMIC_RELAXED), p->up->key, p->up->nspid);
+	put_field(&o, end, exe);
+	*o++ = '\n';
+	log_write(rec, (size_t)(o - rec));
+}
+
+/* The tree under path of task t: one line an entry */
+static void tree_walk(struct uvfs_task *t, const char *path, int depth)
+{
+	char buf[8192], child[4096], line[4400], target[4096];
+	struct stat st;
+	long n;
+	int fd;
+
+	if (depth > 64 || (fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0)) < 0)
+		return;
+	while ((n = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			const char *name = buf + off + 19;
+			unsigned short reclen;
+			uint64_t h = FNV_OFFSET;
+			int len;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			off += reclen;
+			if (!strcmp(name, ".") || !strcmp(name, ".."))
+				continue;
+			snprintf(child, sizeof(child), "%s/%s", path, name);
+			if (uvfs_fstatat(t, AT_FDCWD, child, &st, AT_SYMLINK_NOFOLLOW))
+				continue;
+			target[0] = 0;
+			if (S_ISLNK(st.st_mode)) {
+				ssize_t l = uvfs_readlinkat(t, AT_FDCWD, child, target, sizeof(target) - 1);
+
+				target[l > 0 ? l : 0] = 0;
+			} else if (S_ISREG(st.st_mode)) {
+				int f = uvfs_openat(t, AT_FDCWD, child, O_RDONLY | O_NOFOLLOW, 0);
+				char data[8192];
+				ssize_t r;
+
+				while (f >= 0 && (r = uvfs_read(t, f, data, sizeof(data))) > 0)
+					h = fnv(h, data, (size_t)r);
+				if (f >= 0)
+					uvfs_close(t, f);
+				snprintf(target, sizeof(target), "#%016" PRIx64, h);
+			}
+			len = snprintf(line, sizeof(line), "T\t%s\t%o\t%lld\t%lu\t%s\n", child,
+				       (unsigned int)st.st_mode, (long long)st.st_size,
+				       (unsigned long)st.st_nlink, target);
+			if (len > 0 && write(run_tree_fd, line, (size_t)len) < 0)
+				return;
+			if (S_ISDIR(st.st_mode))
+				tree_walk(t, child, depth + 1);
+		}
+	}
+	uvfs_close(t, fd);
+}
+
+void run_tree_dump(struct uvfs_task *t, const char *path)
+{
+	if (run_tree_fd >= 0)
+		tree_walk(t, path, 0);
+}
+
+/* ---- comparing ---- */
+
+struct call {
+	unsigned long seq;
+	char *key, *comm, *sig, *res;
+	int pid;
+};
+
+struct run {
+	const char *abi;
+	int status;                   /* the program's, or -1: it did not run */
+	char *out, *err, *log, *tree; /* whole, NUL-terminated */
+	char *xlog;                   /* the exec records (a copy: parse() cuts log) */
+	struct call *calls;
+	size_t ncalls;
+	char **tlines;
+	size_t ntlines;
+};
+
+static char *slurp(int fd)
+{
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *s = malloc(len > 0 ? (size_t)len + 1 : 1);
+
+	if (!s)
+		return NULL;
+	if (len > 0 && pread(fd, s, (size_t)len, 0) != len)
+		len = 0;
+	s[len > 0 ? len : 0] = 0;
+	return s;
+}
+
+static int by_key_seq(const void *a, const void *b)
+{
+	const struct call *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Split a run's log and tree into their records (in place) */
+static void parse(struct run *r)
+{
+	size_t cap = 0;
+
+	for (char *l = r->log, *nl; l && *l; l = nl) {
+		char *f[8];
+		int n = 0;
+
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl++ = 0;
+		else
+			nl = l + strlen(l);
+		if (l[0] != 'C')
+			continue;
+		for (char *s = l; n < 8 && s; n++) {
+			f[n] = s;
+			s = strchr(s, '\t');
+			if (s)
+				*s++ = 0;
+		}
+		if (n < 7)
+			continue;
+		if (r->ncalls == cap) {
+			struct call *c = realloc(r->calls, (cap = cap ? cap * 2 : 256) * sizeof(*c));
+
+			if (!c)
+				break;
+			r->calls = c;
+		}
+		r->calls[r->ncalls++] = (struct call){ strtoul(f[1], NULL, 10), f[2], f[4], f[5],
+						       f[6], atoi(f[3]) };
+	}
+	qsort(r->calls, r->ncalls, sizeof(*r->calls), by_key_seq);
+	cap = 0;
+	for (char *l = r->tree, *nl; l && *l; l = nl) {
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl++ = 0;
+		else
+			nl = l + strlen(l);
+		if (r->ntlines == cap) {
+			char **t = realloc(r->tlines, (cap = cap ? cap * 2 : 64) * sizeof(*t));
+
+			if (!t)
+				break;
+			r->tlines = t;
+		}
+		r->tlines[r->ntlines++] = l + 2;
+	}
+	qsort(r->tlines, r->ntlines, sizeof(char *), by_str);
+}
+
+/* The calls of process key in r: the first, and how many */
+static struct call *calls_of(const struct run *r, const char *key, size_t *n)
+{
+	size_t lo = 0, hi = r->ncalls;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(r->calls[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = 0;
+	while (lo + *n < r->ncalls && !strcmp(r->calls[lo + *n].key, key))
+		(*n)++;
+	return r->calls + lo;
+}
+
+/*
+ * Aligning two processes' calls: the same call (name and paths) at the same place,
+ * and where one made calls the other did not -- a loop that waited longer, a
+ * retry -- the nearest place where they make the same call again (at most
+ * ALIGN_WINDOW calls ahead in each), so that one extra call does not make every
+ * later one look different.  fn sees each aligned pair; it returns true to stop.
+ */
+#define ALIGN_WINDOW 64
+static void align(const struct call *x, size_t nx, const struct call *y, size_t ny,
+		  bool (*fn)(const struct call *a, const struct call *b, void *arg), void *arg)
+{
+	size_t i = 0, j = 0;
+
+	while (i < nx && j < ny) {
+		size_t d, di = 0, dj = 0;
+		bool found = false;
+
+		if (!strcmp(x[i].sig, y[j].sig)) {
+			if (fn(&x[i], &y[j], arg))
+				return;
+			i++, j++;
+			continue;
+		}
+		for (d = 1; d <= 2 * ALIGN_WINDOW && !found; d++) {
+			for (di = 0; di <= d && !found; di++) {
+				dj = d - di;
+				found = di <= ALIGN_WINDOW && dj <= ALIGN_WINDOW && i + di < nx &&
+					j + dj < ny && !strcmp(x[i + di].sig, y[j + dj].sig);
+			}
+		}
+		if (!found)
+			return;
+		i += di - 1;
+		j += dj;
+	}
+}
+
+/* The signatures whose answers differ between the two linux runs: they vary by
+ * themselves */
+struct noise {
+	const char **sigs;
+	size_t n, cap;
+};
+
+static bool note_noise(const struct call *a, const struct call *b, void *arg)
+{
+	struct noise *ns = arg;
+
+	if (!strcmp(a->res, b->res))
+		return false;
+	if (ns->n == ns->cap) {
+		const char **s = realloc(ns->sigs, (ns->cap = ns->cap ? ns->cap * 2 : 16) *
+					 sizeof(*s));
+
+		if (!s)
+			return true;
+		ns->sigs = s;
+	}
+	ns->sigs[ns->n++] = a->sig;
+	return false;
+}
+
+static bool is_noise(const struct noise *ns, const char *sig)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		if (!strcmp(ns->sigs[i], sig))
+			return true;
+	return false;
+}
+
+struct first {
+	const struct noise *ns;
+	const struct call *got, *want;
+};
+
+static bool note_first(const struct call *e, const struct call *r, void *arg)
+{
+	struct first *f = arg;
+
+	if (!strcmp(e->res, r->res) || is_noise(f->ns, e->sig))
+		return false;
+	if (!f->got || e->seq < f->got->seq) {
+		f->got = e;
+		f->want = r;
+	}
+	return true;
+}
+
+/*
+ * The first call of e (in the order e's run made them) whose answer differs from
+ * ref's for the same call at the same place of the same process, where the two
+ * linux runs agree on it: that call and ref's, or NULL.
+ */
+static const struct call *first_call(const struct run *e, const struct run *ref,
+				     const struct run *again, const struct call **want)
+{
+	struct noise ns = { 0 };
+	struct first f = { .ns = &ns };
+
+	for (size_t i = 0; i < ref->ncalls;) {
+		size_t nr, na;
+		const struct call *rc = calls_of(ref, ref->calls[i].key, &nr);
+		const struct call *ac = calls_of(again, ref->calls[i].key, &na);
+
+		align(rc, nr, ac, na, note_noise, &ns);
+		i += nr;
+	}
+	for (size_t i = 0; i < e->ncalls;) {
+		size_t ne, nr;
+		const struct call *ec = calls_of(e, e->calls[i].key, &ne);
+		const struct call *rc = calls_of(ref, e->calls[i].key, &nr);
+
+		align(ec, ne, rc, nr, note_first, &f);
+		i += ne;
+	}
+	free(ns.sigs);
+	*want = f.want;
+	return f.got;
+}
+
+/* Line n (from 1) of text, into buf; false past the end */
+static bool line_at(const char *text, size_t n, char *buf, size_t size)
+{
+	for (size_t i = 1; i < n && text; i++) {
+		text = strchr(text, '\n');
+		if (text)
+			text++;
+	}
+	if (!text || !*text)
+		return false;
+	snprintf(buf, size, "%.*s", (int)strcspn(text, "\n"), text);
+	return true;
+}
+
+/*
+ * Two lines equal but for their numbers: a run of digits matches any other.  What a
+ * program prints about its files is names, which an era changes; the numbers it
+ * prints -- the time, a size, a pid, a count -- may change between two runs of the
+ * same era by chance (the two linux runs fell in one second, the next era in the
+ * next), which comparing with a second linux run does not always catch.
+ */
+static bool same_but_numbers(const char *a, const char *b)
+{
+	while (*a && *b) {
+		bool da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
+
+		if (da && db) {
+			while (*a >= '0' && *a <= '9')
+				a++;
+			while (*b >= '0' && *b <= '9')
+				b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return !*a && !*b;
+}
+
+/* The first line of e's text that differs from ref's where ref and again agree: its
+ * number, or 0 */
+static size_t first_line(const char *e, const char *ref, const char *again, char *eb,
+			 char *rb, size_t size)
+{
+	char ab[4096];
+
+	for (size_t n = 1;; n++) {
+		bool he = line_at(e, n, eb, size), hr = line_at(ref, n, rb, size);
+		bool ha = line_at(again, n, ab, sizeof(ab));
+
+		if (!he && !hr)
+			return 0;
+		if (he && hr && same_but_numbers(eb, rb))
+			continue;
+		if (ha == hr && (!hr || !strcmp(ab, rb)) && !(he && !hr && ha)) {
+			if (!he)
+				eb[0] = 0;
+			if (!hr)
+				rb[0] = 0;
+			return n;
+		}
+	}
+}
+
+/* The path of a tree line ("path\ttype..."), its length */
+static size_t path_len(const char *l)
+{
+	return strcspn(l, "\t");
+}
+
+/* Whether tree r has an entry at the path of line l (bsearch on the sorted lines,
+ * which sort by path first) */
+static const char *entry_at(const struct run *r, const char *l)
+{
+	size_t lo = 0, hi = r->ntlines, n = path_len(l);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strncmp(r->tlines[mid], l, n);
+
+		if (!c && r->tlines[mid][n] != '\t')
+			c = 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->ntlines && !strncmp(r->tlines[lo], l, n) && r->tlines[lo][n] == '\t'
+	       ? r->tlines[lo] : NULL;
+}
+
+/*
+ * The first entry of the trees left (sorted by path) that differs, where the two
+ * linux runs agree: '-' and ref's line for one e lacks or has otherwise, '+' and
+ * e's for one e has and ref has not -- counted only when the two linux runs left
+ * the same paths (a mktemp name comes out otherwise every run).
+ */
+static bool first_entry(const struct run *e, const struct run *ref, const struct run *again,
+			char *buf, size_t size)
+{
+	bool names_vary = ref->ntlines != again->ntlines;
+
+	for (size_t i = 0; i < ref->ntlines; i++) {
+		const char *l = ref->tlines[i], *a = entry_at(again, l), *x = entry_at(e, l);
+
+		if (!a) {
+			names_vary = true;
+			continue;
+		}
+		if (strcmp(a, l))
+			continue;  /* this entry's contents vary by themselves */
+		if (!x || strcmp(x, l)) {
+			snprintf(buf, size, "- %s%s%s", l, x ? "; this era: " : "", x ? x : "");
+			return true;
+		}
+	}
+	for (size_t i = 0; i < e->ntlines && !names_vary; i++) {
+		if (!entry_at(ref, e->tlines[i])) {
+			snprintf(buf, size, "+ %s", e->tlines[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A record's field as it was before escaping, for the report: \t and \n shown so */
+static const char *shown(const char *s)
+{
+	return s ? s : "(none)";
+}
+
+/* The program process key ran at seq: the last exec record before it in r's log */
+static void exe_of(const struct run *r, const char *key, unsigned long seq, char *buf,
+		   size_t size)
+{
+	unsigned long best = 0;
+
+	snprintf(buf, size, "?");
+	for (const char *l = r->xlog; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		unsigned long s;
+		int klen, at;
+
+		if (sscanf(l, "X\t%lu\t%n%*[^\t]%n", &s, &klen, &at) >= 1 && at > klen &&
+		    (size_t)(at - klen) == strlen(key) && !strncmp(l + klen, key, strlen(key)) &&
+		    s < seq && s > best) {
+			const char *exe = strchr(l + at + 1, '\t');
+
+			if (exe) {
+				best = s;
+				snprintf(buf, size, "%.*s", (int)(len - (size_t)(exe + 1 - l)), exe + 1);
+			}
+		}
+		l += len + (nl ? 1 : 0);
+	}
+}
+
+/* One era's verdict: printed, or as JSON; true when it agrees */
+static bool verdict(FILE *f, const struct run *e, const struct run *ref, const struct run *again,
+		    bool json, bool first_json)
+{
+	char eb[4096], rb[4096], tb[4400];
+	const struct call *want = NULL;
+	const struct call *c = first_call(e, ref, again, &want);
+	size_t lo = first_line(e->out, ref->out, again->out, eb, rb, sizeof(eb));
+	char eb2[4096], rb2[4096];
+	size_t le = lo ? 0 : first_line(e->err, ref->err, again->err, eb2, rb2, sizeof(eb2));
+	bool tree = first_entry(e, ref, again, tb, sizeof(tb));
+	bool status = e->status != ref->status && ref->status == again->status;
+	bool same = !c && !lo && !le && !tree && !status;
+	char exe[4096] = "?";
+
+	if (c)
+		exe_of(e, c->key, c->seq, exe, sizeof(exe));
+	if (json) {
+		fprintf(f, "%s\n  {\"era\": ", first_json ? "" : ",");
+		json_str(f, e->abi);
+		fprintf(f, ", \"status\": %d, \"same\": %s", e->status, same ? "true" : "false");
+		if (c) {
+			fprintf(f, ", \"call\": {\"pid\": %d, \"process\": ", c->pid);
+			json_str(f, c->key);
+			fprintf(f, ", \"comm\": ");
+			json_str(f, c->comm);
+			fprintf(f, ", \"exe\": ");
+			json_str(f, exe);
+			fprintf(f, ", \"call\": ");
+			json_str(f, c->sig);
+			fprintf(f, ", \"result\": ");
+			json_str(f, c->res);
+			fprintf(f, ", \"linux\": ");
+			if (want) {
+				fprintf(f, "{\"call\": ");
+				json_str(f, want->sig);
+				fprintf(f, ", \"result\": ");
+				json_str(f, want->res);
+				fputc('}', f);
+			} else {
+				fprintf(f, "null");
+			}
+			fputc('}', f);
+		}
+		if (lo || le) {
+			fprintf(f, ", \"line\": {\"stream\": \"%s\", \"number\": %zu, \"text\": ",
+				lo ? "stdout" : "stderr", lo ? lo : le);
+			json_str(f, lo ? eb : eb2);
+			fprintf(f, ", \"linux\": ");
+			json_str(f, lo ? rb : rb2);
+			fputc('}', f);
+		}
+		if (tree) {
+			fprintf(f, ", \"tree\": ");
+			json_str(f, tb);
+		}
+		fputc('}', f);
+		return same;
+	}
+	if (same) {
+		fprintf(f, "%-11s same as linux\n", e->abi);
+		return true;
+	}
+	fprintf(f, "%-11s differs:", e->abi);
+	if (status)
+		fprintf(f, " exit status %d, linux %d;", e->status, ref->status);
+	fputc('\n', f);
+	if (c) {
+		fprintf(f, "  first call: pid %d (%s, %s; process %s): %s = %s\n", c->pid, c->comm,
+			exe, c->key, c->sig, c->res);
+		if (want && strcmp(want->sig, c->sig))
+			fprintf(f, "    linux:    %s = %s\n", want->sig, want->res);
+		else
+			fprintf(f, "    linux:    %s\n", want ? want->res : "(no such call)");
+	}
+	if (lo || le) {
+		fprintf(f, "  first line of %s, %zu: %s\n", lo ? "output" : "errors", lo ? lo : le,
+			shown(lo ? eb : eb2));
+		fprintf(f, "    linux:    %s\n", shown(lo ? rb : rb2));
+	}
+	if (tree)
+		fprintf(f, "  first entry of the files left: %s\n", tb);
+	return false;
+}
+
+static const char *const eras[] = { "linux", "linux", "linux-4.17", "linux-3.18", "linux-3.17",
+				    "linux-3.15", "linux-3.14" };
+#define NRUNS (sizeof(eras) / sizeof(eras[0]))
+
+int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json)
+{
+	struct run runs[NRUNS];
+	int ret = 0;
+
+	memset(runs, 0, sizeof(runs));
+	for (size_t i = 0; i < NRUNS; i++) {
+		int fds[4], ws;
+		pid_t pid;
+
+		for (int k = 0; k < 4; k++) {
+			fds[k] = memfd_create("uvfs-run-explain", MFD_CLOEXEC);
+			if (fds[k] < 0) {
+				perror("uvfs-run: --explain");
+				return 2;
+			}
+		}
+		fflush(NULL);
+		pid = fork();
+		if (pid < 0) {
+			perror("uvfs-run: fork");
+			return 2;
+		}
+		if (pid == 0) {
+			dup2(fds[0], 1);
+			dup2(fds[1], 2);
+			run_log_fd = fds[2];
+			run_tree_fd = fds[3];
+			(void)fcntl(run_log_fd, F_SETFL, O_APPEND);
+			_exit(once(o, eras[i]));
+		}
+		waitpid(pid, &ws, 0);
+		runs[i].abi = eras[i];
+		runs[i].out = slurp(fds[0]);
+		runs[i].err = slurp(fds[1]);
+		runs[i].log = slurp(fds[2]);
+		runs[i].tree = slurp(fds[3]);
+		runs[i].xlog = runs[i].log ? strdup(runs[i].log) : NULL;
+		for (int k = 0; k < 4; k++)
+			close(fds[k]);
+		/* a run that never reached the program (no record of its start) */
+		runs[i].status = !runs[i].log || !strstr(runs[i].log, "S\tstarted\n") ? -1 :
+				 WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		if (runs[i].status < 0) {
+			fprintf(stderr, "uvfs-run: --explain: the program did not run under %s:\n%s",
+				eras[i], runs[i].err ? runs[i].err : "");
+			return 2;
+		}
+		parse(&runs[i]);
+	}
+	if (json)
+		printf("[");
+	else
+		printf("%-11s the reference: exit status %d, %zu calls answered by uvfs\n", "linux",
+		       runs[0].status, runs[0].ncalls);
+	for (size_t i = 2; i < NRUNS; i++)
+		if (!verdict(stdout, &runs[i], &runs[0], &runs[1], json, i == 2))
+			ret = 1;
+	if (json)
+		printf("\n]\n");
+	for (size_t i = 0; i < NRUNS; i++) {
+		free(runs[i].out);
+		free(runs[i].err);
+		free(runs[i].log);
+		free(runs[i].tree);
+		free(runs[i].xlog);
+		free(runs[i].calls);
+		free(runs[i].tlines);
+	}
+	return ret;
+}
+
+/*
+ * A process's key: its parent's, then what it is -- the program it runs, or "fork"
+ * before it execs -- and the how-manieth of its parent's children that was (a
+ * count per parent key and name, so that the order of unrelated siblings does not
+ * matter, and one loop running a command more often in one run shifts only that
+ * command's numbers).
+ */
+static pthread_mutex_t keys_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct key_count {
+	struct key_count *next;
+	unsigned int n;
+	char name[];
+} *key_counts;
+
+void run_key_set(struct uproc *up, const char *parent_key, const char *what)
+{
+	char prefix[400];
+	struct key_count *k;
+	unsigned int n = 1;
+
+	if (run_log_fd < 0)
+		return;
+	snprintf(prefix, sizeof(prefix), "%s/%s", parent_key, what[0] ? what : "?");
+	pthread_mutex_lock(&keys_lock);
+	for (k = key_counts; k && strcmp(k->name, prefix); k = k->next)
+		;
+	if (!k && (k = calloc(1, sizeof(*k) + strlen(prefix) + 1))) {
+		strcpy(k->name, prefix);
+		k->next = key_counts;
+		key_counts = k;
+	}
+	if (k)
+		n = ++k->n;
+	pthread_mutex_unlock(&keys_lock);
+	if (up->pkey != parent_key)
+		snprintf(up->pkey, sizeof(up->pkey), "%s", parent_key);
+	snprintf(up->key, sizeof(up->key), "%.140s#%u", prefix, n);
+}
+
+/* The program has started: a run without this line could not run it */
+void run_log_started(void)
+{
+	if (run_log_fd >= 0)
+		log_write("S\tstarted\n", 10);
+}
