@@ -77,11 +77,34 @@ void run_log_begin(void)
 	cur.hash = FNV_OFFSET;
 }
 
+/*
+ * A path as recorded: /proc/PID/... names a process by its pid, which comes out
+ * otherwise from one run to the next (a fork that a loop made once more); it is
+ * recorded as /proc/{COMM#HASH}/..., the process's key (its command name and a hash
+ * of its place in the tree of processes), which does not.
+ */
 void run_log_path(const char *path)
 {
+	char key[160], *slot;
+	const char *end;
+	long pid;
+
 	if (run_log_fd < 0 || cur.npaths == 2)
 		return;
-	snprintf(cur.paths[cur.npaths++], sizeof(cur.paths[0]), "%s", path);
+	slot = cur.paths[cur.npaths++];
+	if (!strncmp(path, "/proc/", 6) && path[6] >= '1' && path[6] <= '9') {
+		pid = strtol(path + 6, (char **)&end, 10);
+		if ((*end == '/' || !*end) && !run_key_of((pid_t)pid, key, sizeof(key))) {
+			const char *name = strrchr(key, '/');
+			size_t nlen = name ? strcspn(name + 1, "[#") : 0;
+
+			snprintf(slot, sizeof(cur.paths[0]), "/proc/{%.*s#%04x}%s", (int)nlen,
+				 name ? name + 1 : "?",
+				 (unsigned int)(fnv(FNV_OFFSET, key, strlen(key)) & 0xffff), end);
+			return;
+		}
+	}
+	snprintf(slot, sizeof(cur.paths[0]), "%s", path);
 }
 
 void run_log_out(const char *fmt, ...)
@@ -191,16 +214,42 @@ void run_log_call(struct proc *p, long nr, unsigned long long a0, long ret, enum
 	log_write(rec, (size_t)(o - rec));
 }
 
-/* An exec: the process's program from now on, for the report */
+/*
+ * An exec: the process's key from now on -- its parent's, its command name and a
+ * hash of its arguments (two tars of one pipeline, exec'd in either order, are
+ * told apart by what they were asked to do) -- and, for the report, the program and
+ * its arguments (the kernel's /proc/TID/cmdline: the program's own memory).
+ */
 void run_log_exec(struct proc *p, const char *exe)
 {
-	char rec[1200], *o = rec, *end = rec + sizeof(rec) - 2;
+	char rec[2400], *o = rec, *end = rec + sizeof(rec) - 2, argv[1024], what[40];
+	char path[64];
+	ssize_t n = 0;
+	int fd;
 
 	if (run_log_fd < 0)
 		return;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", p->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, argv, sizeof(argv) - 1);
+		close(fd);
+	}
+	n = n > 0 ? n : 0;
+	snprintf(what, sizeof(what), "%s[%04x]", p->up->comm,
+		 (unsigned int)(fnv(FNV_OFFSET, argv, (size_t)n) & 0xffff));
+	run_key_set(p->up, p->up->pkey, what);
+	while (n > 0 && !argv[n - 1])
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (!argv[i])
+			argv[i] = ' ';
+	argv[n] = 0;
 	o += snprintf(o, (size_t)(end - o), "X\t%lu\t%s\t%d\t",
 		      __atomic_add_fetch(&log_seq, 1, __ATOMIC_RELAXED), p->up->key, p->up->nspid);
 	put_field(&o, end, exe);
+	*o++ = '\t';
+	put_field(&o, end, argv);
 	*o++ = '\n';
 	log_write(rec, (size_t)(o - rec));
 }
@@ -269,6 +318,7 @@ struct call {
 	unsigned long seq;
 	char *key, *comm, *sig, *res;
 	int pid;
+	unsigned int occ;             /* the how-manieth call of this sig in its process */
 };
 
 struct run {
@@ -301,6 +351,31 @@ static int by_key_seq(const void *a, const void *b)
 	int c = strcmp(x->key, y->key);
 
 	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_sig_seq(const void *a, const void *b)
+{
+	const struct call *x = *(struct call *const *)a, *y = *(struct call *const *)b;
+	int c = strcmp(x->sig, y->sig);
+
+	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Each call's occurrence of its signature in its process (calls sorted by key) */
+static void count_occurrences(struct call *calls, size_t n)
+{
+	struct call **v = malloc((n ? n : 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo; hi < n && !strcmp(calls[hi].key, calls[lo].key); hi++)
+			v[hi - lo] = &calls[hi];
+		qsort(v, hi - lo, sizeof(*v), by_sig_seq);
+		for (size_t i = 0; i < hi - lo; i++)
+			v[i]->occ = i && !strcmp(v[i]->sig, v[i - 1]->sig) ? v[i - 1]->occ + 1 : 1;
+	}
+	free(v);
 }
 
 static int by_str(const void *a, const void *b)
@@ -340,9 +415,10 @@ static void parse(struct run *r)
 			r->calls = c;
 		}
 		r->calls[r->ncalls++] = (struct call){ strtoul(f[1], NULL, 10), f[2], f[4], f[5],
-						       f[6], atoi(f[3]) };
+						       f[6], atoi(f[3]), 0 };
 	}
 	qsort(r->calls, r->ncalls, sizeof(*r->calls), by_key_seq);
+	count_occurrences(r->calls, r->ncalls);
 	cap = 0;
 	for (char *l = r->tree, *nl; l && *l; l = nl) {
 		nl = strchr(l, '\n');
@@ -418,10 +494,11 @@ static void align(const struct call *x, size_t nx, const struct call *y, size_t 
 	}
 }
 
-/* The signatures whose answers differ between the two linux runs: they vary by
- * themselves */
+/* The calls whose answers differ between the two linux runs -- a process's Nth call
+ * of a signature (a stop's second look at /proc/PID/exe may find the process gone
+ * or not, by timing; its first look is no less telling): they vary by themselves */
 struct noise {
-	const char **sigs;
+	const struct call **calls;
 	size_t n, cap;
 };
 
@@ -432,21 +509,22 @@ static bool note_noise(const struct call *a, const struct call *b, void *arg)
 	if (!strcmp(a->res, b->res))
 		return false;
 	if (ns->n == ns->cap) {
-		const char **s = realloc(ns->sigs, (ns->cap = ns->cap ? ns->cap * 2 : 16) *
-					 sizeof(*s));
+		const struct call **s = realloc(ns->calls, (ns->cap = ns->cap ? ns->cap * 2 : 16) *
+						sizeof(*s));
 
 		if (!s)
 			return true;
-		ns->sigs = s;
+		ns->calls = s;
 	}
-	ns->sigs[ns->n++] = a->sig;
+	ns->calls[ns->n++] = a;
 	return false;
 }
 
-static bool is_noise(const struct noise *ns, const char *sig)
+static bool is_noise(const struct noise *ns, const struct call *c)
 {
 	for (size_t i = 0; i < ns->n; i++)
-		if (!strcmp(ns->sigs[i], sig))
+		if (ns->calls[i]->occ == c->occ && !strcmp(ns->calls[i]->sig, c->sig) &&
+		    !strcmp(ns->calls[i]->key, c->key))
 			return true;
 	return false;
 }
@@ -460,7 +538,7 @@ static bool note_first(const struct call *e, const struct call *r, void *arg)
 {
 	struct first *f = arg;
 
-	if (!strcmp(e->res, r->res) || is_noise(f->ns, e->sig))
+	if (!strcmp(e->res, r->res) || is_noise(f->ns, e))
 		return false;
 	if (!f->got || e->seq < f->got->seq) {
 		f->got = e;
@@ -496,7 +574,7 @@ static const struct call *first_call(const struct run *e, const struct run *ref,
 		align(ec, ne, rc, nr, note_first, &f);
 		i += ne;
 	}
-	free(ns.sigs);
+	free(ns.calls);
 	*want = f.want;
 	return f.got;
 }
@@ -516,7 +594,8 @@ static bool line_at(const char *text, size_t n, char *buf, size_t size)
 }
 
 /*
- * Two lines equal but for their numbers: a run of digits matches any other.  What a
+ * Two lines equal but for their numbers: a run of two digits or more matches any
+ * other.  What a
  * program prints about its files is names, which an era changes; the numbers it
  * prints -- the time, a size, a pid, a count -- may change between two runs of the
  * same era by chance (the two linux runs fell in one second, the next era in the
@@ -525,7 +604,10 @@ static bool line_at(const char *text, size_t n, char *buf, size_t size)
 static bool same_but_numbers(const char *a, const char *b)
 {
 	while (*a && *b) {
-		bool da = *a >= '0' && *a <= '9', db = *b >= '0' && *b <= '9';
+		/* numbers of two digits or more: a single digit (an exit status, a
+		 * count of files) must be the same */
+		bool da = *a >= '0' && *a <= '9' && a[1] >= '0' && a[1] <= '9';
+		bool db = *b >= '0' && *b <= '9' && b[1] >= '0' && b[1] <= '9';
 
 		if (da && db) {
 			while (*a >= '0' && *a <= '9')
@@ -646,27 +728,34 @@ static const char *shown(const char *s)
 	return s ? s : "(none)";
 }
 
-/* The program process key ran at seq: the last exec record before it in r's log */
-static void exe_of(const struct run *r, const char *key, unsigned long seq, char *buf,
-		   size_t size)
+/* The program process key ran at seq, and its arguments: the last exec record
+ * before it in r's log ("X\tseq\tkey\tpid\texe\targv") */
+static void exe_of(const struct run *r, const char *key, unsigned long seq, char *exe,
+		   char *argv, size_t size)
 {
 	unsigned long best = 0;
+	size_t klen = strlen(key);
 
-	snprintf(buf, size, "?");
+	snprintf(exe, size, "?");
+	argv[0] = 0;
 	for (const char *l = r->xlog; l && *l;) {
-		const char *nl = strchr(l, '\n');
+		const char *nl = strchr(l, '\n'), *f[6];
 		size_t len = nl ? (size_t)(nl - l) : strlen(l);
-		unsigned long s;
-		int klen, at;
+		int nf = 0;
 
-		if (sscanf(l, "X\t%lu\t%n%*[^\t]%n", &s, &klen, &at) >= 1 && at > klen &&
-		    (size_t)(at - klen) == strlen(key) && !strncmp(l + klen, key, strlen(key)) &&
-		    s < seq && s > best) {
-			const char *exe = strchr(l + at + 1, '\t');
+		for (const char *c = l; nf < 6 && c && c < l + len; nf++) {
+			f[nf] = c;
+			c = memchr(c, '\t', (size_t)(l + len - c));
+			if (c)
+				c++;
+		}
+		if (nf == 6 && l[0] == 'X' && !strncmp(f[2], key, klen) && f[2][klen] == '\t') {
+			unsigned long s = strtoul(f[1], NULL, 10);
 
-			if (exe) {
+			if (s < seq && s > best) {
 				best = s;
-				snprintf(buf, size, "%.*s", (int)(len - (size_t)(exe + 1 - l)), exe + 1);
+				snprintf(exe, size, "%.*s", (int)(f[5] - f[4] - 1), f[4]);
+				snprintf(argv, size, "%.*s", (int)(l + len - f[5]), f[5]);
 			}
 		}
 		l += len + (nl ? 1 : 0);
@@ -686,10 +775,10 @@ static bool verdict(FILE *f, const struct run *e, const struct run *ref, const s
 	bool tree = first_entry(e, ref, again, tb, sizeof(tb));
 	bool status = e->status != ref->status && ref->status == again->status;
 	bool same = !c && !lo && !le && !tree && !status;
-	char exe[4096] = "?";
+	char exe[1024] = "?", argv[1024] = "";
 
 	if (c)
-		exe_of(e, c->key, c->seq, exe, sizeof(exe));
+		exe_of(e, c->key, c->seq, exe, argv, sizeof(exe));
 	if (json) {
 		fprintf(f, "%s\n  {\"era\": ", first_json ? "" : ",");
 		json_str(f, e->abi);
@@ -701,6 +790,8 @@ static bool verdict(FILE *f, const struct run *e, const struct run *ref, const s
 			json_str(f, c->comm);
 			fprintf(f, ", \"exe\": ");
 			json_str(f, exe);
+			fprintf(f, ", \"argv\": ");
+			json_str(f, argv);
 			fprintf(f, ", \"call\": ");
 			json_str(f, c->sig);
 			fprintf(f, ", \"result\": ");
@@ -741,8 +832,8 @@ static bool verdict(FILE *f, const struct run *e, const struct run *ref, const s
 		fprintf(f, " exit status %d, linux %d;", e->status, ref->status);
 	fputc('\n', f);
 	if (c) {
-		fprintf(f, "  first call: pid %d (%s, %s; process %s): %s = %s\n", c->pid, c->comm,
-			exe, c->key, c->sig, c->res);
+		fprintf(f, "  first call: pid %d (%s, %s: %s): %s = %s\n", c->pid, c->comm, exe,
+			argv, c->sig, c->res);
 		if (want && strcmp(want->sig, c->sig))
 			fprintf(f, "    linux:    %s = %s\n", want->sig, want->res);
 		else
@@ -802,8 +893,10 @@ int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool
 		runs[i].xlog = runs[i].log ? strdup(runs[i].log) : NULL;
 		for (int k = 0; k < 4; k++)
 			close(fds[k]);
-		/* a run that never reached the program (no record of its start) */
-		runs[i].status = !runs[i].log || !strstr(runs[i].log, "S\tstarted\n") ? -1 :
+		/* a run that never reached the program: no record of its start, or of
+		 * the exec of the program (uvfs-run's own execvp failed: 127) */
+		runs[i].status = !runs[i].log || !strstr(runs[i].log, "S\tstarted\n") ||
+				 !strstr(runs[i].log, "\nX\t") ? -1 :
 				 WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 		if (runs[i].status < 0) {
 			fprintf(stderr, "uvfs-run: --explain: the program did not run under %s:\n%s",

@@ -345,6 +345,8 @@ void run_log_call(struct proc *p, long nr, unsigned long long a0, long ret, enum
 void run_log_exec(struct proc *p, const char *exe);
 void run_log_started(void);
 void run_key_set(struct uproc *up, const char *parent_key, const char *what);
+/* trace.c: the key of the process the program calls nspid (procs_lock) */
+int run_key_of(pid_t nspid, char *buf, size_t size);
 void run_tree_dump(struct uvfs_task *t, const char *path);
 int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json);
 

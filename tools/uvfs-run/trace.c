@@ -439,6 +439,24 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
 	return ret;
 }
 
+int run_key_of(pid_t nspid, char *buf, size_t size)
+{
+	int ret = -ESRCH;
+
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH && ret; i++) {
+		for (struct proc *p = procs[i]; p; p = p->next) {
+			if (p->dead || p->up->nspid != nspid)
+				continue;
+			snprintf(buf, size, "%s", p->up->key);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&procs_lock);
+	return ret;
+}
+
 /* The kernel's command name of a thread, and what Linux would have named it: kept
  * for procsrc.c, under procs_lock */
 static void exec_names(struct proc *p)
@@ -466,7 +484,6 @@ static void exec_names(struct proc *p)
 		ssize_t l = uvfs_readlink_exe(p->up->task, exe, sizeof(exe) - 1);
 
 		exe[l > 0 ? l : 0] = 0;
-		run_key_set(p->up, p->up->pkey, p->up->comm);
 		run_log_exec(p, exe);
 	}
 }

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# test_explain.sh UVFS_RUN - uvfs-run --explain on the seed's two cases and on
+# programs that depend on no era: the article's session explains linux-3.15 by the
+# readlink of /proc/self/fd/42 (the kernel's own answer, checked here natively, is
+# linux's); the upgrade explains it by start-stop-daemon's readlink of /proc/PID/exe
+# -- the daemon named by its place among the processes, not its pid -- (and, with a
+# name too long to be stored inline, 3.14 and 3.17 too); tar c | tar x
+# of a tree, and a program printing the time, mktemp names and random numbers,
+# report every era equal; a program that cannot be run is status 2.  TAP.
+set -u
+UR=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	shift
+	for l in "$@"; do echo "# $l"; done
+}
+same() {
+	if [ "$2" == "$3" ]; then ok "$1"; else
+		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
+			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+	fi
+}
+# matches NAME REGEX TEXT
+matches() {
+	if grep -Eq -- "$2" <<<"$3"; then ok "$1"; else
+		not_ok "$1" "no line matching: $2" "in:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+	fi
+}
+if [ "$(id -u)" != 0 ] || ! command -v start-stop-daemon >/dev/null; then
+	echo "1..0 # SKIP needs root and start-stop-daemon"
+	exit 77
+fi
+work=$(mktemp -d /var/tmp/uvfs-explain.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cp "$here/upgrade-stop.sh" "$work/"
+# ERA VERDICT: the verdict lines of the eras other than linux
+verdicts() { grep -E '^linux-[0-9.]+ ' <<<"$1" | awk '{ print $1, $2 }'; }
+
+seed='cd /tmp; touch foo bar; exec 42<bar; readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42'
+same "the seed session natively" "/tmp/bar
+/tmp/bar (deleted)" "$(unshare -m bash -c 'mount -t tmpfs none /tmp && bash -c "$1"' x "$seed")"
+got=$(cd / && "$UR" --explain -- bash -c "$seed"); st=$?
+same "the seed session: exit status 1, only linux-3.15 differs" "1
+linux-4.17 same
+linux-3.18 same
+linux-3.17 same
+linux-3.15 differs:
+linux-3.14 same" "$st
+$(verdicts "$got")"
+same "... explained by the readlink of /proc/self/fd/42, the kernel's answer linux's" \
+"  first call: pid 2 (readlink, /usr/bin/readlink: readlink /proc/self/fd/42): readlink(\"/proc/self/fd/42\") = 18 \"/tmp/foo (deleted)\"
+    linux:    18 \"/tmp/bar (deleted)\"
+  first line of output, 2: /tmp/foo (deleted)
+    linux:    /tmp/bar (deleted)" "$(sed -n '/^linux-3.15/,/^linux-3.14/p' <<<"$got" | sed '1d;$d')"
+got=$(cd / && "$UR" --explain --json -- bash -c "$seed"); st=$?
+same "--json: one object per era, the same verdicts and call" "1
+{\"era\": \"linux-4.17\", \"status\": 0, \"same\": true},
+{\"era\": \"linux-3.18\", \"status\": 0, \"same\": true},
+{\"era\": \"linux-3.17\", \"status\": 0, \"same\": true},
+{\"era\": \"linux-3.15\", \"status\": 0, \"same\": false, \"call\": {\"pid\": 2, \"process\": \"/readlink[c397]#1\", \"comm\": \"readlink\", \"exe\": \"/usr/bin/readlink\", \"argv\": \"readlink /proc/self/fd/42\", \"call\": \"readlink(\\\"/proc/self/fd/42\\\")\", \"result\": \"18 \\\"/tmp/foo (deleted)\\\"\", \"linux\": {\"call\": \"readlink(\\\"/proc/self/fd/42\\\")\", \"result\": \"18 \\\"/tmp/bar (deleted)\\\"\"}}, \"line\": {\"stream\": \"stdout\", \"number\": 2, \"text\": \"/tmp/foo (deleted)\", \"linux\": \"/tmp/bar (deleted)\"}},
+{\"era\": \"linux-3.14\", \"status\": 0, \"same\": true}" "$st
+$(grep era <<<"$got" | sed 's/^ *//')"
+
+# the upgrade: natively the stop finds the old daemon (linux's answer)
+same "the upgrade natively" "stop: 0" \
+	"$(unshare -m bash -c 'mount -t tmpfs none /tmp && bash "$1" food' x "$work/upgrade-stop.sh")"
+got=$(cd / && "$UR" --explain -- bash "$work/upgrade-stop.sh" food); st=$?
+same "the upgrade: exit status 1, only linux-3.15 differs" "1
+linux-4.17 same
+linux-3.18 same
+linux-3.17 same
+linux-3.15 differs:
+linux-3.14 same" "$st
+$(verdicts "$got")"
+matches "... explained by start-stop-daemon's readlink of /proc/PID/exe" \
+	'^  first call: pid [0-9]+ \(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/food --retry 5\): readlink\("/proc/\{food#[0-9a-f]{4}\}/exe"\) = 28 "/tmp/food;5e2a9b1c \(deleted\)"$' "$got"
+matches "... linux's answer the old name" '^    linux:    19 "/tmp/food \(deleted\)"$' "$got"
+matches "... and the stop's status in the output" '^  first line of output, 1: stop: 1$' "$got"
+long=food-with-a-name-longer-than-the-inline-limit
+got=$(cd / && "$UR" --explain -- bash "$work/upgrade-stop.sh" $long); st=$?
+same "the upgrade with a long name: 3.17, 3.15 and 3.14 differ" "1
+linux-4.17 same
+linux-3.18 same
+linux-3.17 differs:
+linux-3.15 differs:
+linux-3.14 differs:" "$st
+$(verdicts "$got")"
+matches "... 3.17 explained by the same readlink" \
+	"^  first call: pid [0-9]+ \\(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/$long --retry 5\\): readlink\\(\"/proc/\\{food-with-a-nam#[0-9a-f]{4}\\}/exe\"\\) = 69 \"/tmp/$long;5e2a9b1c \\(deleted\\)\"\$" \
+	"$(sed -n '/^linux-3.17/,/^linux-3.15/p' <<<"$got")"
+
+# programs that depend on no era
+tree='mkdir -p /tmp/a/b/c /tmp/y && echo one > /tmp/a/f && ln -s f /tmp/a/l && ln /tmp/a/f /tmp/a/b/h &&
+	mkfifo /tmp/a/p && printf "%s" two > /tmp/a/b/c/g && tar c -C /tmp a | tar x -C /tmp/y && ls -lR /tmp/y | wc -l'
+got=$(cd / && "$UR" --explain -- sh -c "$tree"); st=$?
+same "tar c | tar x of a tree: every era equal, exit status 0" "0
+linux-4.17 same
+linux-3.18 same
+linux-3.17 same
+linux-3.15 same
+linux-3.14 same" "$st
+$(verdicts "$got")"
+varies='date; date +%s.%N; mktemp; mktemp -d; echo $$ $RANDOM; touch /tmp/r$(od -An -N4 -tu4 /dev/urandom | tr -d " ")'
+got=$(cd / && "$UR" --explain -- bash -c "$varies"); st=$?
+same "the time, mktemp names, random numbers and names: no false difference" "0
+linux-4.17 same
+linux-3.18 same
+linux-3.17 same
+linux-3.15 same
+linux-3.14 same" "$st
+$(verdicts "$got")"
+got=$(cd / && "$UR" --explain -- /nonexistent/program 2>&1); st=$?
+same "a program that cannot be run: exit status 2, said" "2
+uvfs-run: --explain: the program did not run under linux:" "$st
+$(grep -F -- '--explain' <<<"$got")"
+echo "1..$n"
+[ "$failed" = 0 ]
