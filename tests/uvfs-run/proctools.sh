@@ -17,10 +17,12 @@
 # supervisor's pid namespace) and the native namespace has its own.
 cd /tmp || exit 1
 export LC_ALL=C TZ=UTC
-# until: the program's own name in its comm, or give up after 10 s
+# until: the program's own name in its comm and the program asleep (a sleep just
+# started is still running its loader: R), or give up after 10 s
 named() {
 	i=0
-	while [ "$(cat "/proc/$1/comm" 2>/dev/null)" != "$2" ] && [ $i -lt 200 ]; do
+	while { [ "$(cat "/proc/$1/comm" 2>/dev/null)" != "$2" ] ||
+		[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != S ]; } && [ $i -lt 200 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
 }

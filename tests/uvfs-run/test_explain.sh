@@ -43,8 +43,10 @@ cp "$here/upgrade-stop.sh" "$work/"
 verdicts() { grep -E '^linux-[0-9.]+ ' <<<"$1" | awk '{ print $1, $2 }'; }
 
 seed='cd /tmp; touch foo bar; exec 42<bar; readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42'
+# (the native runs in a pid namespace of their own: a stop by --exec elsewhere on the
+# machine must not find another test's /tmp/food, nor this one another's)
 same "the seed session natively" "/tmp/bar
-/tmp/bar (deleted)" "$(unshare -m bash -c 'mount -t tmpfs none /tmp && bash -c "$1"' x "$seed")"
+/tmp/bar (deleted)" "$(unshare -m -pf --mount-proc bash -c 'mount -t tmpfs none /tmp && bash -c "$1"' x "$seed")"
 got=$(cd / && "$UR" --explain -- bash -c "$seed"); st=$?
 same "the seed session: exit status 1, only linux-3.15 differs" "1
 linux-4.17 same
@@ -69,7 +71,8 @@ $(grep era <<<"$got" | sed 's/^ *//')"
 
 # the upgrade: natively the stop finds the old daemon (linux's answer)
 same "the upgrade natively" "stop: 0" \
-	"$(unshare -m bash -c 'mount -t tmpfs none /tmp && bash "$1" food' x "$work/upgrade-stop.sh")"
+	"$(unshare -m -pf --mount-proc bash -c 'mount -t tmpfs none /tmp && bash "$1" food' x \
+		"$work/upgrade-stop.sh")"
 got=$(cd / && "$UR" --explain -- bash "$work/upgrade-stop.sh" food); st=$?
 same "the upgrade: exit status 1, only linux-3.15 differs" "1
 linux-4.17 same
