@@ -57,6 +57,17 @@ int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1;
 /* procsrc.c and trace.c: no kernel proc of a pid namespace here */
 int run_proc_fd = -1;
 _Thread_local pid_t run_cur_tid;
+/* trace.c's, for explain.c (--explain is off here: run_log_fd -1) */
+int run_key_of(pid_t nspid, char *buf, size_t size)
+{
+	(void)nspid, (void)buf, (void)size;
+	return -ESRCH;
+}
+
+void run_uproc_set_key(struct uproc *up, const char *key)
+{
+	(void)up, (void)key;
+}
 static pid_t played;  /* the process /proc/TID shows (LLVMFuzzerInitialize) */
 
 /* ---------------------------------------------------------------------------------

@@ -963,7 +963,8 @@ void run_key_set(struct uproc *up, const char *parent_key, const char *what)
 	pthread_mutex_unlock(&keys_lock);
 	if (up->pkey != parent_key)
 		snprintf(up->pkey, sizeof(up->pkey), "%s", parent_key);
-	snprintf(up->key, sizeof(up->key), "%.140s#%u", prefix, n);
+	snprintf(prefix + strlen(prefix), sizeof(prefix) - strlen(prefix), "#%u", n);
+	run_uproc_set_key(up, prefix);
 }
 
 /* The program has started: a run without this line could not run it */

@@ -117,9 +117,11 @@ struct uproc {
 	char comm[16], kcomm[16];
 	dev_t exe_dev;
 	ino_t exe_ino;
-	/* the loop's: its place in the tree of processes, for --explain (explain.c):
-	 * "/bash#1/cut#2" the second cut that the first bash ran, "/bash#1/fork#1"
-	 * a child that has not exec'd; its parent's when it was made */
+	/* its place in the tree of processes, for --explain (explain.c):
+	 * "/bash[1a2b]#1/cut[3c4d]#2" the second cut with those arguments that the
+	 * first bash ran, ".../fork#1" a child that has not exec'd (key: written under
+	 * the act lock and procs_lock, read under either); its parent's when it was
+	 * made (pkey: the act lock) */
 	char key[160], pkey[160];
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
@@ -347,6 +349,7 @@ void run_log_started(void);
 void run_key_set(struct uproc *up, const char *parent_key, const char *what);
 /* trace.c: the key of the process the program calls nspid (procs_lock) */
 int run_key_of(pid_t nspid, char *buf, size_t size);
+void run_uproc_set_key(struct uproc *up, const char *key);
 void run_tree_dump(struct uvfs_task *t, const char *path);
 int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json);
 

@@ -439,6 +439,13 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
 	return ret;
 }
 
+void run_uproc_set_key(struct uproc *up, const char *key)
+{
+	pthread_mutex_lock(&procs_lock);
+	snprintf(up->key, sizeof(up->key), "%s", key);
+	pthread_mutex_unlock(&procs_lock);
+}
+
 int run_key_of(pid_t nspid, char *buf, size_t size)
 {
 	int ret = -ESRCH;
