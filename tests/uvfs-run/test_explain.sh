@@ -32,8 +32,8 @@ matches() {
 		not_ok "$1" "no line matching: $2" "in:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
 	fi
 }
-if [ "$(id -u)" != 0 ] || ! command -v start-stop-daemon >/dev/null; then
-	echo "1..0 # SKIP needs root and start-stop-daemon"
+if [ "$(id -u)" != 0 ] || ! command -v start-stop-daemon >/dev/null || ! command -v jq >/dev/null; then
+	echo "1..0 # SKIP needs root, start-stop-daemon and jq"
 	exit 77
 fi
 work=$(mktemp -d /var/tmp/uvfs-explain.XXXXXX)
@@ -118,6 +118,22 @@ linux-3.17 same
 linux-3.15 same
 linux-3.14 same" "$st
 $(verdicts "$got")"
+# a campaign: --commands FILE --shard K/N, the shards' lines merged with jq (README)
+printf '%s\n' "bash -c '$seed'" '# not a command' 'ls /usr > /dev/null' "sh -c 'mktemp; date'" \
+	> "$work/cmds"
+for k in 1 2; do
+	(cd / && "$UR" --explain --commands "$work/cmds" --shard $k/2 > "$work/shard-$k.jsonl" 2>&1)
+	echo "shard $k: $?"
+done > "$work/status"
+same "--shard 1/2 and 2/2: the status of each (1: some command depends on an era)" "shard 1: 1
+shard 2: 0" "$(cat "$work/status")"
+same "... every command once, in the shard its line number says; merged with jq" \
+"1	linux-3.15	readlink: readlink(\"/proc/self/fd/42\") = 18 \"/tmp/foo (deleted)\"
+3	all equal	
+4	all equal	" "$(jq -rs 'sort_by(.line)[] | [.line, (if .result == 2 then "could not run"
+	elif .result == 1 then ([.eras[] | select(.same | not) | .era] | join(" ")) else "all equal" end),
+	([.eras[]? | select(.same | not) | .call | select(.) | "\(.comm): \(.call) = \(.result)"] | first // "")]
+	| @tsv' "$work"/shard-*.jsonl)"
 got=$(cd / && "$UR" --explain -- /nonexistent/program 2>&1); st=$?
 same "a program that cannot be run: exit status 2, said" "2
 uvfs-run: --explain: the program did not run under linux:" "$st

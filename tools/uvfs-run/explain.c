@@ -853,69 +853,9 @@ static const char *const eras[] = { "linux", "linux", "linux-4.17", "linux-3.18"
 				    "linux-3.15", "linux-3.14" };
 #define NRUNS (sizeof(eras) / sizeof(eras[0]))
 
-int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json)
+static void runs_free(struct run *runs, size_t n)
 {
-	struct run runs[NRUNS];
-	int ret = 0;
-
-	memset(runs, 0, sizeof(runs));
-	for (size_t i = 0; i < NRUNS; i++) {
-		int fds[4], ws;
-		pid_t pid;
-
-		for (int k = 0; k < 4; k++) {
-			fds[k] = memfd_create("uvfs-run-explain", MFD_CLOEXEC);
-			if (fds[k] < 0) {
-				perror("uvfs-run: --explain");
-				return 2;
-			}
-		}
-		fflush(NULL);
-		pid = fork();
-		if (pid < 0) {
-			perror("uvfs-run: fork");
-			return 2;
-		}
-		if (pid == 0) {
-			dup2(fds[0], 1);
-			dup2(fds[1], 2);
-			run_log_fd = fds[2];
-			run_tree_fd = fds[3];
-			(void)fcntl(run_log_fd, F_SETFL, O_APPEND);
-			_exit(once(o, eras[i]));
-		}
-		waitpid(pid, &ws, 0);
-		runs[i].abi = eras[i];
-		runs[i].out = slurp(fds[0]);
-		runs[i].err = slurp(fds[1]);
-		runs[i].log = slurp(fds[2]);
-		runs[i].tree = slurp(fds[3]);
-		runs[i].xlog = runs[i].log ? strdup(runs[i].log) : NULL;
-		for (int k = 0; k < 4; k++)
-			close(fds[k]);
-		/* a run that never reached the program: no record of its start, or of
-		 * the exec of the program (uvfs-run's own execvp failed: 127) */
-		runs[i].status = !runs[i].log || !strstr(runs[i].log, "S\tstarted\n") ||
-				 !strstr(runs[i].log, "\nX\t") ? -1 :
-				 WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-		if (runs[i].status < 0) {
-			fprintf(stderr, "uvfs-run: --explain: the program did not run under %s:\n%s",
-				eras[i], runs[i].err ? runs[i].err : "");
-			return 2;
-		}
-		parse(&runs[i]);
-	}
-	if (json)
-		printf("[");
-	else
-		printf("%-11s the reference: exit status %d, %zu calls answered by uvfs\n", "linux",
-		       runs[0].status, runs[0].ncalls);
-	for (size_t i = 2; i < NRUNS; i++)
-		if (!verdict(stdout, &runs[i], &runs[0], &runs[1], json, i == 2))
-			ret = 1;
-	if (json)
-		printf("\n]\n");
-	for (size_t i = 0; i < NRUNS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		free(runs[i].out);
 		free(runs[i].err);
 		free(runs[i].log);
@@ -924,6 +864,109 @@ int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool
 		free(runs[i].calls);
 		free(runs[i].tlines);
 	}
+}
+
+/*
+ * The report on one program.  command (a campaign's, --commands): one line of JSON
+ * for it, {"command", "line", "result", "eras": [...]}, whatever json says.
+ */
+int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json,
+		const char *command, long line)
+{
+	struct run runs[NRUNS];
+	char *report = NULL;
+	size_t report_len = 0;
+	FILE *f;
+	int ret = 0;
+
+	memset(runs, 0, sizeof(runs));
+	for (size_t i = 0; i < NRUNS; i++) {
+		int fds[4] = { -1, -1, -1, -1 }, ws;
+		pid_t pid;
+
+		for (int k = 0; k < 4; k++) {
+			fds[k] = memfd_create("uvfs-run-explain", MFD_CLOEXEC);
+			if (fds[k] < 0) {
+				perror("uvfs-run: --explain");
+				ret = 2;
+			}
+		}
+		fflush(NULL);
+		pid = ret ? -1 : fork();
+		if (pid == 0) {
+			dup2(fds[0], 1);
+			dup2(fds[1], 2);
+			run_log_fd = fds[2];
+			run_tree_fd = fds[3];
+			(void)fcntl(run_log_fd, F_SETFL, O_APPEND);
+			_exit(once(o, eras[i]));
+		}
+		if (pid < 0 && !ret)
+			perror("uvfs-run: fork");
+		if (pid > 0)
+			waitpid(pid, &ws, 0);
+		runs[i].abi = eras[i];
+		if (pid > 0) {
+			runs[i].out = slurp(fds[0]);
+			runs[i].err = slurp(fds[1]);
+			runs[i].log = slurp(fds[2]);
+			runs[i].tree = slurp(fds[3]);
+			runs[i].xlog = runs[i].log ? strdup(runs[i].log) : NULL;
+		}
+		for (int k = 0; k < 4; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
+		if (pid < 0) {
+			ret = 2;
+			break;
+		}
+		/* a run that never reached the program: no record of its start, or of
+		 * the exec of the program (uvfs-run's own execvp failed: 127) */
+		runs[i].status = !runs[i].log || !strstr(runs[i].log, "S\tstarted\n") ||
+				 !strstr(runs[i].log, "\nX\t") ? -1 :
+				 WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		if (runs[i].status < 0) {
+			fprintf(stderr, "uvfs-run: --explain: the program did not run under %s:\n%s",
+				eras[i], runs[i].err ? runs[i].err : "");
+			ret = 2;
+			break;
+		}
+		parse(&runs[i]);
+	}
+	f = open_memstream(&report, &report_len);
+	if (!f) {
+		runs_free(runs, NRUNS);
+		return 2;
+	}
+	if (ret == 2) {
+		/* nothing to compare */
+	} else if (json || command) {
+		fprintf(f, "[");
+	} else {
+		fprintf(f, "%-11s the reference: exit status %d, %zu calls answered by uvfs\n",
+			"linux", runs[0].status, runs[0].ncalls);
+	}
+	for (size_t i = 2; i < NRUNS && ret != 2; i++)
+		if (!verdict(f, &runs[i], &runs[0], &runs[1], json || command, i == 2))
+			ret = 1;
+	if (ret != 2 && (json || command))
+		fprintf(f, "\n]\n");
+	fclose(f);
+	if (command) {
+		/* one line: the eras' objects joined */
+		printf("{\"command\": ");
+		json_str(stdout, command);
+		printf(", \"line\": %ld, \"result\": %d, \"eras\": ", line, ret);
+		for (char *c = report; c && *c; c++)
+			if (*c != '\n')
+				putchar(*c);
+		printf("%s}\n", ret == 2 ? "null" : "");
+	} else if (report) {
+		fputs(report, stdout);
+	}
+	fflush(stdout);
+	free(report);
+	runs_free(runs, NRUNS);
 	return ret;
 }
 

@@ -60,7 +60,8 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--explain [--json]] [--chdir DIR] [--uid N] "
 		     "[--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] "
-		     "[--workers N] -- PROGRAM [ARGS...]\n");
+		     "[--workers N] -- PROGRAM [ARGS...]\n"
+		     "       uvfs-run --explain --commands FILE [--shard K/N] [options]\n");
 	if (out == stdout)
 		fputs("Runs PROGRAM with its file-system calls answered by uvfs (man uvfs-run).\n"
 		      "  --abi NAME|all     the kernel era: linux, linux-4.17, linux-3.18, linux-3.17,\n"
@@ -70,6 +71,9 @@ static void usage(FILE *out)
 		      "                     line of output and the first file left that differ;\n"
 		      "                     exit 0: all agree, 1: some differ, 2: could not run\n"
 		      "  --json             --explain's report as JSON, an object per era\n"
+		      "  --commands FILE    --explain each command of FILE (one a line, sh -c), a\n"
+		      "                     line of JSON each\n"
+		      "  --shard K/N        of FILE's lines, those whose number is K modulo N\n"
 		      "  --chdir DIR        start in DIR\n"
 		      "  --uid N, --gid N   the program's ids\n"
 		      "  --bind SRC DST     the host directory SRC on DST (--ro-bind: read-only)\n"
@@ -347,6 +351,8 @@ struct opts {
 	int nm;
 	bool stats;                      /* --stats */
 	bool explain, json;              /* --explain, --json */
+	const char *commands;            /* --commands FILE */
+	long shard, shards;              /* --shard K/N */
 	char **argv;
 };
 
@@ -503,6 +509,45 @@ static int explain_once(const void *o, const char *abi)
 }
 
 /*
+ * --commands FILE [--shard K/N]: each command of FILE (one a line, run by sh -c; empty
+ * lines and lines starting with # are not commands, but count) whose line number
+ * is K modulo N -- the first of every N for K = 1 -- explained, a line of JSON each.
+ * The split depends on the file alone, so N machines given the same file and K = 1..N
+ * run every command once.  The status: 2 if some command could not be run, else 1 if
+ * some depends on an era, else 0.
+ */
+static int run_campaign(struct opts *o)
+{
+	FILE *f = strcmp(o->commands, "-") ? fopen(o->commands, "re") : stdin;
+	char *line = NULL, *argv[4] = { "sh", "-c", NULL, NULL };
+	size_t cap = 0;
+	long n = 0;
+	int worst = 0;
+
+	if (!f)
+		die(o->commands, errno);
+	if (!o->shards)
+		o->shard = o->shards = 1;
+	o->argv = argv;
+	while (getline(&line, &cap, f) >= 0) {
+		int r;
+
+		n++;
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0] || line[0] == '#' || (n - 1) % o->shards != o->shard - 1)
+			continue;
+		argv[2] = line;
+		r = run_explain(explain_once, o, true, line, n);
+		if (r > worst)
+			worst = r;
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return worst;
+}
+
+/*
  * --abi all: the program once per personality, each in a process of its own with its
  * standard output captured, then the outputs side by side (columns.h) as uvfsh --abi
  * all prints them.  The status is the linux run's.
@@ -605,6 +650,20 @@ int main(int argc, char **argv)
 			o.explain = true;
 		} else if (!strcmp(a, "--json")) {
 			o.json = true;
+		} else if (!strcmp(a, "--commands") && i + 1 < argc) {
+			o.commands = argv[++i];
+		} else if (!strcmp(a, "--shard") && i + 1 < argc) {
+			char *end;
+
+			errno = 0;
+			o.shard = strtol(argv[++i], &end, 10);
+			if (*end == '/')
+				o.shards = strtol(end + 1, &end, 10);
+			if (errno || *end || o.shard < 1 || o.shards < o.shard || o.shards > 1000000) {
+				fprintf(stderr, "uvfs-run: --shard wants K/N, 1 <= K <= N, not '%s'\n",
+					argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(a, "--workers") && i + 1 < argc) {
 			char *end;
 			long v;
@@ -633,7 +692,14 @@ int main(int argc, char **argv)
 			usage(stderr);
 		}
 	}
-	if (i >= argc)
+	if (o.commands) {
+		/* a campaign: the program is each command of the file */
+		if (!o.explain || i < argc)
+			usage(stderr);
+	} else if (i >= argc) {
+		usage(stderr);
+	}
+	if (o.shard && !o.commands)
 		usage(stderr);
 	if (geteuid() != 0) {
 		fprintf(stderr, "uvfs-run: needs root (a pid namespace, ptrace and seccomp)\n");
@@ -642,8 +708,10 @@ int main(int argc, char **argv)
 	o.argv = argv + i;
 	if (o.json && !o.explain)
 		usage(stderr);
+	if (o.commands)
+		return run_campaign(&o);
 	if (o.explain)
-		return run_explain(explain_once, &o, o.json);
+		return run_explain(explain_once, &o, o.json, NULL, 0);
 	if (o.abi && !strcmp(o.abi, "all"))
 		return run_all(&o);
 	return run_once(&o, o.abi);
