@@ -378,6 +378,7 @@ static void test_fdinfo(void **state)
 struct fake_source {
 	struct uvfs_task *t;
 	char wrote[64];
+	int gen;
 };
 
 static ssize_t fake_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
@@ -400,6 +401,11 @@ static ssize_t fake_read(void *arg, int pid, int tid, const char *name, char *bu
 		n = snprintf(text, sizeof(text), "00400000-00401000 r-xp 00000000 00:00 0 %s\n", cwd);
 	} else if (!strcmp(name, "environ")) {
 		return -EIO;
+	} else if (!strcmp(name, "uptime")) {
+		/* a text that changes, in length too, at every call */
+		src->gen++;
+		n = snprintf(text, sizeof(text), "uptime %d %s\n", src->gen,
+			     src->gen % 2 ? "odd" : "even, longer");
 	} else {
 		n = snprintf(text, sizeof(text), "%s %d %d\n", name, pid, tid);
 	}
@@ -565,6 +571,23 @@ static void test_proc_source(void **state)
 	assert_string_equal(buf, "2/task/2");
 	assert_int_equal(read_file(t, "/proc/thread-self/comm", buf, sizeof(buf)), 9);
 	assert_string_equal(buf, "comm 1 7\n");
+
+	/* one text per open file, as seq_read() keeps its buffer: read in pieces, it is
+	 * the text the first read made; a read at 0 makes it anew */
+	fd = uvfs_openat(t, AT_FDCWD, "/proc/uptime", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_read(t, fd, buf, 3), 3);
+	assert_int_equal(uvfs_read(t, fd, buf + 3, sizeof(buf) - 4), 10);
+	buf[13] = 0;
+	assert_string_equal(buf, "uptime 1 odd\n");
+	assert_int_equal(uvfs_read(t, fd, buf, sizeof(buf)), 0);
+	assert_int_equal(uvfs_lseek(t, fd, 0, SEEK_SET), 0);
+	assert_int_equal(uvfs_read(t, fd, buf, sizeof(buf) - 1), 22);
+	buf[22] = 0;
+	assert_string_equal(buf, "uptime 2 even, longer\n");
+	assert_int_equal(uvfs_pread(t, fd, buf, 6, 15), 6);
+	assert_memory_equal(buf, "longer", 6);
+	uvfs_close(t, fd);
 
 	/* writes: to the writable ones, the source's; the others have no ->write */
 	fd = uvfs_openat(t, AT_FDCWD, "/proc/1/comm", O_WRONLY, 0);

@@ -1140,22 +1140,62 @@ static ssize_t src_text(struct src_call *c, const struct proc_inode *pi, char **
 	}
 }
 
+/*
+ * The text a read made, kept with the open file (f->private_data, ns_lock) as
+ * seq_read() keeps its buffer: a reader that takes it in several reads gets one
+ * text, not the ends of texts made at different times (status's counters grow a
+ * digit between two reads).  A read at position 0 makes it anew, as seq_read()
+ * runs ->show again there.
+ */
+struct src_text {
+	char *text;
+	size_t len;
+};
+
 static ssize_t proc_src_read(struct file *f, void *buf, size_t count, off_t *pos)
 {
 	const struct proc_inode *pi = PI(f->f_inode);
+	struct src_text *kept = f->private_data, *made;
 	struct src_call c;
 	char *text;
 	ssize_t n;
 
 	if (pi->pid && !find_task(f->f_inode->i_sb->s_fs, pi->pid))
 		return -ESRCH;  /* get_proc_task() in the show functions */
+	if (kept && *pos > 0)
+		return simple_read_from_buffer(buf, count, pos, kept->text, kept->len);
+	made = malloc(sizeof(*made));
+	if (!made)
+		return -ENOMEM;
 	src_call_begin(&c, f);
 	n = src_text(&c, pi, &text);
 	src_call_end(&c, f);
-	if (n >= 0)
-		n = simple_read_from_buffer(buf, count, pos, text, (size_t)n);
-	free(text);
-	return n;
+	if (n < 0) {
+		free(text);
+		free(made);
+		return n;
+	}
+	made->text = text;
+	made->len = (size_t)n;
+	/* (another reader of the file may have kept one meanwhile) */
+	if ((kept = f->private_data)) {
+		free(kept->text);
+		free(kept);
+	}
+	f->private_data = made;
+	return simple_read_from_buffer(buf, count, pos, text, (size_t)n);
+}
+
+static void proc_src_release(struct inode *inode, struct file *f)
+{
+	struct src_text *kept = f->private_data;
+
+	(void)inode;
+	if (kept) {
+		free(kept->text);
+		free(kept);
+	}
+	f->private_data = NULL;
 }
 
 static ssize_t proc_src_write(struct file *f, const void *buf, size_t count, off_t *pos)
@@ -1315,11 +1355,12 @@ static const struct inode_operations proc_task_dir_iops = {
 	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_pid_permission,
 };
 static const struct file_operations proc_src_fops = {
-	.open = proc_src_open, .read = proc_src_read, .fop_flags = FOP_SEQ,
+	.open = proc_src_open, .read = proc_src_read, .release = proc_src_release,
+	.fop_flags = FOP_SEQ,
 };
 static const struct file_operations proc_src_rw_fops = {
 	.open = proc_src_open, .read = proc_src_read, .write = proc_src_write,
-	.fop_flags = FOP_SEQ,
+	.release = proc_src_release, .fop_flags = FOP_SEQ,
 };
 static const struct inode_operations proc_src_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_src_fops, .setattr = proc_setattr,
