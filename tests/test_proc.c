@@ -301,6 +301,52 @@ static void test_proc_listing_end_is_sticky(void **state)
 	uvfs_free(fs);
 }
 
+/* the names of a directory's entries, each followed by a space, and the d_off of
+ * the entry named at (or -1) */
+static void list_dir(struct uvfs_task *t, const char *path, char *names, size_t size,
+		     const char *at, long *at_off)
+{
+	char buf[8192];
+	long n, off;
+	const char *name;
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+
+	assert_true(fd >= 0);
+	names[0] = 0;
+	*at_off = -1;
+	while ((n = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0)
+		for (off = 0; off < n;) {
+			int64_t d_off;
+
+			memcpy(&d_off, buf + off + 8, 8);
+			name = buf + off + 19;
+			if (at && !strcmp(name, at))
+				*at_off = (long)d_off;
+			assert_true(strlen(names) + strlen(name) + 2 <= size);
+			strcat(names, name);
+			strcat(names, " ");
+			off += *(unsigned short *)(buf + off + 16);
+		}
+	assert_int_equal(n, 0);
+	uvfs_close(t, fd);
+}
+
+static ssize_t read_file(struct uvfs_task *t, const char *path, char *buf, size_t size)
+{
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY, 0);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return fd;
+	while ((n = uvfs_read(t, fd, buf + got, size - 1 - (size_t)got)) > 0)
+		got += n;
+	uvfs_close(t, fd);
+	if (n < 0)
+		return n;
+	buf[got] = 0;
+	return got;
+}
+
 static void test_proc_listing(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -317,19 +363,10 @@ static void test_proc_listing(void **state)
 	assert_string_equal(s, "2");
 	readlink_str(t2, "/proc/self/root", s, sizeof(s));
 	assert_string_equal(s, "/");
+	list_dir(t1, "/proc", names, sizeof(names), NULL, &n);
+	assert_string_equal(names, ". .. sys mounts self thread-self 1 2 ");
 	fd = uvfs_openat(t1, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY, 0);
 	assert_true(fd >= 0);
-	names[0] = 0;
-	while ((n = uvfs_getdents64(t1, fd, buf, sizeof(buf))) > 0)
-		for (long off = 0; off < n;) {
-			unsigned short reclen;
-
-			memcpy(&reclen, buf + off + 16, 2);
-			strcat(names, buf + off + 19);
-			strcat(names, " ");
-			off += reclen;
-		}
-	assert_string_equal(names, ". .. sys mounts self thread-self 1 2 ");
 	uvfs_task_exit(t2);
 	assert_int_equal(uvfs_lseek(t1, fd, 0, SEEK_SET), 0);
 	n = uvfs_getdents64(t1, fd, buf, sizeof(buf));
@@ -443,52 +480,6 @@ static int fake_current_tid(void *arg, int pid)
 {
 	(void)arg;
 	return pid == 1 ? 7 : -1;
-}
-
-/* the names of a directory's entries, each followed by a space, and the d_off of
- * the entry named at (or -1) */
-static void list_dir(struct uvfs_task *t, const char *path, char *names, size_t size,
-		     const char *at, long *at_off)
-{
-	char buf[8192];
-	long n, off;
-	const char *name;
-	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
-
-	assert_true(fd >= 0);
-	names[0] = 0;
-	*at_off = -1;
-	while ((n = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0)
-		for (off = 0; off < n;) {
-			int64_t d_off;
-
-			memcpy(&d_off, buf + off + 8, 8);
-			name = buf + off + 19;
-			if (at && !strcmp(name, at))
-				*at_off = (long)d_off;
-			assert_true(strlen(names) + strlen(name) + 2 <= size);
-			strcat(names, name);
-			strcat(names, " ");
-			off += *(unsigned short *)(buf + off + 16);
-		}
-	assert_int_equal(n, 0);
-	uvfs_close(t, fd);
-}
-
-static ssize_t read_file(struct uvfs_task *t, const char *path, char *buf, size_t size)
-{
-	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY, 0);
-	ssize_t n, got = 0;
-
-	if (fd < 0)
-		return fd;
-	while ((n = uvfs_read(t, fd, buf + got, size - 1 - (size_t)got)) > 0)
-		got += n;
-	uvfs_close(t, fd);
-	if (n < 0)
-		return n;
-	buf[got] = 0;
-	return got;
 }
 
 static void test_proc_source(void **state)

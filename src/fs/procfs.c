@@ -72,6 +72,20 @@ static const struct inode_operations proc_dir_iops, proc_fd_dir_iops, proc_fdinf
 	proc_fixed_link_iops, proc_thread_self_iops, proc_src_rw_iops, proc_ns_iops,
 	proc_self_iops, proc_file_iops, proc_mounts_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops, proc_mounts_fops;
+/* Each kind of entry's operations (a writable source file: proc_src_rw_iops) */
+static const struct inode_operations *const type_iops[] = {
+	[PROC_ROOT] = &proc_dir_iops, [PROC_SELF] = &proc_self_iops,
+	[PROC_PID] = &proc_pid_dir_iops, [PROC_FD_DIR] = &proc_fd_dir_iops,
+	[PROC_FDINFO_DIR] = &proc_fdinfo_dir_iops, [PROC_FD] = &proc_link_iops,
+	[PROC_FDINFO] = &proc_file_iops, [PROC_CWD] = &proc_link_iops,
+	[PROC_ROOTLINK] = &proc_link_iops, [PROC_EXE] = &proc_link_iops,
+	[PROC_MOUNTS] = &proc_mounts_iops, [PROC_MOUNTINFO] = &proc_mounts_iops,
+	[PROC_TASK] = &proc_task_dir_iops, [PROC_TID] = &proc_pid_dir_iops,
+	[PROC_SRC] = &proc_src_iops, [PROC_SYS] = &proc_dir_iops,
+	[PROC_LINK] = &proc_fixed_link_iops, [PROC_THREAD_SELF] = &proc_thread_self_iops,
+	[PROC_NS_DIR] = &proc_pid_dir_iops, [PROC_NS] = &proc_ns_iops,
+};
+_Static_assert(ARRAY_SIZE(type_iops) == PROC_NS + 1, "an entry for every kind");
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
 
 static inline struct proc_inode *PI(const struct inode *inode)
@@ -116,55 +130,7 @@ static struct inode *proc_inode(struct super_block *sb, enum proc_type type, int
 		 * task; nlink_tid the same of tid_base_stuff (attr, fd, fdinfo, net, ns) */
 		inode->i_nlink = type == PROC_PID ? 9 : 7;
 	}
-	switch (type) {
-	case PROC_ROOT:
-		inode->i_op = &proc_dir_iops;
-		break;
-	case PROC_FDINFO_DIR:
-		inode->i_op = &proc_fdinfo_dir_iops;
-		break;
-	case PROC_FD_DIR:
-		inode->i_op = &proc_fd_dir_iops;
-		break;
-	case PROC_PID:
-	case PROC_TID:
-		inode->i_op = &proc_pid_dir_iops;
-		break;
-	case PROC_TASK:
-		inode->i_op = &proc_task_dir_iops;
-		break;
-	case PROC_SYS:
-		inode->i_op = &proc_dir_iops;
-		break;
-	case PROC_SRC:
-		inode->i_op = mode & 0222 ? &proc_src_rw_iops : &proc_src_iops;
-		break;
-	case PROC_LINK:
-		inode->i_op = &proc_fixed_link_iops;
-		break;
-	case PROC_THREAD_SELF:
-		inode->i_op = &proc_thread_self_iops;
-		break;
-	case PROC_NS_DIR:
-		inode->i_op = &proc_pid_dir_iops;
-		break;
-	case PROC_NS:
-		inode->i_op = &proc_ns_iops;
-		break;
-	case PROC_SELF:
-		inode->i_op = &proc_self_iops;
-		break;
-	case PROC_FDINFO:
-		inode->i_op = &proc_file_iops;
-		break;
-	case PROC_MOUNTS:
-	case PROC_MOUNTINFO:
-		inode->i_op = &proc_mounts_iops;
-		break;
-	default:
-		inode->i_op = &proc_link_iops;
-		break;
-	}
+	inode->i_op = type == PROC_SRC && (mode & 0222) ? &proc_src_rw_iops : type_iops[type];
 	return inode;
 }
 

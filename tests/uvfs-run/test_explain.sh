@@ -12,20 +12,7 @@
 set -u
 UR=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-	shift
-	for l in "$@"; do echo "# $l"; done
-}
-same() {
-	if [ "$2" == "$3" ]; then ok "$1"; else
-		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
-			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
-	fi
-}
+. "$here/tap.sh"
 # matches NAME REGEX TEXT
 matches() {
 	if grep -Eq -- "$2" <<<"$3"; then ok "$1"; else

@@ -23,22 +23,7 @@ FDPASS=$bin/$(basename "$9")
 SPLICE=$bin/$(basename "${10}")
 LOCKS=$bin/$(basename "${11}")
 here=$(cd "$(dirname "$0")" && pwd)
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-	shift
-	for l in "$@"; do echo "# $l"; done
-}
-# same NAME EXPECTED ACTUAL
-same() {
-	if [ "$2" == "$3" ]; then ok "$1"; else
-		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
-			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
-	fi
-}
+. "$here/tap.sh"
 
 # root, or skip; native COMMAND...: the command on the kernel, in a namespace as
 # uvfs-run's (the root read-only, a fresh tmpfs on /tmp)

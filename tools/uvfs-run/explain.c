@@ -494,6 +494,20 @@ static void align(const struct call *x, size_t nx, const struct call *y, size_t 
 	}
 }
 
+/* Every process of x aligned with the same process of y */
+static void align_runs(const struct run *x, const struct run *y,
+		       bool (*fn)(const struct call *a, const struct call *b, void *arg), void *arg)
+{
+	for (size_t i = 0; i < x->ncalls;) {
+		size_t nx, ny;
+		const struct call *xc = calls_of(x, x->calls[i].key, &nx);
+		const struct call *yc = calls_of(y, x->calls[i].key, &ny);
+
+		align(xc, nx, yc, ny, fn, arg);
+		i += nx;
+	}
+}
+
 /* The calls whose answers differ between the two linux runs -- a process's Nth call
  * of a signature (a stop's second look at /proc/PID/exe may find the process gone
  * or not, by timing; its first look is no less telling): they vary by themselves */
@@ -558,22 +572,8 @@ static const struct call *first_call(const struct run *e, const struct run *ref,
 	struct noise ns = { 0 };
 	struct first f = { .ns = &ns };
 
-	for (size_t i = 0; i < ref->ncalls;) {
-		size_t nr, na;
-		const struct call *rc = calls_of(ref, ref->calls[i].key, &nr);
-		const struct call *ac = calls_of(again, ref->calls[i].key, &na);
-
-		align(rc, nr, ac, na, note_noise, &ns);
-		i += nr;
-	}
-	for (size_t i = 0; i < e->ncalls;) {
-		size_t ne, nr;
-		const struct call *ec = calls_of(e, e->calls[i].key, &ne);
-		const struct call *rc = calls_of(ref, e->calls[i].key, &nr);
-
-		align(ec, ne, rc, nr, note_first, &f);
-		i += ne;
-	}
+	align_runs(ref, again, note_noise, &ns);
+	align_runs(e, ref, note_first, &f);
 	free(ns.calls);
 	*want = f.want;
 	return f.got;

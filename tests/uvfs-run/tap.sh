@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tap.sh - sourced by uvfs-run's test scripts: TAP lines and the count of failures.
+#   ok NAME; not_ok NAME [LINE...] (the lines as comments); same NAME EXPECTED ACTUAL
+# The script ends with: echo "1..$n"; [ "$failed" = 0 ]
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	shift
+	for l in "$@"; do echo "# $l"; done
+}
+# same NAME EXPECTED ACTUAL
+same() {
+	if [ "$2" == "$3" ]; then ok "$1"; else
+		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
+			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+	fi
+}
