@@ -52,7 +52,7 @@ same "--json: one object per era, the same verdicts and call" "1
 {\"era\": \"linux-4.17\", \"status\": 0, \"same\": true},
 {\"era\": \"linux-3.18\", \"status\": 0, \"same\": true},
 {\"era\": \"linux-3.17\", \"status\": 0, \"same\": true},
-{\"era\": \"linux-3.15\", \"status\": 0, \"same\": false, \"call\": {\"pid\": 2, \"process\": \"/readlink[c397]#1\", \"comm\": \"readlink\", \"exe\": \"/usr/bin/readlink\", \"argv\": \"readlink /proc/self/fd/42\", \"call\": \"readlink(\\\"/proc/self/fd/42\\\")\", \"result\": \"18 \\\"/tmp/foo (deleted)\\\"\", \"linux\": {\"call\": \"readlink(\\\"/proc/self/fd/42\\\")\", \"result\": \"18 \\\"/tmp/bar (deleted)\\\"\"}}, \"line\": {\"stream\": \"stdout\", \"number\": 2, \"text\": \"/tmp/foo (deleted)\", \"linux\": \"/tmp/bar (deleted)\"}},
+{\"era\": \"linux-3.15\", \"status\": 0, \"same\": false, \"call\": {\"pid\": 2, \"process\": \"/readlink[c397]#1\", \"comm\": \"readlink\", \"exe\": \"/usr/bin/readlink\", \"argv\": \"readlink /proc/self/fd/42\", \"chain\": \"readlink\", \"call\": \"readlink(\\\"/proc/self/fd/42\\\")\", \"result\": \"18 \\\"/tmp/foo (deleted)\\\"\", \"linux\": {\"call\": \"readlink(\\\"/proc/self/fd/42\\\")\", \"result\": \"18 \\\"/tmp/bar (deleted)\\\"\"}}, \"line\": {\"stream\": \"stdout\", \"number\": 2, \"text\": \"/tmp/foo (deleted)\", \"linux\": \"/tmp/bar (deleted)\"}},
 {\"era\": \"linux-3.14\", \"status\": 0, \"same\": true}" "$st
 $(grep era <<<"$got" | sed 's/^ *//')"
 
@@ -84,6 +84,26 @@ $(verdicts "$got")"
 matches "... 3.17 explained by the same readlink" \
 	"^  first call: pid [0-9]+ \\(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/$long --retry 5\\): readlink\\(\"/proc/\\{food-with-a-nam#[0-9a-f]{4}\\}/exe\"\\) = 69 \"/tmp/$long;5e2a9b1c \\(deleted\\)\"\$" \
 	"$(sed -n '/^linux-3.17/,/^linux-3.15/p' <<<"$got")"
+
+# a test suite: make check, whose second test depends on the era -- the report names
+# it by the programs it runs through
+mkdir -p "$work/proj/tests"
+printf 'check: test-names test-fds\ntest-names:\n\tsh tests/names.sh\ntest-fds:\n\tbash tests/fds.sh\n' \
+	> "$work/proj/Makefile"
+echo 'mkdir -p /tmp/w && touch /tmp/w/a && ls /tmp/w && echo "names ok"' > "$work/proj/tests/names.sh"
+echo 'cd /tmp; touch foo bar; exec 42<bar; mv foo bar
+case "$(readlink /proc/self/fd/42)" in "/tmp/bar (deleted)") echo "fds ok";; *) echo "fds FAIL"; exit 1;; esac' \
+	> "$work/proj/tests/fds.sh"
+got=$(cd / && "$UR" --explain -- make -s -C "$work/proj" check); st=$?
+same "make check: linux-3.15 fails the second test, explained in it" "1
+linux-3.15  differs: exit status 2, linux 0;
+    run by:   make > bash > readlink
+    linux:    18 \"/tmp/bar (deleted)\"
+  first line of output, 3: fds FAIL
+    linux:    fds ok" "$st
+$(sed -n '/^linux-3.15/,/^linux-3.14/p' <<<"$got" | sed '/first call/d;$d')"
+matches "... the first call the readlink of the test" \
+	'^  first call: pid [0-9]+ \(readlink, /usr/bin/readlink: readlink /proc/self/fd/42\): readlink\("/proc/self/fd/42"\) = 18 "/tmp/foo \(deleted\)"$' "$got"
 
 # programs that depend on no era
 tree='mkdir -p /tmp/a/b/c /tmp/y && echo one > /tmp/a/f && ln -s f /tmp/a/l && ln /tmp/a/f /tmp/a/b/h &&

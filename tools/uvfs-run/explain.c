@@ -762,6 +762,25 @@ static void exe_of(const struct run *r, const char *key, unsigned long seq, char
 	}
 }
 
+/* The programs a process key runs through, "make > bash > readlink": which test of
+ * a suite it belongs to */
+static void chain_of(const char *key, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (const char *s = key; (s = strchr(s, '/')); ) {
+		size_t n = strcspn(++s, "[#/");
+
+		if (n == 4 && !strncmp(s, "fork", 4))
+			continue;
+		if (o && o + 3 < size)
+			o += (size_t)snprintf(buf + o, size - o, " > ");
+		if (o + n + 1 < size)
+			o += (size_t)snprintf(buf + o, size - o, "%.*s", (int)n, s);
+	}
+}
+
 /* One era's verdict: printed, or as JSON; true when it agrees */
 static bool verdict(FILE *f, const struct run *e, const struct run *ref, const struct run *again,
 		    bool json, bool first_json)
@@ -775,10 +794,12 @@ static bool verdict(FILE *f, const struct run *e, const struct run *ref, const s
 	bool tree = first_entry(e, ref, again, tb, sizeof(tb));
 	bool status = e->status != ref->status && ref->status == again->status;
 	bool same = !c && !lo && !le && !tree && !status;
-	char exe[1024] = "?", argv[1024] = "";
+	char exe[1024] = "?", argv[1024] = "", chain[512] = "";
 
-	if (c)
+	if (c) {
 		exe_of(e, c->key, c->seq, exe, argv, sizeof(exe));
+		chain_of(c->key, chain, sizeof(chain));
+	}
 	if (json) {
 		fprintf(f, "%s\n  {\"era\": ", first_json ? "" : ",");
 		json_str(f, e->abi);
@@ -792,6 +813,8 @@ static bool verdict(FILE *f, const struct run *e, const struct run *ref, const s
 			json_str(f, exe);
 			fprintf(f, ", \"argv\": ");
 			json_str(f, argv);
+			fprintf(f, ", \"chain\": ");
+			json_str(f, chain);
 			fprintf(f, ", \"call\": ");
 			json_str(f, c->sig);
 			fprintf(f, ", \"result\": ");
@@ -834,6 +857,8 @@ static bool verdict(FILE *f, const struct run *e, const struct run *ref, const s
 	if (c) {
 		fprintf(f, "  first call: pid %d (%s, %s: %s): %s = %s\n", c->pid, c->comm, exe,
 			argv, c->sig, c->res);
+		if (strchr(chain, '>'))
+			fprintf(f, "    run by:   %s\n", chain);
 		if (want && strcmp(want->sig, c->sig))
 			fprintf(f, "    linux:    %s = %s\n", want->sig, want->res);
 		else
