@@ -787,6 +787,29 @@ want=$(native python3 -c "$nofollow" 2>&1)
 got=$("$UR" -- python3 -c "$nofollow" 2>&1)
 same "a device opened with O_NOFOLLOW" "$want" "$got"
 
+# io_uring and fanotify: refused as by a kernel built without them (a deliberate
+# difference, docs/SEMANTICS.md §9; natively io_uring_setup and fanotify_init give
+# descriptors)
+uring='import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+p = ctypes.create_string_buffer(120)
+for name, nr, args in (("io_uring_setup", 425, (8, p)), ("io_uring_enter", 426, (-1, 0, 0, 0, None, 0)),
+                       ("io_uring_register", 427, (-1, 0, None, 0)), ("fanotify_init", 300, (0, 0)),
+                       ("fanotify_mark", 301, (-1, 1, 2, -100, b"/tmp"))):
+    r = libc.syscall(nr, *args)
+    print(name, r >= 0 and "a descriptor" or errno.errorcode[ctypes.get_errno()])'
+same "io_uring and fanotify natively" "io_uring_setup a descriptor
+io_uring_enter EBADF
+io_uring_register EINVAL
+fanotify_init a descriptor
+fanotify_mark EBADF" "$(native python3 -c "$uring" 2>&1)"
+same "io_uring and fanotify refused: ENOSYS, as a kernel without them" "io_uring_setup ENOSYS
+io_uring_enter ENOSYS
+io_uring_register ENOSYS
+fanotify_init ENOSYS
+fanotify_mark ENOSYS" "$("$UR" -- python3 -c "$uring" 2>&1)"
+
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
 echo "1..$n"

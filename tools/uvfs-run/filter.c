@@ -87,6 +87,19 @@ static const char *const trapped[] = {
 	"pidfd_getfd",
 };
 
+/*
+ * Refused, as a kernel built without them refuses them (sys_ni_syscall: ENOSYS), so
+ * that a program falls back to the calls uvfs answers: io_uring, whose
+ * IORING_OP_OPENAT, RENAMEAT, UNLINKAT, STATX... the kernel would make in its own
+ * threads with no filter seeing them, on the host's files; fanotify, whose marks
+ * would watch the host's inodes, not uvfs's.  Docker's default profile and gVisor
+ * refuse io_uring too (EPERM, ENOSYS).  A deliberate difference (docs/SEMANTICS.md
+ * §9).
+ */
+static const char *const refused[] = {
+	"io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark",
+};
+
 /* Stopped for the tracer when their first argument is AF_UNIX: the process then
  * installs the filter of RUN_GROUP_SOCK, which stops its sendmsg, sendmmsg, recvmsg
  * and recvmmsg (passing.c): descriptors travel only over unix sockets, and a
@@ -297,6 +310,12 @@ int run_install_filter(void)
 	}
 	for (size_t i = 0; !err && i < N(notified_nr); i++)
 		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
+	for (size_t i = 0; !err && i < N(refused); i++) {
+		int nr = seccomp_syscall_resolve_name(refused[i]);
+
+		if (nr != __NR_SCMP_ERROR)
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+	}
 	for (size_t i = 0; !err && i < N(socket_nr); i++) {
 		/* (SCMP_A0() leaves datum_b to the compiler: clang's -Wextra says so) */
 		const struct scmp_arg_cmp unix_only = {
