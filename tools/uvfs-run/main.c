@@ -708,6 +708,11 @@ int main(int argc, char **argv)
 	o.argv = argv + i;
 	if (o.json && !o.explain)
 		usage(stderr);
+	if (o.explain && o.abi && strcmp(o.abi, "all")) {
+		fprintf(stderr, "uvfs-run: --explain runs every era: --abi %s with it is not one\n",
+			o.abi);
+		return 2;
+	}
 	if (o.commands)
 		return run_campaign(&o);
 	if (o.explain)
