@@ -474,13 +474,13 @@ static int run_once(const struct opts *o, const char *abi)
 		return 2;
 	}
 	waitpid(init, &ws, 0);
-	/* --explain: the files the program left in its memory filesystems (a host
-	 * directory is the same one under every era: not compared) */
+	/* --explain: the files the program left in its memory filesystems and its
+	 * --bind directories (each run's a copy of its own: explain_once) */
 	if (run_tree_fd >= 0) {
 		run_tree_dump(t, "/tmp");
 		run_tree_dump(t, "/dev/shm");
 		for (int i = 0; i < o->nm; i++)
-			if (!strcmp(o->m[i].kind, "--tmpfs"))
+			if (strcmp(o->m[i].kind, "--ro-bind"))
 				run_tree_dump(t, o->m[i].dst);
 	}
 	close(run_notify_fd);
@@ -503,9 +503,52 @@ static int run_once(const struct opts *o, const char *abi)
 }
 
 /* --explain's run of the program under one era (explain.c) */
-static int explain_once(const void *o, const char *abi)
+/*
+ * --explain's run of the program under one era (explain.c), in a process of its own:
+ * each --bind directory is a fresh copy of the host's (cp -a), so that no run finds
+ * what an earlier one left there and the files the run leaves can be compared; the
+ * copy goes when the run has been recorded.  --ro-bind directories are the host's.
+ */
+static int explain_once(const void *arg, const char *abi)
 {
-	return run_once(o, abi);
+	struct opts o = *(const struct opts *)arg;
+	char tmp[] = "/var/tmp/uvfs-run-explain.XXXXXX", dst[PATH_MAX + 64];
+	int status;
+	bool copied = false;
+
+	for (int i = 0; i < o.nm; i++) {
+		pid_t pid;
+		int ws;
+
+		if (strcmp(o.m[i].kind, "--bind"))
+			continue;
+		if (!copied && !mkdtemp(tmp))
+			die("--explain: a copy of the --bind directories", errno);
+		copied = true;
+		snprintf(dst, sizeof(dst), "%s/%d", tmp, i);
+		pid = fork();
+		if (pid == 0) {
+			execlp("cp", "cp", "-a", "--reflink=auto", "--", o.m[i].src, dst, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) || WEXITSTATUS(ws)) {
+			fprintf(stderr, "uvfs-run: --explain: cannot copy %s\n", o.m[i].src);
+			return 2;
+		}
+		o.m[i].src = strdup(dst);
+	}
+	status = run_once(&o, abi);
+	if (copied) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execlp("rm", "rm", "-rf", "--", tmp, (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	return status;
 }
 
 /*
