@@ -105,6 +105,16 @@ $(sed -n '/^linux-3.15/,/^linux-3.14/p' <<<"$got" | sed '/first call/d;$d')"
 matches "... the first call the readlink of the test" \
 	'^  first call: pid [0-9]+ \(readlink, /usr/bin/readlink: readlink /proc/self/fd/42\): readlink\("/proc/self/fd/42"\) = 18 "/tmp/foo \(deleted\)"$' "$got"
 
+# a --bind directory: a copy of its own for each run, compared at the end, the host's
+# untouched
+mkdir "$work/bind" && echo base > "$work/bind/f"
+got=$(cd / && "$UR" --explain --bind "$work/bind" /mnt -- bash -c 'cd /mnt; touch foo bar; exec 42<bar
+	mv foo bar; ln -s "$(readlink /proc/self/fd/42)" link'); st=$?
+same "a --bind: linux-3.15's link differs, and the host's directory is as it was" "1
+  first entry of the files left: - /mnt/link	120777	18	1	/mnt/bar (deleted); this era: /mnt/link	120777	18	1	/mnt/foo (deleted)
+f" "$st
+$(grep 'first entry' <<<"$got")
+$(ls "$work/bind")"
 # programs that depend on no era
 tree='mkdir -p /tmp/a/b/c /tmp/y && echo one > /tmp/a/f && ln -s f /tmp/a/l && ln /tmp/a/f /tmp/a/b/h &&
 	mkfifo /tmp/a/p && printf "%s" two > /tmp/a/b/c/g && tar c -C /tmp a | tar x -C /tmp/y && ls -lR /tmp/y | wc -l'
