@@ -61,6 +61,13 @@ for ns in net mnt pid user; do
 	[ "$(readlink /proc/self/ns/$ns)" = "$(readlink /proc/$food/ns/$ns)" ] && echo "$ns shared"
 done
 readlink /proc/self/ns/uts | sed 's/:\[[0-9]*\]$/:[N]/'
+# /proc/sys: the kernel's (sysctl reads it), /proc/mounts self's, /proc's own files
+cat /proc/sys/kernel/ostype /proc/sys/fs/protected_symlinks
+sysctl -n kernel.ostype 2>/dev/null || echo "no sysctl"
+ls /proc/sys | head -4
+readlink /proc/mounts
+grep -c . /proc/filesystems | sed 's/^[0-9]*$/some/'
+head -c 5 /proc/version; echo
 awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
 grep -c '^Rss:' /proc/$food/smaps_rollup
 readlink /proc/$food/exe
