@@ -447,6 +447,12 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 			      flags & UMOUNT_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &path);
 	if (err)
 		goto out;
+	/* ksys_umount()'s LOOKUP_MOUNTPOINT: the walk ends on the topmost mount stacked
+	 * where it stopped (path_lookupat()'s handle_lookup_down()), even for a last
+	 * component that crosses none -- ".", "/", a magic link: runc's
+	 * pivot_root(".", ".") then umount2(".", MNT_DETACH) detaches the old root,
+	 * stacked on the new one, not the new (tests/regress/umount-dot-after-pivot.sys) */
+	follow_mounts(fs, &path);
 	m = path.mnt;
 	/* can_umount() */
 	err = -EPERM;
