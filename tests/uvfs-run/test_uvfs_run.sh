@@ -787,6 +787,20 @@ want=$(native python3 -c "$nofollow" 2>&1)
 got=$("$UR" -- python3 -c "$nofollow" 2>&1)
 same "a device opened with O_NOFOLLOW" "$want" "$got"
 
+# The namespace's root is the host's root itself (pivot_root, not a chroot into a
+# directory of it): a cwd left outside a chroot of the program's reads
+# "(unreachable)/tmp", as on the kernel, not "(unreachable)/.r/tmp"
+unreach='import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+os.chdir("/tmp"); os.chroot("/usr")
+buf = ctypes.create_string_buffer(512)
+print(libc.syscall(79, buf, 512), buf.value.decode())'
+want=$(native python3 -c "$unreach" 2>&1)
+same "getcwd outside a chroot natively" "18 (unreachable)/tmp" "$want"
+same "getcwd outside a chroot: no trace of uvfs-run's namespace" "$want" \
+	"$(cd /tmp && "$UR" -- python3 -c "$unreach" 2>&1)"
+
 # io_uring and fanotify: refused as by a kernel built without them (a deliberate
 # difference, docs/SEMANTICS.md §9; natively io_uring_setup and fanotify_init give
 # descriptors)

@@ -118,7 +118,8 @@ static int uvfs_mkdir_p(struct uvfs_task *t, const char *path)
 }
 
 /* The namespace on a new instance: the host's root on /.r (read-only), its /tmp and
- * /dev/shm a memfs each, uvfs's /proc, the options' mounts, then pivot_root into /.r. */
+ * /dev/shm a memfs each, uvfs's /proc, the options' mounts, then pivot_root into /.r
+ * and the old root (uvfs_new's memfs) detached. */
 static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *m, int nm)
 {
 	struct uvfs_task *t = uvfs_task_new(fs);
@@ -161,7 +162,12 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 			exit(2);
 		}
 	}
-	if ((err = uvfs_chdir(t, "/.r")) || (err = uvfs_chroot(t, ".")))
+	/* pivot_root(".", ".") and a lazy unmount of the old root, stacked on top, as
+	 * runc enters a container's root: /.r becomes the namespace's root, not only the
+	 * task's, so that no path a program can see goes through /.r -- getcwd of a cwd
+	 * outside a chroot of the program's says (unreachable)/tmp, as Linux does */
+	if ((err = uvfs_chdir(t, "/.r")) || (err = uvfs_pivot_root(t, ".", ".")) ||
+	    (err = uvfs_umount2(t, ".", MNT_DETACH)) || (err = uvfs_chdir(t, "/")))
 		die("enter the namespace", -err);
 	return t;
 }
