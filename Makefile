@@ -51,7 +51,8 @@ $(BUILD)/build.ninja:
 	meson setup $(BUILD) -Dwerror=true $(MESON_OPTS)
 
 # The seed article's session, under every personality and then on the real kernel;
-# then the upgrade that broke ALT Linux, replayed on the real tools (uvfs-run).
+# then the upgrade that broke ALT Linux, replayed on the real tools (uvfs-run); then
+# the session explained: the call that makes it depend on an era.
 demo: deps all
 	./$(BUILD)/tools/uvfsh/uvfsh --abi all examples/article.sh
 	@echo
@@ -61,6 +62,10 @@ demo: deps all
 	@echo '== the upgrade the seed patch is about, with the real start-stop-daemon under uvfs-run:'
 	@echo '   a daemon binary replaced as rpm does, then start-stop-daemon --stop --exec'
 	examples/upgrade-replay.sh ./$(BUILD)/tools/uvfs-run/uvfs-run
+	@echo
+	@echo '== which call makes the session depend on an era (uvfs-run --explain; exit 1: some do):'
+	./$(BUILD)/tools/uvfs-run/uvfs-run --explain -- bash -c 'cd /tmp; touch foo bar; exec 42<bar; \
+	  readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42'; test $$? = 1
 
 check: deps all
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2; \

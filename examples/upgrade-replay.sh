@@ -12,7 +12,7 @@
 # per run: the era, the file, what the stop did, whether pidof DIR/NAME found the old
 # daemon, what /proc/PID/exe said after the upgrade.  Needs root (the native run mounts), gcc and start-stop-daemon.
 set -u
-ur=$1
+ur=$(realpath "$1")  # (the runs start in /)
 here=$(cd "$(dirname "$0")" && pwd)
 long=food-with-a-name-longer-than-the-inline-limit
 tmp=$(mktemp -d /var/tmp/uvfs-upgrade.XXXXXX)
