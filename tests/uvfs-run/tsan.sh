@@ -66,6 +66,12 @@ check "twenty subshells writing to one shared descriptor" bash -c "$tree"
 # exec handling against the workers' answers
 check "execs by a thread while the others make calls" "$EXEC_THREAD" stale 30
 check "execs by a thread as the leader opens" "$EXEC_THREAD" watch 30
+# /proc's source (procsrc.c): processes reading their own and each other's stat,
+# status and maps at once, the workers calling the source without uvfs's lock
+procs='{ for i in 1 2 3 4; do (for j in 1 2 3 4 5; do grep -c "^Name:" /proc/self/status
+	cut -d" " -f2 /proc/$$/stat; grep -c . /proc/$$/maps > /dev/null; done) & done; wait; } |
+	sort | uniq -c'
+check "four processes reading /proc at once" bash -c "$procs"
 
 echo "1..$n"
 [ $failed = 0 ]
