@@ -68,6 +68,10 @@ struct external_name {
  * dentry, and a directory every class may search costs the walk nothing. */
 #define DCACHE_OP_PERMISSION  0x0200u
 #define DCACHE_OP_MASK        (DCACHE_OP_REVALIDATE | DCACHE_OP_PERMISSION)
+/* Nothing may be mounted on it (the kernel's DCACHE_CANT_MOUNT, dont_mount()): procfs
+ * sets it on /proc/PID/fd/N and fdinfo/N when it makes them, as proc_fd_instantiate()
+ * and proc_fdinfo_instantiate() do (6.18; the kernel checked); lock_mount() says ENOENT */
+#define DCACHE_CANT_MOUNT     0x0400u
 
 /*
  * 128 bytes, two cache lines (the kernel's is 192, with 40 of inline name too): what
@@ -123,6 +127,7 @@ static inline bool d_is_negative(const struct dentry *d) { return d->d_inode == 
 /* d_unlinked(): shown as "(deleted)" by d_path. */
 static inline bool d_unlinked(const struct dentry *d) { return d_unhashed(d) && !IS_ROOT(d); }
 static inline bool d_mountpoint(const struct dentry *d) { return d->d_flags & DCACHE_MOUNTED; }
+static inline bool d_cant_mount(const struct dentry *d) { return d->d_flags & DCACHE_CANT_MOUNT; }
 
 /* Changes of what the lockless walk and d_path_rcu() read meanwhile: d_flags, and
  * the name's pointer (published with release, the bytes before it: prepend_name_rcu()

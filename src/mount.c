@@ -26,13 +26,16 @@
 #define MOUNT_DATA_MAX 4095
 
 
-/* lock_mount(): nothing is mounted in an unmounted (lazily detached) mount, nor
+/* lock_mount(): nothing is mounted in an unmounted (lazily detached) mount, nor on
+ * what the filesystem marked so (cant_mount(): procfs's fd/N and fdinfo/N), nor
  * (d_set_mounted()) on a removed directory or in a removed tree: ENOENT */
 static bool cant_mount(const struct path *path)
 {
 	const struct dentry *d = path->dentry;
 
 	if (path->mnt->mnt_flags & MNT_UMOUNT)
+		return true;
+	if (d_cant_mount(d))
 		return true;
 	if (d_unlinked(d))
 		return true;
@@ -146,23 +149,13 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	return 0;
 }
 
-/* The source of a bind or a move (EINVAL for none, its walk's errors), then the
- * target's lock_mount() (ENOENT): 0 with *old_path held, or -errno. */
-static int lookup_source(struct uvfs_task *task, const char *old_name, const struct path *path,
-			 struct path *old_path)
+/* The source of a bind or a move: EINVAL for none, its walk's errors; 0 with
+ * *old_path held, or -errno. */
+static int lookup_source(struct uvfs_task *task, const char *old_name, struct path *old_path)
 {
-	int err;
-
 	if (!old_name || !*old_name)
 		return -EINVAL;
-	err = filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, old_path);
-	if (err)
-		return err;
-	if (cant_mount(path)) {
-		path_put(old_path);
-		return -ENOENT;
-	}
-	return 0;
+	return filename_lookup(task, AT_FDCWD, old_name, LOOKUP_FOLLOW, old_path);
 }
 
 /*
@@ -176,11 +169,14 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 	struct path old_path;
 	struct mnt_copies c;
 	struct mount *old;
-	int err = lookup_source(task, old_name, path, &old_path);
+	int err = lookup_source(task, old_name, &old_path);
 
 	if (err)
 		return err;
 	old = old_path.mnt;
+	err = -ENOENT;  /* lock_mount() */
+	if (cant_mount(path))
+		goto out;
 	err = -EINVAL;
 	if (!check_mnt(task, path->mnt) || (old->mnt_flags & MNT_UNBINDABLE) || !check_mnt(task, old))
 		goto out;
@@ -297,17 +293,23 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 	struct uvfs *fs = task->fs;
 	struct path old_path;
 	struct mount *old, *p;
-	int err = lookup_source(task, old_name, path, &old_path);
+	int err = lookup_source(task, old_name, &old_path);
 
 	if (err)
 		return err;
 	old = old_path.mnt;
+	/* do_move_mount(): the source a mount's root and of the target's type, then
+	 * lock_mount() (ENOENT), then the namespaces */
 	err = -EINVAL;
-	if (!check_mnt(task, old) || old->mnt_parent == old || !check_mnt(task, path->mnt))
-		goto out;
 	if (old_path.dentry != old->mnt_root)
 		goto out;
 	if (S_ISDIR(path->dentry->d_inode->i_mode) != S_ISDIR(old_path.dentry->d_inode->i_mode))
+		goto out;
+	err = -ENOENT;
+	if (cant_mount(path))
+		goto out;
+	err = -EINVAL;
+	if (!check_mnt(task, old) || old->mnt_parent == old || !check_mnt(task, path->mnt))
 		goto out;
 	/* not under itself */
 	err = -ELOOP;

@@ -681,6 +681,9 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 			inode->i_uid = inode->i_gid = 0;
 	}
 	d_add(dentry, inode);
+	/* proc_fd_instantiate(), proc_fdinfo_instantiate(): dont_mount() (6.18 has it) */
+	if (e.type == PROC_FD || e.type == PROC_FDINFO)
+		d_flags_set(dentry, DCACHE_CANT_MOUNT);
 	return 0;
 }
 
