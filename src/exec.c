@@ -21,11 +21,14 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	/* do_open_execat(): may_open(MAY_EXEC | MAY_OPEN) — only regular files, not
-	 * through a noexec mount (MNT_NOEXEC, or procfs's SB_I_NOEXEC), then
-	 * execute permission for the caller's class (no read needed), which for root
-	 * wants an x bit somewhere (generic_permission) */
-	err = !S_ISREG(inode->i_mode) || path_noexec(&path) ? -EACCES :
+	/* do_open_execat(): may_open(MAY_EXEC | MAY_OPEN) — a symlink is ELOOP (the
+	 * walk ends on one only through a magic link: /proc/PID/fd/N of an O_PATH
+	 * descriptor of a symlink, nd_jump_link()), anything else but a regular file
+	 * EACCES, as is one through a noexec mount (MNT_NOEXEC, or procfs's
+	 * SB_I_NOEXEC); then execute permission for the caller's class (no read
+	 * needed), which for root wants an x bit somewhere (generic_permission) */
+	err = S_ISLNK(inode->i_mode) ? -ELOOP :
+	      !S_ISREG(inode->i_mode) || path_noexec(&path) ? -EACCES :
 	      inode_permission(&task->cred, inode, MAY_EXEC | MAY_OPEN);
 	if (err) {
 		path_put(&path);

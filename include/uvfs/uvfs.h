@@ -725,8 +725,10 @@ int uvfs_memfd(struct uvfs_task *task, int fd);
  * path (symlinks followed), pins the file as the task's executable (/proc/PID/exe),
  * and closes the O_CLOEXEC descriptors.  While the task runs it (until it execs
  * another or exits; a fork's child too), opening it for writing is ETXTBSY.  Errors,
- * in order: path walk errors, EACCES (not a regular file, or no execute bit for
- * anyone), ETXTBSY (a descriptor has it open for writing); then nothing changes.
+ * in order: path walk errors, ELOOP (the walk ended on a symlink, as it does through
+ * /proc/PID/fd/N of an O_PATH descriptor of one), EACCES (not a regular file, or no
+ * execute bit for anyone), ETXTBSY (a descriptor has it open for writing); then
+ * nothing changes.
  */
 int uvfs_task_exec(struct uvfs_task *task, const char *path);
 

@@ -386,6 +386,45 @@ the same descriptors: True" "$want"
 got=$(cd /tmp && "$UR" --bind "$xdir" /mnt -- python3 -c "$xfail" 2>&1)
 same "an exec the kernel refuses: its error, no descriptor left" "$want" "$got"
 rm -rf "$xdir"
+# An exec that ends on a symlink is ELOOP (may_open()): /proc/self/fd/N and
+# execveat(AT_EMPTY_PATH) of an O_PATH descriptor of one, AT_SYMLINK_NOFOLLOW; an
+# empty file and a text without #! are ENOEXEC, and may be written at once after
+# (issue 33, item 3b and c), on a --bind and on memfs, as natively
+xdir=$(mktemp -d /var/tmp/uvfs-run-exec.XXXXXX)
+xsym='import os, ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+os.chdir("/mnt")
+for name, data in (("prog", "#!/bin/true\n"), ("empty", ""), ("text", "hello")):
+    with open(name, "w") as f: f.write(data)
+    os.chmod(name, 0o755)
+os.symlink("prog", "link")
+fd = os.open("link", os.O_PATH | os.O_NOFOLLOW)
+def ex(what, f):
+    try: f(); print(what, "ran")
+    except OSError as e: print(what, e.strerror)
+def nofollow():
+    argv = (ctypes.c_char_p * 2)(b"x", None)
+    if libc.syscall(322, -100, b"link", argv, argv, 0x100) < 0:
+        e = ctypes.get_errno(); raise OSError(e, os.strerror(e))
+ex("/proc/self/fd/N:", lambda: os.execv("/proc/self/fd/%d" % fd, ["x"]))
+ex("AT_EMPTY_PATH:", lambda: os.execve(fd, ["x"], {}))
+ex("AT_SYMLINK_NOFOLLOW:", nofollow)
+for name in ("empty", "text"):
+    ex(name + ":", lambda: os.execv(name, [name]))
+    w = os.open(name, os.O_WRONLY); os.write(w, b"x"); os.close(w); print(name, "written")'
+want=$(native bash -c 'mount -t tmpfs none /mnt && python3 -c "$1"' x "$xsym" 2>&1)
+same "execs of a symlink and of no format, natively" "/proc/self/fd/N: Too many levels of symbolic links
+AT_EMPTY_PATH: Too many levels of symbolic links
+AT_SYMLINK_NOFOLLOW: Too many levels of symbolic links
+empty: Exec format error
+empty written
+text: Exec format error
+text written" "$want"
+got=$(cd /tmp && "$UR" --bind "$xdir" /mnt -- python3 -c "$xsym" 2>&1)
+same "execs of a symlink and of no format on a --bind" "$want" "$got"
+got=$(cd /tmp && "$UR" --tmpfs /mnt -- python3 -c "$xsym" 2>&1)
+same "execs of a symlink and of no format on memfs" "$want" "$got"
+rm -rf "$xdir"
 
 # Exec: /proc/PID/exe names what the process runs, through a rename and an unlink
 # of the file (a host directory bound on /tmp/x, natively and under uvfs-run)

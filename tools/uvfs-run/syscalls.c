@@ -1328,7 +1328,10 @@ static int parse_shebang(char *buf, char **name, char **arg)
 	return 0;
 }
 
-/* A file the process may execute: open (O_PATH), regular, execute permission */
+/* A file the process may execute: open (O_PATH), regular (may_open(): a symlink --
+ * an O_PATH descriptor's through /proc/PID/fd/N or AT_EMPTY_PATH, or the last
+ * component under AT_SYMLINK_NOFOLLOW -- ELOOP, anything else EACCES), execute
+ * permission */
 static int exec_open(struct proc *p, int dirfd, const char *path, int flags)
 {
 	struct stat st;
@@ -1343,7 +1346,7 @@ static int exec_open(struct proc *p, int dirfd, const char *path, int flags)
 		return fd;
 	err = uvfs_fstat(T(p), fd, &st);
 	if (!err && !S_ISREG(st.st_mode))
-		err = -EACCES;
+		err = S_ISLNK(st.st_mode) ? -ELOOP : -EACCES;
 	if (!err)
 		err = uvfs_faccessat2(T(p), fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS);
 	if (err) {
