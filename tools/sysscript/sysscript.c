@@ -105,6 +105,17 @@ char *sysscript_expand(const char *text)
 			case 'n': c = '\n'; break;
 			case 't': c = '\t'; break;
 			case '0': c = '\0'; break;
+			case 'x':
+				/* \xHH: any byte (an ELF magic's \x7f) */
+				if (isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
+					char hex[3] = { p[1], p[2], 0 };
+
+					c = (char)strtoul(hex, NULL, 16);
+					p += 2;
+					break;
+				}
+				c = *p;
+				break;
 			default: c = *p; break;
 			}
 		}
@@ -951,11 +962,16 @@ long sysscript_line(struct sysscript *s, const char *line)
 	}
 	/* Echo the line without its comment, then the result. */
 	{
-		const char *end = line + strlen(line);
-		const char *hash = strchr(line, '#');
+		const char *end = line;
+		bool quoted = false;
 
-		if (hash)
-			end = hash;
+		/* the comment is a '#' outside quotes (split()'s rule) */
+		for (; *end && (quoted || *end != '#'); end++) {
+			if (*end == '"')
+				quoted = !quoted;
+			else if (quoted && *end == '\\' && end[1])
+				end++;
+		}
 		while (end > line && isspace((unsigned char)end[-1]))
 			end--;
 		while (isspace((unsigned char)*line))

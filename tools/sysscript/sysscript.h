@@ -12,7 +12,8 @@
  *
  * Arguments are numbers (decimal, 0octal, 0xhex), symbolic constants joined by '|'
  * (O_*, AT_*, RENAME_*, S_IF*, F_*, SEEK_*, ...), or strings, bare or in double
- * quotes with C escapes; "{c*N}" inside a string stands for N copies of c.  '#'
+ * quotes with escapes (\n, \t, \0, \xHH; a backslash before anything else is that
+ * character); "{c*N}" inside a string stands for N copies of c.  '#' outside quotes
  * starts a comment.  Each line prints as itself followed by " = result":
  *     = 0
  *     = -1 ENOENT (No such file or directory)
