@@ -1,14 +1,59 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * exec.c - the namespace half of execve (fs/exec.c: do_open_execat,
- * set_mm_exe_file, do_close_on_exec).
+ * prepare_binprm and search_binary_handler's formats, set_mm_exe_file,
+ * do_close_on_exec).
  *
  * Locking: the call runs under ns_lock (task_enter).
  */
+#include <fcntl.h>
+#include <string.h>
+
+#include "file.h"
 #include "inode.h"
 #include "namei.h"
 #include "permission.h"
 #include "task.h"
+
+/* include/uapi/linux/binfmts.h: what prepare_binprm() reads of the file */
+#define BINPRM_BUF_SIZE 256
+
+/*
+ * prepare_binprm() and search_binary_handler(): the file's first bytes, read as
+ * kernel_read() reads them (no read permission asked; a read touches the atime as
+ * any read does), must start as a format the kernel has a handler for -- binfmt_elf's
+ * ELFMAG ("\177ELF", load_elf_binary()) or binfmt_script's "#!" (load_script()).
+ * Anything else, a file shorter than the magic included (the buffer is zero past
+ * its end), is ENOEXEC: uvfs knows no binfmt_misc entries, and what the handlers
+ * check beyond the magic (an ELF header's class, machine and type, a script's
+ * interpreter) is left to whoever runs the program (uvfs-run: the kernel).  0, or
+ * -errno of the read.
+ */
+static int check_binfmt(struct uvfs_task *task, const struct path *path)
+{
+	struct inode *inode = path->dentry->d_inode;
+	unsigned char buf[BINPRM_BUF_SIZE] = { 0 };
+	struct file *f = alloc_empty_file(task->fs);
+	off_t pos = 0;
+	ssize_t n;
+
+	if (!f)
+		return -ENOMEM;
+	file_init(f, path, O_RDONLY | O_LARGEFILE, FMODE_READ);
+	n = f->f_op && f->f_op->open ? f->f_op->open(inode, f) : 0;
+	if (n) {
+		file_deinit(f);
+		file_free(f);
+		return (int)n;
+	}
+	n = f->f_op && f->f_op->read ? f->f_op->read(f, buf, sizeof(buf), &pos) : -EINVAL;
+	fput(f);
+	if (n < 0)
+		return (int)n;
+	if (!memcmp(buf, "\177ELF", 4) || !memcmp(buf, "#!", 2))
+		return 0;
+	return -ENOEXEC;
+}
 
 int uvfs_task_exec(struct uvfs_task *task, const char *name)
 {
@@ -37,6 +82,14 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 	/* do_open_execat(): a file some descriptor has open for writing cannot run */
 	err = deny_write_access(inode);
 	if (err) {
+		path_put(&path);
+		goto out;
+	}
+	/* exec_binprm(): a format some handler takes, after the write access is
+	 * denied (so ETXTBSY first); a failure gives it back, nothing else changed */
+	err = check_binfmt(task, &path);
+	if (err) {
+		allow_write_access(inode);
 		path_put(&path);
 		goto out;
 	}

@@ -187,6 +187,7 @@ static void test_clone_fs_files(void **state)
 	assert_int_equal(uvfs_mkdirat(p, AT_FDCWD, "/d", 0755), 0);
 	fd = uvfs_openat(p, AT_FDCWD, "/x", O_CREAT | O_WRONLY, 0755);
 	assert_int_equal(fd, 0);
+	assert_int_equal(uvfs_write(p, fd, "#!/bin/sh\n", 10), 10);  /* a format exec takes */
 	assert_int_equal(uvfs_close(p, fd), 0);
 	/* CLONE_FILES: one table */
 	c = uvfs_task_clone(p, 0, CLONE_FILES);

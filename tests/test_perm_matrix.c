@@ -311,9 +311,9 @@ static long host_op(const struct cell *c)
 
 		r = R(syscall(SYS_execveat, host_root, P(a, c->op == EXEC ? "d/f" : "d/sub"), argv,
 			      envp, 0));
-		/* the file is one byte, no program: past every permission check the kernel
-		 * says ENOEXEC, where uvfs, which runs nothing, says 0 (uvfs.h) */
-		return r == -ENOEXEC ? 0 : r;
+		/* the file is one byte, no program: past every permission check both
+		 * say ENOEXEC (uvfs.h) */
+		return r;
 	}
 	default:
 		return -ENOSYS;

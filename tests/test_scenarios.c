@@ -211,7 +211,7 @@ static void upgrade(const struct era *e, char *exe, size_t n, bool *found)
 	uvfs_mkdirat(init, AT_FDCWD, "/usr", 0755);
 	uvfs_mkdirat(init, AT_FDCWD, "/usr/sbin", 0755);
 	fd = uvfs_openat(init, AT_FDCWD, "/usr/sbin/food", O_CREAT | O_WRONLY, 0755);
-	uvfs_write(init, fd, "old", 3);
+	uvfs_write(init, fd, "#!old", 5);  /* a format exec takes */
 	uvfs_close(init, fd);
 	daemon = uvfs_task_fork(init);
 	assert_int_equal(uvfs_task_exec(daemon, "/usr/sbin/food"), 0);

@@ -99,7 +99,8 @@ extern "C" {
  *   chdir, fchdir, chroot - EACCES: no search permission on the new directory;
  *             chroot then EPERM without CAP_SYS_CHROOT.
  *   uvfs_task_exec - EACCES: not a regular file, or no execute permission (root needs
- *             an x bit somewhere).  Afterwards the saved and filesystem ids are the
+ *             an x bit somewhere); no read permission is needed (ENOEXEC's check
+ *             reads the file all the same).  Afterwards the saved and filesystem ids are the
  *             effective ones, and the capabilities as execve(2) leaves them for a
  *             program without file capabilities.
  *   uvfs_mount - EPERM without CAP_SYS_ADMIN, after the target's walk.
@@ -722,13 +723,21 @@ int uvfs_memfd(struct uvfs_task *task, int fd);
 
 /*
  * uvfs_task_exec - what execve(2) does to the namespace; no program runs.  Resolves
- * path (symlinks followed), pins the file as the task's executable (/proc/PID/exe),
- * and closes the O_CLOEXEC descriptors.  While the task runs it (until it execs
- * another or exits; a fork's child too), opening it for writing is ETXTBSY.  Errors,
- * in order: path walk errors, ELOOP (the walk ended on a symlink, as it does through
- * /proc/PID/fd/N of an O_PATH descriptor of one), EACCES (not a regular file, or no
- * execute bit for anyone), ETXTBSY (a descriptor has it open for writing); then
- * nothing changes.
+ * path (symlinks followed), checks that the file is in a format the kernel could
+ * run, pins it as the task's executable (/proc/PID/exe), and closes the O_CLOEXEC
+ * descriptors.  While the task runs it (until it execs another or exits; a fork's
+ * child too), opening it for writing is ETXTBSY.  The format: the file's first bytes,
+ * read without asking read permission (the atime is touched, as the kernel's read
+ * touches it), must be ELF's magic "\177ELF" or a script's "#!" -- what binfmt_elf
+ * and binfmt_script take in search_binary_handler(); uvfs checks nothing past them
+ * (an ELF header's class, machine and type, a script's interpreter: whoever runs the
+ * program checks those, as uvfs-run leaves them to the kernel) and knows no
+ * binfmt_misc entries.  Errors, in order: path walk errors, ELOOP (the walk ended
+ * on a symlink, as it does through /proc/PID/fd/N of an O_PATH descriptor of one),
+ * EACCES (not a regular file, or no execute bit for anyone), ETXTBSY (a descriptor
+ * has it open for writing), an error reading the file (ENOMEM; a host mount's read
+ * error), ENOEXEC (neither magic, or a file shorter than it, an empty one
+ * included); then nothing changes -- the file may be written again at once.
  */
 int uvfs_task_exec(struct uvfs_task *task, const char *path);
 
