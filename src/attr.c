@@ -122,6 +122,15 @@ static int notify_change(const struct cred *cred, struct inode *inode, struct ia
 	return 0;
 }
 
+/* setattr_copy()'s ctime: now -- but a filesystem that commits the change elsewhere
+ * (hostfs) has the ctime its host stamped, read back by the commit: a chown of a host
+ * file that changes no id sends the host no inotify event that would refresh it */
+static void setattr_ctime(struct inode *inode)
+{
+	if (!inode->i_op->setattr_commit)
+		inode_set_ctime_current(inode);
+}
+
 int do_truncate(const struct cred *cred, struct inode *inode, off_t size)
 {
 	unsigned int kill = should_remove_suid(cred, inode);
@@ -243,7 +252,7 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 
 		err = notify_change(&task->cred, inode, &attr);
 		if (!err)
-			inode_set_ctime_current(inode);
+			setattr_ctime(inode);
 		/* the walk's may_lookup() reads the directory's new mode from its flags */
 		if (!err && S_ISDIR(inode->i_mode))
 			d_update_search_check(path.dentry);
@@ -282,7 +291,7 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 			attr.ia_valid |= ATTR_KILL_SUID | should_drop_sgid(&task->cred, inode);
 		err = notify_change(&task->cred, inode, &attr);
 		if (!err)
-			inode_set_ctime_current(inode);
+			setattr_ctime(inode);
 	}
 	path_put(&path);
 out:

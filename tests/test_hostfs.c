@@ -470,6 +470,58 @@ static void test_policies(void **state)
 	}
 }
 
+/*
+ * A chown that changes no id (-1, -1) still stamps the ctime, on the host's
+ * filesystem as on tmpfs (chown_common() calls notify_change() all the same: tmpfs
+ * and ext4 both did on 6.18); uvfs reports the host file's stamp, not one of its
+ * own -- for a file, a symlink (lchown) and a directory, at each policy.  Found by
+ * pjdfstest (issue 33, item 3d): uvfs's ctime moved and the host's did not.
+ */
+static void test_chown_nothing_stamps_host_ctime(void **state)
+{
+	static const char *const policy[] = { NULL, "never", "timeout=3600" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
+		struct env *e = env_new(policy[i]);
+		static const char *const names[] = { "f", "l", "d" };
+		char p[128];
+
+		host_write(e, "f", "data");
+		host_path(e, "l", p, sizeof(p));
+		assert_int_equal(symlink("f", p), 0);
+		host_path(e, "d", p, sizeof(p));
+		assert_int_equal(mkdir(p, 0755), 0);
+		for (size_t k = 0; k < 3; k++) {
+			char u[64];
+			struct stat before, host, st;
+
+			snprintf(u, sizeof(u), "/m/%s", names[k]);
+			host_path(e, names[k], p, sizeof(p));
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, u, &st, AT_SYMLINK_NOFOLLOW), 0);
+			assert_int_equal(lstat(p, &before), 0);
+			usleep(10000);  /* past the host's clock tick */
+			assert_int_equal(uvfs_fchownat(e->t, AT_FDCWD, u, (uid_t)-1, (gid_t)-1,
+						       AT_SYMLINK_NOFOLLOW), 0);
+			assert_int_equal(lstat(p, &host), 0);
+			assert_true(host.st_ctim.tv_sec != before.st_ctim.tv_sec ||
+				    host.st_ctim.tv_nsec != before.st_ctim.tv_nsec);
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, u, &st, AT_SYMLINK_NOFOLLOW), 0);
+			assert_int_equal(st.st_ctim.tv_sec, host.st_ctim.tv_sec);
+			assert_int_equal(st.st_ctim.tv_nsec, host.st_ctim.tv_nsec);
+			/* and chmod's stamp is the host's too */
+			if (k != 1) {
+				assert_int_equal(uvfs_fchmodat(e->t, AT_FDCWD, u, 0700, 0), 0);
+				assert_int_equal(lstat(p, &host), 0);
+				assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, u, &st, 0), 0);
+				assert_int_equal(st.st_ctim.tv_sec, host.st_ctim.tv_sec);
+				assert_int_equal(st.st_ctim.tv_nsec, host.st_ctim.tv_nsec);
+			}
+		}
+		env_free(e);
+	}
+}
+
 /* ENOSPC and EROFS come from the host as the host gives them.  Root only: a small
  * tmpfs of our own in a private mount namespace. */
 static void test_host_errors(void **state)
@@ -848,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_escape_race),
 		cmocka_unit_test(test_host_changes_always),
 		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_chown_nothing_stamps_host_ctime),
 		cmocka_unit_test(test_host_errors),
 		cmocka_unit_test(test_cache_bound),
 		cmocka_unit_test(test_personalities),

@@ -1095,7 +1095,11 @@ static int hostfs_setattr_commit(struct inode *inode, const struct iattr *attr)
 	int err = 0;
 
 	proc_name(inode, name);
-	if ((valid & (ATTR_UID | ATTR_GID)) &&
+	/* chown_common(): a chown goes through notify_change() even when it changes
+	 * no id (-1, -1: ATTR_CTIME alone, which no other call sends), and the host's
+	 * filesystem stamps the ctime then (tmpfs and ext4 alike, asked on 6.18) */
+	if (((valid & (ATTR_UID | ATTR_GID)) ||
+	     !(valid & ~(ATTR_CTIME | ATTR_KILL_SUID | ATTR_KILL_SGID | ATTR_FORCE))) &&
 	    fchownat(fd, "", valid & ATTR_UID ? attr->ia_uid : (uid_t)-1,
 		     valid & ATTR_GID ? attr->ia_gid : (gid_t)-1, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		err = host_err();
