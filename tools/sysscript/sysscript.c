@@ -665,19 +665,20 @@ static const struct timespec *parse_times(const char *w, struct timespec t[2])
 	return t;
 }
 
-/* line with every "{child}" replaced by pid (malloc'ed), or NULL when it has none. */
-static char *subst_child(const char *line, int pid)
+/* line with every token ("{child}", "{opened}") replaced by value (malloc'ed), or NULL
+ * when it has none. */
+static char *subst_token(const char *line, const char *token, long value)
 {
-	char *out = NULL, num[16];
-	size_t len = 0;
+	char *out = NULL, num[24];
+	size_t len = 0, tlen = strlen(token);
 	FILE *f;
 
-	if (!strstr(line, "{child}"))
+	if (!strstr(line, token))
 		return NULL;
-	snprintf(num, sizeof(num), "%d", pid);
+	snprintf(num, sizeof(num), "%ld", value);
 	f = open_memstream(&out, &len);
-	for (const char *p = line, *q; ; p = q + 7) {
-		q = strstr(p, "{child}");
+	for (const char *p = line, *q; ; p = q + tlen) {
+		q = strstr(p, token);
 		if (!q) {
 			fputs(p, f);
 			break;
@@ -689,13 +690,25 @@ static char *subst_child(const char *line, int pid)
 	return out;
 }
 
+/* "{child}" is the newest child's pid, "{opened}" OPENED's number inside a word */
+static char *subst_child(const struct sysscript *s, const char *line)
+{
+	char *child = subst_token(line, "{child}", s->last_child);
+	char *opened = subst_token(child ? child : line, "{opened}", s->opened);
+
+	if (!opened)
+		return child;
+	free(child);
+	return opened;
+}
+
 long sysscript_line(struct sysscript *s, const char *line)
 {
 	struct sys_backend *b = s->b;
 	void *c = b->ctx;
 	char *w[MAX_ARGS + 1] = { 0 };
 	long a[MAX_ARGS] = { 0 };
-	char *subst = subst_child(line, s->last_child);
+	char *subst = subst_child(s, line);
 	int n = split(subst ? subst : line, w, MAX_ARGS + 1);
 	long r = 0;
 	char *buf = NULL;

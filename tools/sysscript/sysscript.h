@@ -49,8 +49,9 @@
  * "pivot_root NEW OLD" are the calls; "hostmount TARGET FLAGS DATA" mounts a new host
  * directory (struct sys_backend's hostmount).
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
- * OPENED, as a number, is what the last successful openat returned; "{child}" in a
- * line is the pid of the newest "fork" (0 before the first).
+ * OPENED, as a number, is what the last successful openat returned, and "{opened}"
+ * the same inside a word ("/proc/self/fd/{opened}"); "{child}" in a line is the pid
+ * of the newest "fork" (0 before the first).
  * Inode numbers print as identities (#1 is the first inode seen, ...), so that two
  * systems with different numbering agree.
  */
