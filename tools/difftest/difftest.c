@@ -377,9 +377,9 @@ static int split_lines(char *text, char ***lines)
 }
 
 /* The lines but those from skip_from on, skip_len of them — except a "writeprog"
- * while an "exec" stays: a program file emptied by the shrinking is a difference
- * by design (the host says ENOEXEC for it, uvfs runs no program), never the one
- * being shrunk. */
+ * while an "exec" stays: the program keeps a shrunk script's exec running the same
+ * program on both sides (without it the file would be empty: ENOEXEC for both, a
+ * different script). */
 static char *join_lines(char **lines, int n, int skip_from, int skip_len)
 {
 	char *text = NULL;

@@ -15,8 +15,10 @@
  * whatever is mounted on the root.  Besides: O_PATH descriptors in every descriptor
  * call, flag bits Linux does not know and contradictory ones, offsets and counts near
  * the limits, zero-length I/O; tasks (task_op) that fork, exec a program while
- * descriptors write it, and exit while the sequence holds descriptors and its cwd in
- * their /proc/PID; a fifo opened only in ways that cannot wait.  Never generated
+ * descriptors write it, exec a file in no format or an O_PATH descriptor through
+ * /proc/PID/fd/N, and exit while the sequence holds descriptors and its cwd in
+ * their /proc/PID; mounts onto /proc/PID/fdinfo/N and fd/N; a fifo opened only in
+ * ways that cannot wait.  Never generated
  * (each would hang or diverge by design, see docs/SEMANTICS.md): a fifo among the
  * names every operation picks (a blocking open or read waits forever on both sides),
  * devices other than 0:0 (uvfs has no drivers), /proc/PID/exe (the host's first
@@ -196,12 +198,19 @@ static void open_flags(struct rng *r, char *buf, size_t n)
  *  - an fdinfo descriptor's lseek, pwrite and fsync (closed at once: its text shows
  *    mount ids, which differ);
  *  - a fifo (a name no other operation picks) opened with O_ACCMODE (EINVAL) and
- *    without waiting.
+ *    without waiting;
+ *  - an exec of a file that is in no format (empty, a text, "#" alone: ENOEXEC, and
+ *    the file may be written again at once), made and written just before with an
+ *    execute bit, or a name of the namespace;
+ *  - an exec through /proc/PID/fd/N of an O_PATH descriptor -- of a symlink made for
+ *    it ("xl", a name no other operation picks: ELOOP), or of any path (EACCES for a
+ *    directory, the file's own answer);
+ * each exec by a fresh child that then exits.  Never generated: a file that starts
+ * as a format but that the kernel refuses all the same (ELF's magic alone, "#!" and a
+ * missing interpreter), where uvfs, which checks the magic only, says 0 by design.
  */
 /* The sequence has become a user ("asuser"): a program it writes may not be written
- * (EACCES), and an exec of whatever is there then differs by design — the host says
- * ENOEXEC, uvfs runs no program — so users do not exec (the permission matrix checks
- * exec's permissions against the kernel). */
+ * (EACCES), and its exec is then an exec of an empty file: ENOEXEC on both sides. */
 static bool gen_as_user;
 /* The sequence mounted something on e (difftest_generate): mount operations too. */
 static bool gen_mounted, gen_mounted_own_sb;
@@ -209,10 +218,8 @@ static bool gen_mounted, gen_mounted_own_sb;
 static void task_op(struct rng *r, FILE *f)
 {
 	char nm[32], a[64];
-	unsigned k = pick(r, 5);
+	unsigned k = pick(r, 7);
 
-	if (k == 1 && gen_as_user)
-		k = 2;
 	switch (k) {
 	case 0:
 		fprintf(f, "fork\nopenat AT_FDCWD /proc/{child} O_RDONLY|O_DIRECTORY\n");
@@ -245,11 +252,47 @@ static void task_op(struct rng *r, FILE *f)
 			   "pwrite OPENED x 0\nfsync OPENED\nclose OPENED\n", pick(r, 3),
 			pick(r, 2) ? "SEEK_END" : "SEEK_DATA");
 		break;
-	default:
+	case 4:
 		fprintf(f, "mknodat AT_FDCWD fifo S_IFIFO|0644 0\nopenat AT_FDCWD fifo O_ACCMODE%s\n"
 			   "openat AT_FDCWD fifo O_RDWR|O_NONBLOCK\nclose OPENED\n",
 			pick(r, 2) ? "" : "|O_NONBLOCK");
 		break;
+	case 5: {
+		/* a file in no format; never "\177ELF" or "#!" (see above) */
+		static const char *const data[] = { "", "hello", "x", "#", "{z*300}", "\\x7fEL" };
+		static const unsigned modes[] = { 0755, 0755, 0700, 0711, 0644, 04755 };
+
+		name(r, nm, sizeof(nm));
+		snprintf(a, sizeof(a), "%s%s", dirs[pick(r, 4)], nm);
+		if (chance(r, 80)) {
+			fprintf(f, "openat AT_FDCWD \"%s\" O_CREAT|O_WRONLY|O_TRUNC 0%o\n", a,
+				modes[pick(r, 6)]);
+			fprintf(f, "write OPENED \"%s\"\n", data[pick(r, 6)]);
+			if (chance(r, 80))
+				fprintf(f, "close OPENED\n");
+		}
+		fprintf(f, "fork\nexec \"%s\"\n", a);
+		if (chance(r, 60))
+			fprintf(f, "openat AT_FDCWD \"%s\" O_RDWR\nwrite OPENED \"y\"\n", a);
+		fprintf(f, "exit\n");
+		break;
+	}
+	default: {
+		static const char *const via[] = { "self", "self", "{child}", "1" };
+
+		if (chance(r, 60)) {
+			fprintf(f, "symlinkat %s AT_FDCWD xl\nopenat AT_FDCWD xl O_PATH|O_NOFOLLOW\n",
+				pick(r, 2) ? "a" : "nowhere");
+		} else {
+			gen_open = true;
+			path(r, a, sizeof(a));
+			gen_open = false;
+			fprintf(f, "openat AT_FDCWD \"%s\" O_PATH%s\n", a,
+				pick(r, 2) ? "|O_NOFOLLOW" : "");
+		}
+		fprintf(f, "fork\nexec /proc/%s/fd/{opened}\nexit\n", via[pick(r, 4)]);
+		break;
+	}
 	}
 }
 
@@ -493,7 +536,23 @@ static void emit_op(struct rng *r, FILE *f)
 		static const char *const where[] = { "d", "e", "d/f", ".", "/", "nowhere", "a",
 						     "loop", "a/x" };
 
-		if (chance(r, 85))
+		if (chance(r, 20)) {
+			/* onto /proc: fdinfo/N, which procfs marks dont_mount() (ENOENT) --
+			 * a new tmpfs, a type nobody registered, a bind of a file or of a
+			 * directory -- or fd/N, which the mount follows to the descriptor's
+			 * file: a type nobody registered, a bind of a file (never a
+			 * directory: one of /proc's, open there, would be covered for every
+			 * later sequence of the batch) */
+			static const char *const src[] = { "none", "none", "a", "d" };
+			static const char *const type[] = { "tmpfs", "nosuchfs", "NULL", "NULL" };
+			static const char *const flags[] = { "0", "0", "MS_BIND", "MS_BIND" };
+			bool fdinfo = pick(r, 3);
+			unsigned how = fdinfo ? pick(r, 4) : 1 + pick(r, 2);
+
+			fprintf(f, "mount2 %s /proc/%s/%s/%u %s %s NULL\n", src[how],
+				pick(r, 3) ? "self" : "1", fdinfo ? "fdinfo" : "fd", pick(r, 5),
+				type[how], flags[how]);
+		} else if (chance(r, 85))
 			fprintf(f, "mount tmpfs %s\n", where[chance(r, 10) ? 4 : pick(r, 4)]);
 		else
 			fprintf(f, "mount nosuchfs %s\n", where[pick(r, 9)]);
