@@ -5,6 +5,7 @@
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
 #include "inode.h"
+#include "permission.h"
 #include "task.h"
 
 #ifndef O_NDELAY
@@ -14,9 +15,15 @@
 #define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME)
 
 /* setfl() */
-static int setfl(struct file *f, unsigned int arg)
+static int setfl(const struct cred *cred, struct file *f, unsigned int arg)
 {
 	unsigned int fop_flags = f->f_op ? f->f_op->fop_flags : 0;
+
+	/* "O_NOATIME can only be set by the owner or superuser", before O_DIRECT's
+	 * EINVAL */
+	if ((arg & O_NOATIME) && !(f->f_flags & O_NOATIME) &&
+	    !inode_owner_or_capable(cred, f->f_inode))
+		return -EPERM;
 
 	/* O_DIRECT needs FMODE_CAN_ODIRECT */
 	if ((arg & O_DIRECT) && !(fop_flags & (FOP_ODIRECT | FOP_SETFL_ODIRECT)))
@@ -136,7 +143,7 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 		ret = (int)f->f_flags;
 		break;
 	case F_SETFL:
-		ret = setfl(f, (unsigned int)arg);
+		ret = setfl(&task->cred, f, (unsigned int)arg);
 		break;
 	default:
 		ret = -EINVAL;

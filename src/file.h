@@ -7,6 +7,8 @@
 #ifndef UVFS_FILE_H
 #define UVFS_FILE_H
 
+#include <fcntl.h>
+
 #include "mount.h"
 
 struct inode;
@@ -47,6 +49,13 @@ static inline struct file *get_file(struct file *f)
 	return f;
 }
 void fput(struct file *f);
+/* file_accessed(): a read through f touches atime, unless f is O_NOATIME (open's
+ * or F_SETFL's: only the owner or CAP_FOWNER may ask for it, may_open() and setfl()) */
+static inline void file_accessed(const struct file *f)
+{
+	if (!(f->f_flags & O_NOATIME))
+		touch_atime(&f->f_path);
+}
 
 struct fdtable {
 	struct file **fd;          /* fd[n] or NULL; published before size, freed by RCU */

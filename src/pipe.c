@@ -144,7 +144,7 @@ static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)
 	}
 	waitq_wake_all(&p->wait);
 	if (done)
-		touch_atime(&f->f_path);  /* pipe_read(): file_accessed() */
+		file_accessed(f);  /* pipe_read() */
 	return (ssize_t)done;
 }
 

@@ -1335,7 +1335,7 @@ static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 
 	if (*pos >= inode->i_size || !count) {
 		if (count)
-			touch_atime(&f->f_path);
+			file_accessed(f);  /* filemap_read() */
 		return 0;
 	}
 	if ((uint64_t)count > (uint64_t)(inode->i_size - *pos))
@@ -1364,7 +1364,7 @@ static ssize_t memfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 		done += n;
 	}
 	*pos += (off_t)done;
-	touch_atime(&f->f_path);
+	file_accessed(f);
 	return (ssize_t)done;
 }
 
@@ -1696,7 +1696,7 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 	}
 	f->f_pos = DIR_OFFSET_EOD;
 out:
-	touch_atime(&f->f_path);
+	file_accessed(f);  /* iterate_dir() */
 	ret = (ssize_t)used;
 out_steps:
 	count_steps(dir->d_inode, steps);
