@@ -11,6 +11,10 @@
 #ifndef O_NDELAY
 #define O_NDELAY O_NONBLOCK
 #endif
+/* Linux 6.12's F_CREATED_QUERY (F_LINUX_SPECIFIC_BASE + 4): older headers lack it */
+#ifndef F_CREATED_QUERY
+#define F_CREATED_QUERY 1028
+#endif
 /* The flags F_SETFL may change (fs/fcntl.c); O_ASYNC only through ->fasync. */
 #define SETFL_MASK (O_APPEND | O_NONBLOCK | O_NDELAY | O_DIRECT | O_NOATIME)
 
@@ -114,8 +118,9 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 		ret = -EBADF;
 		goto out;
 	}
+	/* check_fcntl_cmd(): what an O_PATH descriptor may ask */
 	if ((f->f_mode & FMODE_PATH) && cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC &&
-	    cmd != F_GETFD && cmd != F_SETFD && cmd != F_GETFL) {
+	    cmd != F_GETFD && cmd != F_SETFD && cmd != F_GETFL && cmd != F_CREATED_QUERY) {
 		ret = -EBADF;
 		goto out;
 	}
@@ -141,6 +146,10 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 		break;
 	case F_GETFL:
 		ret = (int)f->f_flags;
+		break;
+	case F_CREATED_QUERY:
+		/* f_created_query(): whether the open that made f created the file */
+		ret = (f->f_mode & FMODE_CREATED) != 0;
 		break;
 	case F_SETFL:
 		ret = setfl(&task->cred, f, (unsigned int)arg);

@@ -18,13 +18,14 @@ struct uvfs_task;
 #define FMODE_READ  0x1u
 #define FMODE_WRITE 0x2u
 #define FMODE_PATH  0x4u  /* O_PATH: no I/O at all */
+#define FMODE_CREATED 0x8u /* this open created the file (F_CREATED_QUERY, 6.12) */
 
 struct file {
 	long f_count;                       /* descriptors referring to it */
 	struct path f_path;                 /* immutable; holds references */
 	struct inode *f_inode;              /* immutable; holds a reference */
 	unsigned int f_flags;               /* O_* as given, less O_CREAT/O_EXCL/... */
-	unsigned int f_mode;                /* FMODE_*; immutable */
+	unsigned int f_mode;                /* FMODE_*; immutable once installed */
 	off_t f_pos;
 	const struct file_operations *f_op; /* immutable */
 	unsigned long f_cred_id;            /* the opener's cred_id (task.h); immutable */

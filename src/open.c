@@ -323,6 +323,8 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 	if (err)
 		return err;
 	err = vfs_open(f, &nd->path, op);
+	if (!err && created)
+		f->f_mode |= FMODE_CREATED;  /* lookup_open() sets it on the file */
 	/* times change even at size 0; shrinking frees memory and cannot fail */
 	if (!err && truncate)
 		err = do_truncate(&nd->task->cred, inode, 0);

@@ -663,8 +663,11 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
  * one or one >= the limit, EMFILE), F_GETFD, F_SETFD (FD_CLOEXEC), F_GETFL (access
  * mode | O_APPEND, O_NONBLOCK, O_PATH, O_DIRECTORY...; O_LARGEFILE as on 64-bit Linux),
  * F_SETFL (O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME; O_ASYNC on fifos only; EINVAL
- * for O_DIRECT where the file cannot take it).  EBADF; EBADF for all but F_DUPFD*,
- * F_GETFD, F_SETFD, F_GETFL on O_PATH; EINVAL for unknown commands. */
+ * for O_DIRECT where the file cannot take it; EPERM for O_NOATIME from neither the
+ * owner nor CAP_FOWNER), F_CREATED_QUERY (1028, Linux 6.12: 1 when the open that made
+ * the descriptor's file description created the file, else 0; dup'd descriptors share
+ * it).  EBADF; EBADF for all but F_DUPFD*, F_GETFD, F_SETFD, F_GETFL, F_CREATED_QUERY
+ * on O_PATH; EINVAL for unknown commands. */
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
 
 /*

@@ -1858,9 +1858,11 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 			return fcntl_lock(p, r, fd);
 		case F_SETLEASE:
 			return fcntl_setlease(p, r, fd, iarg(A2(r)));
+		case F_CREATED_QUERY_:
+			/* uvfs's open created the file, not the stand-in's */
+			return skip(r, uvfs_fcntl(t, fd, cmd, (long)A2(r)));
 		case F_GETFD:
 		case F_DUPFD_QUERY_:
-		case F_CREATED_QUERY_:
 			return ACT_NATIVE;  /* the stand-in answers, O_PATH or not */
 		default: {
 			int fl = uvfs_fcntl(t, fd, F_GETFL, 0);

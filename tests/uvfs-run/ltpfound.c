@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ltpfound.c DIR - what the Linux Test Project found wrong in uvfs-run's decoding of
+ * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads.
+ * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
+ * on uvfs-run's memfs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/vfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#ifndef F_CREATED_QUERY
+#define F_CREATED_QUERY 1028
+#endif
+
+#define R(what, e) do { \
+	long r_ = (long)(e); \
+	printf("%-44s %ld %s\n", what, r_, r_ < 0 ? strerrorname_np(errno) : ""); \
+} while (0)
+
+static char path[4096];
+
+static const char *at(const char *dir, const char *name)
+{
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+/* whether PATH's atime changed since the last look (each file is looked at before
+ * the call that must change it: multigrain timestamps) */
+static struct timespec last_atime;
+
+static void atime(const char *what, const char *p)
+{
+	struct stat st;
+
+	if (lstat(p, &st)) {
+		printf("%-44s lstat %s\n", what, strerrorname_np(errno));
+		return;
+	}
+	printf("%-44s %s\n", what,
+	       st.st_atim.tv_sec == last_atime.tv_sec && st.st_atim.tv_nsec == last_atime.tv_nsec
+	       ? "atime same" : "atime changed");
+	last_atime = st.st_atim;
+}
+
+static void created_query(const char *dir)
+{
+	int fd = open(at(dir, "cq"), O_CREAT | O_RDWR, 0644);
+
+	R("F_CREATED_QUERY, created", fcntl(fd, F_CREATED_QUERY));
+	R("F_CREATED_QUERY, its dup", fcntl(dup(fd), F_CREATED_QUERY));
+	R("F_CREATED_QUERY, O_CREAT of it again", fcntl(open(path, O_CREAT | O_RDWR, 0644), F_CREATED_QUERY));
+	R("F_CREATED_QUERY, O_PATH", fcntl(open(path, O_PATH), F_CREATED_QUERY));
+	R("F_CREATED_QUERY, O_EXCL", fcntl(open(at(dir, "cq2"), O_CREAT | O_EXCL | O_WRONLY, 0600), F_CREATED_QUERY));
+	R("F_CREATED_QUERY, O_TMPFILE", fcntl(open(dir, O_TMPFILE | O_RDWR, 0600), F_CREATED_QUERY));
+}
+
+static void noatime(const char *dir)
+{
+	char buf[8];
+	int fd = open(at(dir, "na"), O_CREAT | O_RDWR, 0644), na;
+
+	R("write", write(fd, "hello", 5));
+	atime("file made", path);
+	na = open(path, O_RDONLY | O_NOATIME);
+	R("O_NOATIME open, F_GETFL", fcntl(na, F_GETFL));
+	R("read through O_NOATIME", read(na, buf, 3));
+	atime("after it", path);
+	R("read through the other", pread(fd, buf, 3, 0));
+	atime("after it", path);
+	R("pwrite", pwrite(fd, "x", 1, 0));
+	atime("after it", path);
+	R("F_SETFL O_NOATIME", fcntl(fd, F_SETFL, O_NOATIME));
+	R("pread", pread(fd, buf, 3, 0));
+	atime("after it", path);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "/tmp";
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	created_query(dir);
+	noatime(dir);
+	return 0;
+}
