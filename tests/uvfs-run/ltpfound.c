@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * ltpfound.c DIR - what the Linux Test Project found wrong in uvfs-run's decoding of
- * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads.
+ * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads; getdents
+ * counts of 0 and past INT_MAX.
  * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
  * on uvfs-run's memfs.
  */
@@ -85,6 +86,31 @@ static void noatime(const char *dir)
 	atime("after it", path);
 }
 
+static void getdents_counts(const char *dir)
+{
+	char buf[4096];
+	int d, op;
+
+	mkdir(at(dir, "gd"), 0755);
+	close(open(at(dir, "gd/a"), O_CREAT | O_WRONLY, 0644));
+	d = open(at(dir, "gd"), O_RDONLY | O_DIRECTORY);
+	op = open(path, O_PATH);
+	R("getdents64 count 0, entries due", syscall(SYS_getdents64, d, buf, 0));
+	R("getdents count 0, entries due", syscall(SYS_getdents, d, buf, 0));
+	R("getdents64 count 2^31", syscall(SYS_getdents64, d, buf, 0x80000000u));
+	R("getdents count 2^31", syscall(SYS_getdents, d, buf, 0x80000000u));
+	R("getdents64 count 2^32-1", syscall(SYS_getdents64, d, buf, 0xffffffffu));
+	R("getdents64 count 10", syscall(SYS_getdents64, d, buf, 10));
+	R("getdents64 count 0, NULL buffer", syscall(SYS_getdents64, d, NULL, 0));
+	R("getdents64 count 2^32+100 (100)", syscall(SYS_getdents64, d, buf, 0x100000064ul));
+	R("getdents64 4096 at the end", syscall(SYS_getdents64, d, buf, sizeof(buf)));
+	R("getdents64 count 0 at the end", syscall(SYS_getdents64, d, buf, 0));
+	R("getdents count 0 at the end", syscall(SYS_getdents, d, buf, 0));
+	R("getdents64 count 2^31 at the end", syscall(SYS_getdents64, d, buf, 0x80000000u));
+	R("getdents64 O_PATH count 0", syscall(SYS_getdents64, op, buf, 0));
+	R("getdents64 O_PATH", syscall(SYS_getdents64, op, buf, sizeof(buf)));
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/tmp";
@@ -92,5 +118,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	created_query(dir);
 	noatime(dir);
+	getdents_counts(dir);
 	return 0;
 }

@@ -1917,8 +1917,13 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 	case SYS_getdents:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
-		return skip(r, do_getdents(p, fd, A1(r), iarg(A2(r)) < 0 ? 0 : (size_t)iarg(A2(r)),
-					   nr == SYS_getdents));
+		/* the count is an unsigned int the kernel keeps in an int (struct
+		 * getdents_callback64): 0, and anything past INT_MAX, fits no entry --
+		 * filldir64()'s EINVAL when one is due, 0 at the end; uvfs's answer
+		 * to a count of 0 is that */
+		if (iarg(A2(r)) <= 0)
+			return skip(r, uvfs_getdents64(t, fd, NULL, 0));
+		return skip(r, do_getdents(p, fd, A1(r), (size_t)iarg(A2(r)), nr == SYS_getdents));
 	case SYS_copy_file_range:
 		if (!ufd(p, fd) && !ufd(p, iarg(A2(r))))
 			return ACT_NATIVE;
