@@ -2,7 +2,8 @@
 /*
  * ltpfound.c DIR - what the Linux Test Project found wrong in uvfs-run's decoding of
  * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads; getdents
- * counts of 0 and past INT_MAX.
+ * counts of 0 and past INT_MAX; linkat, renameat and symlinkat with a bad second
+ * descriptor.
  * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
  * on uvfs-run's memfs.
  */
@@ -111,6 +112,36 @@ static void getdents_counts(const char *dir)
 	R("getdents64 O_PATH", syscall(SYS_getdents64, op, buf, sizeof(buf)));
 }
 
+static void bad_dirfd(const char *dir)
+{
+	int d = open(dir, O_RDONLY | O_DIRECTORY), p[2];
+
+	if (pipe(p))
+		return;
+	close(open(at(dir, "lk"), O_CREAT | O_WRONLY, 0644));
+	if (chdir(dir))
+		return;
+	R("linkat(dir, f, -1, g)", linkat(d, "lk", -1, "lk2", 0));
+	R("linkat(dir, missing, -1, g)", linkat(d, "nx", -1, "lk2", 0));
+	R("linkat(dir, f, 99, g)", linkat(d, "lk", 99, "lk2", 0));
+	R("linkat(dir, f, pipe, g)", linkat(d, "lk", p[0], "lk2", 0));
+	R("linkat(dir, missing, pipe, g)", linkat(d, "nx", p[0], "lk2", 0));
+	R("linkat(AT_FDCWD, f, -1, g)", linkat(AT_FDCWD, "lk", -1, "lk2", 0));
+	R("linkat(-1, f, dir, g)", linkat(-1, "lk", d, "lk2", 0));
+	R("linkat(pipe, f, dir, g)", linkat(p[0], "lk", d, "lk2", 0));
+	R("linkat(dir, f, -1, absolute)", linkat(d, "lk", -1, at(dir, "lk3"), 0));
+	R("linkat(dir, f, -1, \"\")", linkat(d, "lk", -1, "", 0));
+	R("renameat(dir, f, -1, g)", renameat(d, "lk", -1, "lk2"));
+	R("renameat(dir, missing, -1, g)", renameat(d, "nx", -1, "lk2"));
+	R("renameat(dir, missing, pipe, g)", renameat(d, "nx", p[0], "lk2"));
+	R("renameat(-1, f, dir, g)", renameat(-1, "lk", d, "lk2"));
+	R("renameat(AT_FDCWD, f, 99, g)", renameat(AT_FDCWD, "lk", 99, "lk2"));
+	R("symlinkat(x, -1, g)", symlinkat("x", -1, "lk2"));
+	R("symlinkat(x, pipe, g)", symlinkat("x", p[0], "lk2"));
+	R("lstat of lk3", access(at(dir, "lk3"), F_OK));
+	R("lstat of lk2", access(at(dir, "lk2"), F_OK));
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/tmp";
@@ -119,5 +150,6 @@ int main(int argc, char **argv)
 	created_query(dir);
 	noatime(dir);
 	getdents_counts(dir);
+	bad_dirfd(dir);
 	return 0;
 }

@@ -121,6 +121,32 @@ static int host_fd_kind(const struct proc *p, int fd)
 }
 
 /*
+ * linkat and renameat with one name relative to a descriptor of uvfs's (or the cwd)
+ * and the other relative to a number that is not uvfs's: true when both are the
+ * kernel's, or when the other is a host directory (the kernel decides).  Else that
+ * number has no open file (EBADF) or is no directory (ENOTDIR), which the kernel
+ * says where its walks reach that name -- do_linkat(): after the old name's lookup;
+ * do_renameat2(): after both parents' (the old first), before the old name's -- so
+ * uvfs walks that name from -1, whose EBADF comes at the same point, and *kind is
+ * the answer to give for it.  (Both went to the kernel before, which saw the
+ * stand-in of uvfs's directory, no directory: ENOTDIR where Linux says EBADF.)
+ */
+static bool one_dirfd_bad(const struct proc *p, int *ofd, const char *op, int *nfd,
+			  const char *np, int *kind)
+{
+	bool on = dirfd_native(p, *ofd, op), nn = dirfd_native(p, *nfd, np);
+	int *bad = on ? ofd : nfd;
+
+	if (on == nn)
+		return on;
+	*kind = host_fd_kind(p, *bad);
+	if (!*kind)
+		return true;
+	*bad = -1;
+	return false;
+}
+
+/*
  * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<own pid>/fd/N and /dev/fd/N,
  * /dev/stdin, /dev/stdout, /dev/stderr for a descriptor N of the host's (a pipe of
  * bash's process substitution, the terminal): uvfs's /proc does not have it; the
@@ -2151,23 +2177,30 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		return skip(r, uvfs_renameat2(t, AT_FDCWD, pa, AT_FDCWD, pb, 0));
 	case SYS_renameat:
-	case SYS_renameat2:
+	case SYS_renameat2: {
+		int ofd = fd, nfd = iarg(A2(r)), kind = 0;
+
 		if ((ret = two_paths(p, A1(r), A3(r), pa, pb)))
 			return skip(r, ret);
-		if (dirfd_native(p, fd, pa) || dirfd_native(p, iarg(A2(r)), pb))
+		if (one_dirfd_bad(p, &ofd, pa, &nfd, pb, &kind))
 			return ACT_NATIVE;
-		return skip(r, uvfs_renameat2(t, fd, pa, iarg(A2(r)), pb,
-					      nr == SYS_renameat2 ? (unsigned int)A4(r) : 0));
+		ret = uvfs_renameat2(t, ofd, pa, nfd, pb, nr == SYS_renameat2 ? (unsigned int)A4(r) : 0);
+		return skip(r, ret == -EBADF && kind ? kind : ret);
+	}
 	case SYS_link:
 		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
 			return skip(r, ret);
 		return skip(r, uvfs_linkat(t, AT_FDCWD, pa, AT_FDCWD, pb, 0));
-	case SYS_linkat:
+	case SYS_linkat: {
+		int ofd = fd, nfd = iarg(A2(r)), kind = 0;
+
 		if ((ret = two_paths(p, A1(r), A3(r), pa, pb)))
 			return skip(r, ret);
-		if (dirfd_native(p, fd, pa) || dirfd_native(p, iarg(A2(r)), pb))
+		if (one_dirfd_bad(p, &ofd, pa, &nfd, pb, &kind))
 			return ACT_NATIVE;
-		return skip(r, uvfs_linkat(t, fd, pa, iarg(A2(r)), pb, iarg(A4(r))));
+		ret = uvfs_linkat(t, ofd, pa, nfd, pb, iarg(A4(r)));
+		return skip(r, ret == -EBADF && kind ? kind : ret);
+	}
 	case SYS_symlink:
 		if ((ret = two_paths(p, A0(r), A1(r), pa, pb)))
 			return skip(r, ret);
