@@ -2,8 +2,8 @@
 /*
  * ltpfound.c DIR - what the Linux Test Project found wrong in uvfs-run's decoding of
  * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads; getdents
- * counts of 0 and past INT_MAX; linkat, renameat and symlinkat with a bad second
- * descriptor.
+ * counts of 0 and past INT_MAX; readv/writev vectors of a negative length and more
+ * than UIO_MAXIOV of them; linkat, renameat and symlinkat with a bad second descriptor.
  * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
  * on uvfs-run's memfs.
  */
@@ -112,6 +112,46 @@ static void getdents_counts(const char *dir)
 	R("getdents64 O_PATH", syscall(SYS_getdents64, op, buf, sizeof(buf)));
 }
 
+static void vectors(const char *dir)
+{
+	static struct iovec iv[1100];
+	char buf[16];
+	int fd = open(at(dir, "v"), O_CREAT | O_RDWR, 0644);
+	int ro = open(path, O_RDONLY), op = open(path, O_PATH);
+	int dd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	R("write", write(fd, "hello", 5));
+	for (int i = 0; i < 1100; i++)
+		iv[i] = (struct iovec){ buf, 1 };
+	iv[0].iov_len = (size_t)-1;
+	R("readv, a length of -1", preadv(fd, iv, 1, 0));
+	R("readv, a length of -1", readv(fd, iv, 1));
+	R("writev, a length of -1", writev(fd, iv, 1));
+	R("pwritev, a length of -1", pwritev(fd, iv, 1, 0));
+	iv[0].iov_len = 1;
+	iv[1].iov_len = (size_t)1 << 63;
+	R("readv, the second length 2^63", readv(fd, iv, 2));
+	R("writev, the second length 2^63", writev(fd, iv, 2));
+	iv[1].iov_len = 1;
+	R("lseek", lseek(fd, 0, SEEK_SET));
+	R("readv, 1024 vectors", readv(fd, iv, 1024));
+	R("readv, 1025 vectors", readv(fd, iv, 1025));
+	R("readv, 0 vectors", readv(fd, iv, 0));
+	R("readv, -1 vectors", syscall(SYS_readv, fd, iv, -1));
+	R("readv, 1025 vectors at NULL", syscall(SYS_readv, fd, NULL, 1025));
+	R("readv, 1 vector at NULL", syscall(SYS_readv, fd, NULL, 1));
+	R("writev, 1025 vectors", writev(fd, iv, 1025));
+	R("preadv, 1025 vectors", preadv(fd, iv, 1025, 0));
+	R("readv of O_PATH, 1025 vectors", readv(op, iv, 1025));
+	R("readv of O_PATH, 0 vectors", readv(op, iv, 0));
+	R("writev of O_RDONLY, 1025 vectors", writev(ro, iv, 1025));
+	R("writev of O_RDONLY, 0 vectors", writev(ro, iv, 0));
+	R("writev of O_RDONLY, NULL", syscall(SYS_writev, ro, NULL, 1));
+	R("readv of a directory, 1025 vectors", readv(dd, iv, 1025));
+	R("readv of a directory, 0 vectors", readv(dd, iv, 0));
+	R("readv of a directory", readv(dd, iv, 1));
+}
+
 static void bad_dirfd(const char *dir)
 {
 	int d = open(dir, O_RDONLY | O_DIRECTORY), p[2];
@@ -150,6 +190,7 @@ int main(int argc, char **argv)
 	created_query(dir);
 	noatime(dir);
 	getdents_counts(dir);
+	vectors(dir);
 	bad_dirfd(dir);
 	return 0;
 }

@@ -617,11 +617,24 @@ static long do_rwv(struct proc *p, int fd, unsigned long long iov_addr, long iov
 {
 	struct iovec iov[1024];
 	long done = 0;
+	int fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
 
+	/* vfs_readv()/vfs_writev(): the descriptor (fdget_pos(): O_PATH is EBADF) and
+	 * its access mode before import_iovec()'s checks of the vectors */
+	if (fl < 0)
+		return fl;
+	if ((fl & O_PATH) || (fl & O_ACCMODE) == (write ? O_RDONLY : O_WRONLY))
+		return -EBADF;
+	/* import_iovec(): iovcnt is unsigned, at most UIO_MAXIOV; then
+	 * copy_iovec_from_user(): a length negative as an ssize_t is EINVAL (the
+	 * total is cut at MAX_RW_COUNT, never refused) */
 	if (iovcnt < 0 || iovcnt > 1024)
 		return -EINVAL;
 	if (mem_read(p->tid, iov_addr, iov, (size_t)iovcnt * sizeof(iov[0])))
 		return -EFAULT;
+	for (long i = 0; i < iovcnt; i++)
+		if ((ssize_t)iov[i].iov_len < 0)
+			return -EINVAL;
 	for (long i = 0; i < iovcnt; i++) {
 		long n = do_rw(p, fd, (unsigned long)iov[i].iov_base, iov[i].iov_len, off + done,
 			       positioned, write);
