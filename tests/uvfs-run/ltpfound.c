@@ -3,7 +3,9 @@
  * ltpfound.c DIR - what the Linux Test Project found wrong in uvfs-run's decoding of
  * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads; getdents
  * counts of 0 and past INT_MAX; readv/writev vectors of a negative length and more
- * than UIO_MAXIOV of them; linkat, renameat and symlinkat with a bad second descriptor.
+ * than UIO_MAXIOV of them; the calls an O_PATH descriptor is EBADF for and those it
+ * may make; the f*xattr calls' argument checks before the descriptor's; linkat,
+ * renameat and symlinkat with a bad second descriptor.
  * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
  * on uvfs-run's memfs.
  */
@@ -152,6 +154,79 @@ static void vectors(const char *dir)
 	R("readv of a directory", readv(dd, iv, 1));
 }
 
+static void opath(const char *dir)
+{
+	char buf[64];
+	struct stat st;
+	struct statfs sfs;
+	struct iovec iv = { buf, 1 };
+	int op, dp, n;
+
+	close(open(at(dir, "op"), O_CREAT | O_WRONLY, 0644));
+	op = open(path, O_PATH);
+	dp = open(dir, O_PATH | O_DIRECTORY);
+	R("O_PATH: fchmod", fchmod(op, 0600));
+	R("O_PATH: fchown", fchown(op, 0, 0));
+	R("O_PATH: fgetxattr", fgetxattr(op, "user.x", buf, sizeof(buf)));
+	R("O_PATH: fsetxattr", fsetxattr(op, "user.x", "a", 1, 0));
+	R("O_PATH: flistxattr", flistxattr(op, buf, sizeof(buf)));
+	R("O_PATH: fremovexattr", fremovexattr(op, "user.x"));
+	R("O_PATH: F_SETOWN", fcntl(op, F_SETOWN, 0));
+	R("O_PATH: F_GETOWN", fcntl(op, F_GETOWN));
+	R("O_PATH: F_SETFL", fcntl(op, F_SETFL, O_NONBLOCK));
+	R("O_PATH: F_GETFL", fcntl(op, F_GETFL));
+	R("O_PATH: F_GETFD", fcntl(op, F_GETFD));
+	R("O_PATH: fsync", fsync(op));
+	R("O_PATH: fdatasync", fdatasync(op));
+	R("O_PATH: ftruncate", ftruncate(op, 0));
+	R("O_PATH: fallocate", fallocate(op, 0, 0, 10));
+	R("O_PATH: read", read(op, buf, 1));
+	R("O_PATH: write", write(op, buf, 1));
+	R("O_PATH: pread", pread(op, buf, 1, 0));
+	R("O_PATH: pwritev", pwritev(op, &iv, 1, 0));
+	R("O_PATH: lseek", lseek(op, 0, SEEK_SET));
+	R("O_PATH: ioctl FIONREAD", ioctl(op, FIONREAD, &n));
+	R("O_PATH: ioctl FIOCLEX", ioctl(op, FIOCLEX));
+	R("O_PATH: F_GETFD after it", fcntl(op, F_GETFD));
+	R("O_PATH: flock", flock(op, LOCK_SH));
+	R("O_PATH: futimens", futimens(op, NULL));
+	R("O_PATH: fstat", fstat(op, &st));
+	R("O_PATH: fstatfs", fstatfs(op, &sfs));
+	R("O_PATH: fchownat AT_EMPTY_PATH", fchownat(op, "", 0, 0, AT_EMPTY_PATH));
+	R("O_PATH: fchmodat2 AT_EMPTY_PATH", syscall(452, op, "", 0640, AT_EMPTY_PATH));
+	R("O_PATH: fchdir of a file", fchdir(op));
+	R("O_PATH: fchdir of a directory", fchdir(dp));
+	R("O_PATH: getdents64 of a directory", syscall(SYS_getdents64, dp, buf, sizeof(buf)));
+}
+
+/* fgetxattr, fsetxattr, fremovexattr: the arguments' checks come before the
+ * descriptor's */
+static void xattr_args(const char *dir)
+{
+	char name[300], v[8];
+	int fds[2];
+
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	fds[0] = open(at(dir, "xa"), O_CREAT | O_RDWR, 0644);
+	fds[1] = open(path, O_PATH);
+	for (int i = 0; i < 2; i++) {
+		printf("%s\n", i ? "O_PATH" : "O_RDWR");
+		R("fgetxattr, empty name", fgetxattr(fds[i], "", v, sizeof(v)));
+		R("fgetxattr, 299-byte name", fgetxattr(fds[i], name, v, sizeof(v)));
+		R("fgetxattr, NULL name", syscall(SYS_fgetxattr, fds[i], NULL, v, sizeof(v)));
+		R("fgetxattr, user.x", fgetxattr(fds[i], "user.x", v, sizeof(v)));
+		R("fsetxattr, empty name", fsetxattr(fds[i], "", v, 1, 0));
+		R("fsetxattr, flags 99", fsetxattr(fds[i], "user.x", v, 1, 99));
+		R("fsetxattr, 1 MiB", syscall(SYS_fsetxattr, fds[i], "user.x", v, 1 << 20, 0));
+		R("fsetxattr, NULL value", syscall(SYS_fsetxattr, fds[i], "user.x", NULL, 1, 0));
+		R("fremovexattr, empty name", fremovexattr(fds[i], ""));
+		R("fremovexattr, 299-byte name", fremovexattr(fds[i], name));
+		R("fremovexattr, user.x", fremovexattr(fds[i], "user.x"));
+		R("flistxattr", flistxattr(fds[i], NULL, 0));
+	}
+}
+
 static void bad_dirfd(const char *dir)
 {
 	int d = open(dir, O_RDONLY | O_DIRECTORY), p[2];
@@ -191,6 +266,8 @@ int main(int argc, char **argv)
 	noatime(dir);
 	getdents_counts(dir);
 	vectors(dir);
+	opath(dir);
+	xattr_args(dir);
 	bad_dirfd(dir);
 	return 0;
 }

@@ -82,6 +82,16 @@ static bool ufd(const struct proc *p, long fd)
 	return fd >= 0 && fd <= INT_MAX && uvfs_fcntl(T(p), (int)fd, F_GETFD, 0) >= 0;
 }
 
+/* Is fd one of uvfs's O_PATH descriptors?  The calls that take their file with
+ * fdget(), not fdget_raw(), refuse those: EBADF (fchmod, fchown, ioctl, the
+ * f*xattr calls, read and write and their vectors...) */
+static bool opath_fd(struct proc *p, int fd)
+{
+	int fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
+
+	return fl >= 0 && (fl & O_PATH);
+}
+
 /* An int argument as the kernel reads it: the low 32 bits */
 static inline int iarg(unsigned long long v)
 {
@@ -1073,6 +1083,33 @@ static bool on_readonly(struct proc *p, int dirfd, const char *path, int at_flag
 	return ro;
 }
 
+/*
+ * fgetxattr, fsetxattr, fremovexattr: the checks of their arguments, which come before
+ * the descriptor's (6.13's path_setxattrat(), path_getxattrat(), path_removexattrat()
+ * take the file after them): setxattr_copy()'s flags (EINVAL), import_xattr_name()'s
+ * name (EFAULT; empty or 256 bytes and more: ERANGE), then the value (more than
+ * XATTR_SIZE_MAX: E2BIG; EFAULT).  0 or -errno.
+ */
+static long fxattr_args(struct proc *p, const struct user_regs_struct *r, bool set)
+{
+	char name[256], byte;
+	long err;
+
+	if (set && (A4(r) & ~(unsigned long long)(XATTR_CREATE | XATTR_REPLACE)))
+		return -EINVAL;
+	err = mem_read_str(p->tid, A1(r), name, sizeof(name));
+	if (err)
+		return err == -ENAMETOOLONG ? -ERANGE : err;
+	if (!name[0])
+		return -ERANGE;
+	if (set && A3(r) > 65536)
+		return -E2BIG;
+	if (set && A3(r) && (mem_read(p->tid, A2(r), &byte, 1) ||
+			     mem_read(p->tid, A2(r) + A3(r) - 1, &byte, 1)))
+		return -EFAULT;
+	return 0;
+}
+
 static long do_setxattr(struct proc *p, int dirfd, const char *path, int at_flags,
 			unsigned long long name_addr, unsigned long long value, size_t size)
 {
@@ -1988,9 +2025,13 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 							   (off_t)A3(r)))
 				  : ACT_NATIVE;
 	case SYS_fchmod:
+		if (ufd(p, fd) && opath_fd(p, fd))
+			return skip(r, -EBADF);  /* fchmod(): fdget() */
 		return ufd(p, fd) ? skip(r, uvfs_fchmodat(t, fd, "", (mode_t)A1(r), AT_EMPTY_PATH))
 				  : ACT_NATIVE;
 	case SYS_fchown:
+		if (ufd(p, fd) && opath_fd(p, fd))
+			return skip(r, -EBADF);  /* ksys_fchown(): fdget() */
 		return ufd(p, fd) ? skip(r, uvfs_fchownat(t, fd, "", (uid_t)A1(r), (gid_t)A2(r),
 							  AT_EMPTY_PATH))
 				  : ACT_NATIVE;
@@ -2002,6 +2043,8 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 		ret = uvfs_fstat(t, fd, &st);
 		return skip(r, ret ? ret : put_stat(p, A1(r), &st));
 	case SYS_ioctl:
+		if (ufd(p, fd) && opath_fd(p, fd))
+			return skip(r, -EBADF);  /* ioctl(): fdget(), FIOCLEX too */
 		return ufd(p, fd) ? do_ioctl(p, r, fd, (unsigned int)A1(r), A2(r)) : ACT_NATIVE;
 	case SYS_fstatfs: {
 		struct statfs sf;
@@ -2015,6 +2058,10 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 	case SYS_flistxattr:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
+		if (nr == SYS_fgetxattr && (ret = fxattr_args(p, r, false)))
+			return skip(r, ret);
+		if (opath_fd(p, fd))
+			return skip(r, -EBADF);
 		return skip(r, nr == SYS_flistxattr ? 0 : -ENODATA);
 
 	/* names */
@@ -2302,10 +2349,18 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 	case SYS_fsetxattr:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
+		if ((ret = fxattr_args(p, r, true)))
+			return skip(r, ret);
+		if (opath_fd(p, fd))
+			return skip(r, -EBADF);
 		return skip(r, do_setxattr(p, fd, "", AT_EMPTY_PATH, A1(r), A2(r), (size_t)A3(r)));
 	case SYS_fremovexattr:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
+		if ((ret = fxattr_args(p, r, false)))
+			return skip(r, ret);
+		if (opath_fd(p, fd))
+			return skip(r, -EBADF);
 		return skip(r, do_removexattr(p, fd, "", AT_EMPTY_PATH, A1(r)));
 	case SYS_setuid:
 	case SYS_setgid:
