@@ -343,6 +343,15 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 		path_put(&target);
 		return 0;
 	}
+	/* pick_link(): touch_atime() of the link, relatime's rules; the lockless walk
+	 * writes nothing, and goes on only when there is nothing to write (the
+	 * kernel's try_to_unlazy() when atime_needs_update()) */
+	if (!nd->locked) {
+		if (inode_atime_maybe_due(inode, mnt_atime_rule(nd->mnt, inode)))
+			return -ECHILD;
+	} else {
+		inode_touch_atime(inode, mnt_atime_rule(nd->mnt, inode));
+	}
 	/* ->get_link only reads unless there is ->get_link_rcu (inode.h) */
 	body = !nd->locked && iop->get_link_rcu ? iop->get_link_rcu(inode, nd->task, buf)
 						 : iop->get_link(inode);

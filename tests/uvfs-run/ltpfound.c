@@ -5,7 +5,7 @@
  * counts of 0 and past INT_MAX; readv/writev vectors of a negative length and more
  * than UIO_MAXIOV of them; the calls an O_PATH descriptor is EBADF for and those it
  * may make; the f*xattr calls' argument checks before the descriptor's; linkat,
- * renameat and symlinkat with a bad second descriptor.
+ * renameat and symlinkat with a bad second descriptor; a followed symlink's atime.
  * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
  * on uvfs-run's memfs.
  */
@@ -257,6 +257,27 @@ static void bad_dirfd(const char *dir)
 	R("lstat of lk2", access(at(dir, "lk2"), F_OK));
 }
 
+/* following a symlink touches its atime (pick_link(): touch_atime), relatime's
+ * rules: once, until the link changes */
+static void symlink_atime(const char *dir)
+{
+	struct stat st;
+	char lp[4096];
+
+	close(open(at(dir, "target"), O_CREAT | O_WRONLY, 0644));
+	snprintf(lp, sizeof(lp), "%s/link", dir);
+	R("symlink", symlink("target", lp));
+	atime("made", lp);
+	R("lstat", lstat(lp, &st));
+	atime("after lstat", lp);
+	R("stat through it", stat(lp, &st));
+	atime("after it", lp);
+	R("open through it", close(open(lp, O_RDONLY)));
+	atime("after it (relatime: not again)", lp);
+	R("O_NOFOLLOW|O_PATH open", close(open(lp, O_PATH | O_NOFOLLOW)));
+	atime("after it", lp);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/tmp";
@@ -268,6 +289,7 @@ int main(int argc, char **argv)
 	vectors(dir);
 	opath(dir);
 	xattr_args(dir);
+	symlink_atime(dir);
 	bad_dirfd(dir);
 	return 0;
 }
