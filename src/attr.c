@@ -5,6 +5,8 @@
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
+#include <signal.h>
+
 #include "attr.h"
 #include "cred.h"
 #include "permission.h"
@@ -131,14 +133,44 @@ static void setattr_ctime(struct inode *inode)
 		inode_set_ctime_current(inode);
 }
 
+int inode_newsize_ok(const struct cred *cred, const struct inode *inode, off_t size)
+{
+	unsigned long long limit = task_rlimit_fsize(cred);
+
+	if (size <= inode->i_size)
+		return 0;
+	if (limit != UVFS_RLIM_INFINITY && (unsigned long long)size > limit) {
+		task_send_sig(cred, SIGXFSZ);
+		return -EFBIG;
+	}
+	return size > UVFS_MAX_FILESIZE ? -EFBIG : 0;
+}
+
+int write_check_limits(const struct cred *cred, off_t pos, size_t *count)
+{
+	unsigned long long limit = task_rlimit_fsize(cred);
+
+	if (limit == UVFS_RLIM_INFINITY)
+		return 0;
+	if ((unsigned long long)pos >= limit) {
+		task_send_sig(cred, SIGXFSZ);
+		return -EFBIG;
+	}
+	if (*count > limit - (unsigned long long)pos)
+		*count = (size_t)(limit - (unsigned long long)pos);
+	return 0;
+}
+
 int do_truncate(const struct cred *cred, struct inode *inode, off_t size)
 {
 	unsigned int kill = should_remove_suid(cred, inode);
 	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME };
 	int err;
 
-	if (size > UVFS_MAX_FILESIZE)
-		return -EFBIG;
+	/* notify_change() -> setattr_prepare(): the size's constraints first */
+	err = inode_newsize_ok(cred, inode, size);
+	if (err)
+		return err;
 	/* "Remove suid, sgid, and file capabilities on truncate too" */
 	if (kill)
 		attr.ia_valid |= kill | ATTR_FORCE;

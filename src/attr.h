@@ -15,6 +15,16 @@ struct cred;
  * and set-group-ID go as file_remove_privs() says. */
 int do_truncate(const struct cred *cred, struct inode *inode, off_t size);
 
+/* inode_newsize_ok(): a size the file may grow to -- past the caller's RLIMIT_FSIZE
+ * EFBIG and SIGXFSZ for the caller (task_send_sig()), past the largest file size
+ * EFBIG; a size not above the file's is always fine.  0 or -EFBIG. */
+int inode_newsize_ok(const struct cred *cred, const struct inode *inode, off_t size);
+
+/* generic_write_check_limits()'s RLIMIT_FSIZE half, for a write of *count > 0 bytes
+ * at pos of a regular file: at or past the caller's limit EFBIG and SIGXFSZ, else
+ * *count cut to end at the limit.  0 or -EFBIG. */
+int write_check_limits(const struct cred *cred, off_t pos, size_t *count);
+
 /* file_remove_privs(): a write by cred to a regular file drops its set-user-ID bit,
  * and set-group-ID where it means execution (or the writer is outside the group),
  * unless cred has CAP_FSETID.  0 or -errno. */

@@ -104,6 +104,13 @@ static ssize_t vfs_write(const struct cred *cred, struct file *f, const void *bu
 	 * count of 0 before it moves the position, so an empty write moves nothing. */
 	if ((f->f_flags & O_APPEND) && S_ISREG(f->f_inode->i_mode) && count)
 		p = f->f_inode->i_size;
+	/* generic_write_checks() of a regular file (memfs's and hostfs's write_iter
+	 * make them): RLIMIT_FSIZE before the largest file size, which ->write checks */
+	if (count && S_ISREG(f->f_inode->i_mode)) {
+		err = write_check_limits(cred, p, &count);
+		if (err)
+			return err;
+	}
 	/* shmem_file_write_iter(): after generic_write_checks() let the write through,
 	 * file_remove_privs() */
 	if (count && p < UVFS_MAX_FILESIZE) {
@@ -357,6 +364,14 @@ static int vfs_fallocate(const struct cred *cred, struct file *f, int mode, off_
 		return -EFBIG;
 	if (!f->f_op || !f->f_op->fallocate)
 		return -EOPNOTSUPP;
+	/* shmem_fallocate(): what allocates checks the new end with inode_newsize_ok()
+	 * ("We need to check rlimit even when FALLOC_FL_KEEP_SIZE"), after its own
+	 * EOPNOTSUPP for other modes; a punched hole does not */
+	if (!(mode & ~FALLOC_KEEP_SIZE)) {
+		err = inode_newsize_ok(cred, inode, end);
+		if (err)
+			return err;
+	}
 	err = f->f_op->fallocate(f, mode, offset, len);
 	return err ? err : file_remove_privs(cred, inode);
 }

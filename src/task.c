@@ -9,6 +9,7 @@
  * period.
  */
 #include <sched.h>
+#include <sys/resource.h>
 #include <urcu/rculist.h>
 
 #include "dcache.h"
@@ -169,6 +170,7 @@ struct uvfs_task *uvfs_task_new(struct uvfs *fs)
 		cred_init_root(&t->cred);
 		t->cred_id = ++fs->next_cred_id;
 		t->dumpable = SUID_DUMP_USER;
+		t->rlim_fsize = UVFS_RLIM_INFINITY;
 		t->mnt_ns = fs->init_ns;
 		get_mnt_ns(t->mnt_ns);
 		cds_list_add_tail_rcu(&t->t_list, &fs->tasks);
@@ -215,6 +217,8 @@ static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid, unsigned l
 	if (t) {
 		cred_copy(&t->cred, &parent->cred);
 		t->dumpable = parent->dumpable;  /* the mm is copied */
+		/* copy_signal(): the limits are the parent's */
+		t->rlim_fsize = __atomic_load_n(&parent->rlim_fsize, __ATOMIC_RELAXED);
 		t->cred_id = ++fs->next_cred_id;  /* copy_creds(): a new cred */
 		t->mnt_ns = parent->mnt_ns;
 		get_mnt_ns(t->mnt_ns);
@@ -340,5 +344,18 @@ void uvfs_task_exit(struct uvfs_task *task)
 int uvfs_task_pid(const struct uvfs_task *task)
 {
 	return task ? task->pid : -EINVAL;
+}
+
+int uvfs_task_setrlimit(struct uvfs_task *task, int resource, unsigned long long limit)
+{
+	if (!task || resource != RLIMIT_FSIZE)
+		return -EINVAL;
+	__atomic_store_n(&task->rlim_fsize, limit, __ATOMIC_RELAXED);
+	return 0;
+}
+
+unsigned long long uvfs_task_take_signals(struct uvfs_task *task)
+{
+	return task ? __atomic_exchange_n(&task->sigpending, 0, __ATOMIC_RELAXED) : 0;
 }
 

@@ -40,6 +40,13 @@ struct uvfs_task {
 	struct fs_struct *fs_struct;
 	struct fdtable *files;
 	struct path exe;              /* the executable (mm->exe_file); NULL dentry if none */
+	/* RLIMIT_FSIZE's soft limit in bytes (UVFS_RLIM_INFINITY: none); set by
+	 * uvfs_task_setrlimit() with a relaxed atomic store, read so under ns_lock;
+	 * a fork copies it */
+	unsigned long long rlim_fsize;
+	/* the signals uvfs sent the task (bit sig - 1), the kernel's send_sig(); taken
+	 * by uvfs_task_take_signals(); atomic */
+	unsigned long long sigpending;
 	struct cds_list_head t_list;  /* in uvfs.tasks */
 };
 
@@ -69,6 +76,22 @@ const struct path *task_link_path(struct uvfs_task *t, enum which_link which, in
 static inline const struct uvfs_task *cred_task(const struct cred *c)
 {
 	return container_of(c, struct uvfs_task, cred);
+}
+
+/* send_sig(sig, current, 0) to the task whose call cred is: pending for the embedder
+ * to deliver (uvfs_task_take_signals()) */
+static inline void task_send_sig(const struct cred *cred, int sig)
+{
+	/* the task is not const: only its credentials are the call's to read */
+	struct uvfs_task *t = (struct uvfs_task *)cred_task(cred);
+
+	__atomic_fetch_or(&t->sigpending, 1ull << (sig - 1), __ATOMIC_RELAXED);
+}
+
+/* rlimit(RLIMIT_FSIZE) of the task whose call cred is */
+static inline unsigned long long task_rlimit_fsize(const struct cred *cred)
+{
+	return __atomic_load_n(&cred_task(cred)->rlim_fsize, __ATOMIC_RELAXED);
 }
 
 /* The mm's dumpable states (include/linux/sched/coredump.h) */

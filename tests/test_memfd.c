@@ -18,8 +18,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -508,6 +510,113 @@ static void test_fallocate(void **state)
 	uvfs_free(mfs);
 }
 
+/*
+ * RLIMIT_FSIZE (uvfs_task_setrlimit) against the kernel's memfd under the same limit,
+ * in a child (the limit and the blocked SIGXFSZ are the process's): each call's
+ * result, whether it sent SIGXFSZ (the kernel's pending, uvfs_task_take_signals()),
+ * and the sizes -- EFBIG at or past the limit, a write cut short at it without the
+ * signal, fallocate with and without FALLOC_FL_KEEP_SIZE, a punched hole and
+ * shrinking truncations never refused.  The same sequence through uvfs-run:
+ * tests/uvfs-run/ltpfound.c against a tmpfs.
+ */
+static const struct fsize_op {
+	char op;  /* 't' ftruncate, 'w' pwrite, 'W' write at the position, 'f' fallocate */
+	int mode;
+	off_t a, b;
+} fsize_ops[] = {
+	{ 't', 0, 1024, 0 }, { 't', 0, 1025, 0 }, { 't', 0, 10, 0 }, { 'w', 0, 1020, 10 },
+	{ 'w', 0, 1024, 10 }, { 'w', 0, 1024, 0 }, { 'w', 0, 5000, 0 }, { 'W', 0, 1030, 1 },
+	{ 'f', 0, 0, 2000 }, { 'f', 1, 0, 2000 }, { 'f', 0, 1000, 24 }, { 'f', 0, 1000, 25 },
+	{ 'f', 3, 0, 2000 }, { 't', 0, 5000, 0 }, { 't', 0, 100, 0 }, { 'w', 0, 0, 3000 },
+};
+
+static long fsize_call(struct uvfs_task *t, int fd, const struct fsize_op *o, const char *buf)
+{
+	long r;
+
+	switch (o->op) {
+	case 't':
+		return t ? uvfs_ftruncate(t, fd, o->a) : ftruncate(fd, o->a) ? -errno : 0;
+	case 'w':
+		if (t)
+			return uvfs_pwrite(t, fd, buf, (size_t)o->b, o->a);
+		r = pwrite(fd, buf, (size_t)o->b, o->a);
+		return r < 0 ? -errno : r;
+	case 'W':
+		if (t)
+			return uvfs_lseek(t, fd, o->a, SEEK_SET) < 0 ? -EIO : uvfs_write(t, fd, buf, (size_t)o->b);
+		r = lseek(fd, o->a, SEEK_SET) < 0 ? -1 : write(fd, buf, (size_t)o->b);
+		return r < 0 ? -errno : r;
+	default:
+		if (t)
+			return uvfs_fallocate(t, fd, o->mode, o->a, o->b);
+		return fallocate(fd, o->mode, o->a, o->b) ? -errno : 0;
+	}
+}
+
+static int fsize_child(void)
+{
+	struct uvfs *fs = new_fs(0, 0);
+	struct uvfs_task *t = uvfs_task_new(fs), *child;
+	struct rlimit rl = { 1024, RLIM_INFINITY };
+	int fd = open_file(t, "/f"), k = memfd_create("k", MFD_CLOEXEC), bad = 0, sig;
+	char buf[4000] = { 0 };
+	sigset_t xfsz, pending;
+	struct stat ks, us;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	sigprocmask(SIG_BLOCK, &xfsz, NULL);
+	if (uvfs_task_setrlimit(t, RLIMIT_NOFILE, 1024) != -EINVAL ||
+	    uvfs_task_setrlimit(NULL, RLIMIT_FSIZE, 1024) != -EINVAL ||
+	    uvfs_task_setrlimit(t, RLIMIT_FSIZE, 1024) || setrlimit(RLIMIT_FSIZE, &rl))
+		return 100;
+	child = uvfs_task_fork(t);  /* copies the limit */
+	for (size_t i = 0; i < sizeof(fsize_ops) / sizeof(fsize_ops[0]); i++) {
+		const struct fsize_op *o = &fsize_ops[i];
+		long kr = fsize_call(NULL, k, o, buf);
+		long ur = fsize_call(i % 2 ? child : t, fd, o, buf);
+		bool ksig, usig = uvfs_task_take_signals(i % 2 ? child : t) == 1ull << (SIGXFSZ - 1);
+
+		sigpending(&pending);
+		ksig = sigismember(&pending, SIGXFSZ);
+		if (ksig)
+			sigwait(&xfsz, &sig);
+		fstat(k, &ks);
+		uvfs_fstat(t, fd, &us);
+		if (kr != ur || ksig != usig || ks.st_size != us.st_size) {
+			fprintf(stderr, "%zu: %c %d %ld %ld: kernel %ld%s size %ld, uvfs %ld%s size %ld\n",
+				i, o->op, o->mode, (long)o->a, (long)o->b, kr, ksig ? " SIGXFSZ" : "",
+				(long)ks.st_size, ur, usig ? " SIGXFSZ" : "", (long)us.st_size);
+			bad++;
+		}
+	}
+	/* no limit: nothing refused, nothing sent */
+	if (uvfs_task_setrlimit(t, RLIMIT_FSIZE, UVFS_RLIM_INFINITY) ||
+	    uvfs_ftruncate(t, fd, 1 << 20) || uvfs_task_take_signals(t))
+		bad++;
+	uvfs_task_exit(child);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+	return bad;
+}
+
+static void test_rlimit_fsize(void **state)
+{
+	pid_t pid;
+	int ws;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(fsize_child());
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFEXITED(ws));
+	assert_int_equal(WEXITSTATUS(ws), 0);
+}
+
 /* Pages the page tree holds beyond the end (fallocate's FALLOC_FL_KEEP_SIZE) move
  * into the memfd with the rest: st_blocks as before, as the kernel's */
 static void test_attach_beyond_end(void **state)
@@ -660,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_as_kernel),
 		cmocka_unit_test(test_fallocate),
 		cmocka_unit_test(test_fallocate_limit),
+		cmocka_unit_test(test_rlimit_fsize),
 		cmocka_unit_test(test_fallocated_stays),
 		cmocka_unit_test(test_attach_beyond_end),
 		cmocka_unit_test(test_enomem),

@@ -236,6 +236,29 @@ void uvfs_task_exit(struct uvfs_task *task);
 int uvfs_task_pid(const struct uvfs_task *task);
 
 /*
+ * uvfs_task_setrlimit - the task's soft limit of resource (setrlimit(2)'s rlim_cur;
+ * the hard limit is the embedder's to keep): RLIMIT_FSIZE (<sys/resource.h>) only,
+ * the largest size in bytes a write, truncate or fallocate may give a regular file;
+ * UVFS_RLIM_INFINITY (the default) for none.  Past it those calls are EFBIG, and
+ * send the task SIGXFSZ (uvfs_task_take_signals); a write that starts below it is
+ * cut short at it (generic_write_check_limits(), inode_newsize_ok()).  A fork copies
+ * it.  May be called while other threads make calls for the task (a relaxed atomic
+ * store; calls already running may see the old limit).  0, or -EINVAL (task NULL, any
+ * other resource).  RLIMIT_NOFILE is uvfs_config.max_files, for every task.
+ */
+#define UVFS_RLIM_INFINITY (~0ull)
+int uvfs_task_setrlimit(struct uvfs_task *task, int resource, unsigned long long limit);
+
+/*
+ * uvfs_task_take_signals - the signals uvfs sent the task since the last call, as
+ * the kernel's send_sig() to the calling thread, cleared: bit (sig - 1) for each, so
+ * far only SIGXFSZ (1ull << (SIGXFSZ - 1)) from a call past RLIMIT_FSIZE.  The
+ * embedder delivers them (uvfs-run: tgkill() to the thread that made the call,
+ * before it runs on).  0 for NULL.
+ */
+unsigned long long uvfs_task_take_signals(struct uvfs_task *task);
+
+/*
  * Interrupting a call that waits (the kernel's signal_pending() and signal_wake_up()).
  * Calls wait in three places: a fifo's open (for its other end), and a read or write
  * of a fifo (for data, for room).  A thread that has attached a struct uvfs_intr

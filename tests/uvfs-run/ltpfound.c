@@ -5,16 +5,19 @@
  * counts of 0 and past INT_MAX; readv/writev vectors of a negative length and more
  * than UIO_MAXIOV of them; the calls an O_PATH descriptor is EBADF for and those it
  * may make; the f*xattr calls' argument checks before the descriptor's; linkat,
- * renameat and symlinkat with a bad second descriptor; a followed symlink's atime.
+ * renameat and symlinkat with a bad second descriptor; a followed symlink's atime;
+ * RLIMIT_FSIZE (EFBIG and SIGXFSZ).
  * One line per result; test_ltpfound.sh compares them with the kernel's (a tmpfs)
  * on uvfs-run's memfs.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -278,6 +281,91 @@ static void symlink_atime(const char *dir)
 	atime("after it", lp);
 }
 
+/* RLIMIT_FSIZE: EFBIG and SIGXFSZ (send_sig() to the caller, blocked here and
+ * looked at after each call) at or past the limit; a write that starts below it cut
+ * short there, without the signal (generic_write_check_limits()); truncate, ftruncate
+ * and fallocate past it (inode_newsize_ok(), which lets a file shrink); a copy to a
+ * position past it with nothing to copy (generic_copy_file_checks()); pipes and
+ * devices not limited */
+static void fsize_signal(void)
+{
+	sigset_t set, xfsz;
+	int sig;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	sigpending(&set);
+	printf("%-44s %s\n", "", sigismember(&set, SIGXFSZ) ? "SIGXFSZ" : "no signal");
+	if (sigismember(&set, SIGXFSZ))
+		sigwait(&xfsz, &sig);
+}
+#define F(what, e) do { R(what, e); fsize_signal(); } while (0)
+
+static void fsize(const char *dir)
+{
+	static char big[2 << 20];
+	struct rlimit rl, old;
+	struct iovec iv[2] = { { big, 1 }, { big, 1 } };
+	sigset_t xfsz;
+	loff_t o;
+	int w, a, src, p[2], null;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	sigprocmask(SIG_BLOCK, &xfsz, NULL);
+	src = open(at(dir, "fsrc"), O_CREAT | O_RDWR, 0644);
+	R("write", write(src, "hello", 5));
+	w = open(at(dir, "fsize"), O_CREAT | O_RDWR, 0644);
+	a = open(path, O_WRONLY | O_APPEND);
+	null = open("/dev/null", O_WRONLY);
+	if (pipe(p))
+		return;
+	getrlimit(RLIMIT_FSIZE, &old);
+	rl = (struct rlimit){ 1024, old.rlim_max };
+	R("setrlimit(RLIMIT_FSIZE, 1024)", setrlimit(RLIMIT_FSIZE, &rl));
+	F("ftruncate to 1024", ftruncate(w, 1024));
+	F("ftruncate to 1025", ftruncate(w, 1025));
+	F("truncate to 2000", truncate(path, 2000));
+	F("ftruncate to 10", ftruncate(w, 10));
+	F("pwrite 10 at 1020", pwrite(w, big, 10, 1020));
+	F("pwrite 10 at 1024", pwrite(w, big, 10, 1024));
+	F("pwrite 0 at 1024", pwrite(w, big, 0, 1024));
+	F("pwrite 0 at 5000", pwrite(w, big, 0, 5000));
+	F("lseek to 1030", lseek(w, 1030, SEEK_SET));
+	F("write 1", write(w, big, 1));
+	F("the position", lseek(w, 0, SEEK_CUR));
+	F("O_APPEND write", write(a, big, 10));
+	F("pwritev 2 at 1023", pwritev(w, iv, 2, 1023));
+	F("pwritev 2 at 1024", pwritev(w, iv, 2, 1024));
+	F("fallocate 0, 2000", fallocate(w, 0, 0, 2000));
+	F("fallocate KEEP_SIZE 0, 2000", fallocate(w, FALLOC_FL_KEEP_SIZE, 0, 2000));
+	F("fallocate 1000, 24", fallocate(w, 0, 1000, 24));
+	F("fallocate 1000, 25", fallocate(w, 0, 1000, 25));
+	F("fallocate PUNCH_HOLE 0, 2000",
+	  fallocate(w, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 2000));
+	F("copy_file_range of nothing to 1030", copy_file_range(src, NULL, w, NULL, 5, 0));
+	o = 1022;
+	F("copy_file_range 5 to 1022", copy_file_range(src, &(loff_t){ 0 }, w, &o, 5, 0));
+	F("copy_file_range 5 to 1024", copy_file_range(src, &(loff_t){ 0 }, w, &(loff_t){ 1024 }, 5, 0));
+	F("write to a pipe", write(p[1], big, 2000));
+	F("pwrite to /dev/null at 5000", pwrite(null, big, 10, 5000));
+	F("ftruncate to 100", ftruncate(w, 100));
+	F("O_TRUNC open", close(open(path, O_WRONLY | O_TRUNC)));
+	rl.rlim_cur = 1 << 20;
+	R("setrlimit(RLIMIT_FSIZE, 1 MiB)", setrlimit(RLIMIT_FSIZE, &rl));
+	F("pwrite 2 MiB at 0", pwrite(w, big, sizeof(big), 0));
+	F("pwrite 2 MiB at 1 MiB - 1", pwrite(w, big, sizeof(big), (1 << 20) - 1));
+	rl.rlim_cur = 0;
+	R("setrlimit(RLIMIT_FSIZE, 0)", setrlimit(RLIMIT_FSIZE, &rl));
+	F("write 0", write(w, big, 0));
+	F("pwrite 1 at 0", pwrite(w, big, 1, 0));
+	F("ftruncate to 0", ftruncate(w, 0));
+	F("a new file", close(open(at(dir, "fsize2"), O_CREAT | O_WRONLY | O_TRUNC, 0644)));
+	F("ftruncate to 1", ftruncate(w, 1));
+	R("setrlimit back", setrlimit(RLIMIT_FSIZE, &old));
+	sigprocmask(SIG_UNBLOCK, &xfsz, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/tmp";
@@ -291,5 +379,6 @@ int main(int argc, char **argv)
 	xattr_args(dir);
 	symlink_atime(dir);
 	bad_dirfd(dir);
+	fsize(dir);
 	return 0;
 }

@@ -29,5 +29,22 @@ same() {
 want=$(native "$LTPFOUND" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- "$LTPFOUND" /tmp 2>&1; echo "status $?")
 same "issue 33's calls on memfs" "$want" "$got"
+
+# LTP truncate03's shape through real programs: bash's ulimit -f (KiB; soft and hard)
+# and the programs SIGXFSZ kills (status 153; bash's report without its pid); and
+# uvfs-run itself started under the limit, whose own writes for the program (a
+# memfd's) must not meet it
+pids() { sed 's/\(line [0-9]*\): *[0-9]* /\1: PID /'; }
+fsz='ulimit -c 0; ulimit -f 1; truncate -s 10M /tmp/f; echo "status $?"
+truncate -s 1K /tmp/f; echo "status $?"; head -c 2000 /dev/zero > /tmp/g; echo "status $?"
+stat -c %s /tmp/f /tmp/g'
+want=$(native bash -c "$fsz" 2>&1 | pids)
+got=$(cd /tmp && "$UR" -- bash -c "$fsz" 2>&1 | pids)
+same "ulimit -f 1: truncate and a write killed by SIGXFSZ" "$want" "$got"
+fsz2='truncate -s 10M /tmp/f; echo "status $?"; truncate -s 1K /tmp/f; echo "status $?"
+stat -c %s /tmp/f'
+want=$(native bash -c "ulimit -c 0; ulimit -f 1; bash -c '$fsz2'" 2>&1 | pids)
+got=$(cd /tmp && bash -c 'ulimit -c 0; ulimit -f 1; "$1" -- bash -c "$2"' x "$UR" "$fsz2" 2>&1 | pids)
+same "uvfs-run started under ulimit -f 1" "$want" "$got"
 echo "1..$n"
 [ "$failed" = 0 ]

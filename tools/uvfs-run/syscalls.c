@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/statfs.h>
@@ -580,6 +582,17 @@ static enum action do_openat2(struct proc *p, struct user_regs_struct *r)
 		       &u.how, size);
 }
 
+/* A transfer done in pieces that met RLIMIT_FSIZE after some bytes had moved: the
+ * short count the kernel gives, which cut the count at the limit before it wrote
+ * (generic_write_check_limits(), generic_copy_file_checks()), so without the
+ * SIGXFSZ uvfs sent for the last piece */
+static long cut_short(struct proc *p, long done, long err)
+{
+	if (err == -EFBIG)
+		uvfs_task_take_signals(T(p));
+	return done;
+}
+
 /* ---------------------------------------------------------------------------------
  * Reading and writing a uvfs descriptor: through a buffer of the tracer's.
  */
@@ -611,7 +624,7 @@ static long do_rw(struct proc *p, int fd, unsigned long long buf, size_t count,
 		}
 		if (n < 0) {
 			free(tmp);
-			return done ? (long)done : n;
+			return done ? cut_short(p, (long)done, n) : n;
 		}
 		done += (size_t)n;
 		if ((size_t)n < want)
@@ -650,7 +663,7 @@ static long do_rwv(struct proc *p, int fd, unsigned long long iov_addr, long iov
 			       positioned, write);
 
 		if (n < 0)
-			return done ? done : n;
+			return done ? cut_short(p, done, n) : n;
 		done += n;
 		if ((size_t)n < iov[i].iov_len)
 			break;
@@ -694,8 +707,7 @@ static long copy_uvfs(struct proc *p, int in, unsigned long long pin, int out,
 		}
 		w = pout ? uvfs_pwrite(T(p), out, buf, (size_t)n, oout) : uvfs_write(T(p), out, buf, (size_t)n);
 		if (w < 0) {
-			if (!done)
-				done = (size_t)w;
+			done = done ? (size_t)cut_short(p, (long)done, w) : (size_t)w;
 			break;
 		}
 		if (pin)
@@ -743,6 +755,27 @@ static int fd_kind(struct proc *p, int fd, mode_t *mode, int *flags)
 	return *flags < 0 ? -EBADF : 0;
 }
 
+/* generic_copy_file_checks(): the program's RLIMIT_FSIZE at out's position (*pout,
+ * or its file position), before a byte is read -- EFBIG and SIGXFSZ with nothing to
+ * copy too; a copy that starts below it is cut short by uvfs's writes.  0 or
+ * -errno. */
+static long copy_check_limit(struct proc *p, int out, unsigned long long pout)
+{
+	struct rlimit rl;
+	loff_t pos;
+
+	if (prlimit(p->up->tgid, RLIMIT_FSIZE, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	if (!pout)
+		pos = uvfs_lseek(T(p), out, 0, SEEK_CUR);
+	else if (mem_read(p->tid, pout, &pos, sizeof(pos)))
+		return -EFAULT;
+	if (pos < 0 || (unsigned long long)pos < rl.rlim_cur)
+		return 0;
+	syscall(SYS_tgkill, p->up->tgid, p->tid, SIGXFSZ);
+	return -EFBIG;
+}
+
 /*
  * copy_file_range with a uvfs descriptor: the kernel's checks in its order (the
  * descriptors, EBADF; the flags, EINVAL; generic_file_rw_checks(): a directory
@@ -770,7 +803,8 @@ static long do_copy_file_range(struct proc *p, const struct user_regs_struct *r)
 		return -EBADF;
 	if (!ufd(p, in) || !ufd(p, out))
 		return -EXDEV;
-	return copy_uvfs(p, in, A1(r), out, A3(r), (size_t)A4(r));
+	return copy_check_limit(p, out, A3(r)) ?:
+	       copy_uvfs(p, in, A1(r), out, A3(r), (size_t)A4(r));
 }
 
 /*
@@ -1853,7 +1887,7 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	return a;
 }
 
-static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
+static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 {
 	char pa[NAME_MAX_BYTES], pb[NAME_MAX_BYTES];
 	long nr = (long)r->orig_rax;
@@ -2525,6 +2559,41 @@ int run_installed(struct proc *p, long ret)
 	/* read on a helper thread too (waits.c) while the loop adds to it */
 	return __atomic_load_n(&p->up->watched, __ATOMIC_RELAXED) & (1u << run_fd_group((int)ret)) ?
 	       -1 : run_fd_group((int)ret);
+}
+
+/* The calls that may make a uvfs file larger */
+static bool grows_files(long nr)
+{
+	switch (nr) {
+	case SYS_write: case SYS_pwrite64: case SYS_writev: case SYS_pwritev:
+	case SYS_pwritev2: case SYS_ftruncate: case SYS_truncate: case SYS_fallocate:
+	case SYS_copy_file_range: case SYS_sendfile: case SYS_splice:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * RLIMIT_FSIZE is the program's, which it sets on the kernel (setrlimit and prlimit
+ * are not trapped): read with prlimit before each call that may grow a uvfs file and
+ * given to uvfs.  The SIGXFSZ uvfs sends with the call's EFBIG (the kernel's
+ * send_sig(SIGXFSZ, current, 0): to the calling thread) is sent here, to that
+ * thread, before it runs on: the kernel delivers it on the call's return.  (Its
+ * si_code is SI_TKILL and si_pid uvfs-run's, 0 in the program's pid namespace, where
+ * the kernel's is SI_USER from the thread itself.)
+ */
+static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
+{
+	struct rlimit rl;
+	enum action a;
+
+	if (grows_files((long)r->orig_rax) && !prlimit(p->up->tgid, RLIMIT_FSIZE, NULL, &rl))
+		uvfs_task_setrlimit(T(p), RLIMIT_FSIZE, rl.rlim_cur);
+	a = dispatch(p, r);
+	if (uvfs_task_take_signals(T(p)) & (1ull << (SIGXFSZ - 1)))
+		syscall(SYS_tgkill, p->up->tgid, p->tid, SIGXFSZ);
+	return a;
 }
 
 void run_syscall_exit(struct proc *p, struct user_regs_struct *r)

@@ -71,6 +71,7 @@
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1551,6 +1552,25 @@ static void on_stop(struct trace_state *ts, struct proc *p, pid_t tid, int ws)
 }
 
 /*
+ * The program's RLIMIT_FSIZE is uvfs's to apply to its calls (syscalls.c,
+ * run_syscall()); uvfs-run's own writes for it -- to a memfd, a host file -- must not
+ * meet the limit uvfs-run inherited from the same caller, nor its SIGXFSZ kill
+ * uvfs-run: the limit raised as far as the kernel lets it (the program, forked
+ * already, keeps its own), and SIGXFSZ ignored, so that past what remains a write is
+ * only EFBIG.
+ */
+static void fsize_unlimit(void)
+{
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (setrlimit(RLIMIT_FSIZE, &rl) && !getrlimit(RLIMIT_FSIZE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_FSIZE, &rl);
+	}
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+/*
  * The loop.  Stops and ends of tracees come by waitpid(), which SIGCHLD announces
  * (blocked in every thread of uvfs-run, read through a signalfd); the workers'
  * handoffs, the helpers that are done and the ticks that look for signals while one
@@ -1593,6 +1613,7 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	run_log_started();
 	proc_find(child)->attached = true;
 	*status = 0;
+	fsize_unlimit();
 	err = workers_start();
 	if (err)
 		return err;
