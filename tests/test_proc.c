@@ -461,6 +461,7 @@ struct fake_source {
 	struct uvfs_task *t;
 	char wrote[64];
 	int gen;
+	int close_fd;  /* closed by the next read of cpuinfo, as another thread would */
 };
 
 static ssize_t fake_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
@@ -483,6 +484,11 @@ static ssize_t fake_read(void *arg, int pid, int tid, const char *name, char *bu
 		n = snprintf(text, sizeof(text), "00400000-00401000 r-xp 00000000 00:00 0 %s\n", cwd);
 	} else if (!strcmp(name, "environ")) {
 		return -EIO;
+	} else if (!strcmp(name, "cpuinfo") && src->close_fd >= 0) {
+		/* the descriptor closed while its read is in the source */
+		assert_int_equal(uvfs_close(src->t, src->close_fd), 0);
+		src->close_fd = -1;
+		n = snprintf(text, sizeof(text), "closed meanwhile\n");
 	} else if (!strcmp(name, "uptime")) {
 		/* a text that changes, in length too, at every call */
 		src->gen++;
@@ -531,7 +537,7 @@ static void test_proc_source(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
 	struct uvfs_task *t = uvfs_task_new(fs), *t2 = uvfs_task_fork(t);
-	struct fake_source src = { .t = t };
+	struct fake_source src = { .t = t, .close_fd = -1 };
 	const struct uvfs_proc_source ops = {
 		.read = fake_read, .write = fake_write, .tids = fake_tids,
 		.current_tid = fake_current_tid,
@@ -624,6 +630,16 @@ static void test_proc_source(void **state)
 	assert_int_equal(uvfs_pread(t, fd, buf, 6, 15), 6);
 	assert_memory_equal(buf, "longer", 6);
 	uvfs_close(t, fd);
+
+	/* its descriptor closed while the source makes the text: the read gives the text,
+	 * as the kernel's read holds the file to its end, and the file goes after it with
+	 * the text (not kept with a file already released: ASan's leak check) */
+	fd = uvfs_openat(t, AT_FDCWD, "/proc/cpuinfo", O_RDONLY, 0);
+	assert_true(fd >= 0);
+	src.close_fd = fd;
+	assert_int_equal(uvfs_read(t, fd, buf, sizeof(buf)), 17);
+	assert_memory_equal(buf, "closed meanwhile\n", 17);
+	assert_int_equal(uvfs_read(t, fd, buf, sizeof(buf)), -EBADF);
 
 	/* writes: to the writable ones, the source's; the others have no ->write */
 	fd = uvfs_openat(t, AT_FDCWD, "/proc/1/comm", O_WRONLY, 0);

@@ -1057,7 +1057,10 @@ static int proc_src_open(struct inode *inode, struct file *f)
  * A call to the source, which may take its time (uvfs-run reads the kernel's proc)
  * and may call uvfs: made without ns_lock, the file held meanwhile (a close of its
  * descriptor by another thread leaves it to this reference).  The caller's own
- * references are all it keeps across: the proc inode's fields are immutable.
+ * references are all it keeps across: the proc inode's fields are immutable.  The
+ * reference is the caller's to drop (fput) once it is done with the file, as the
+ * kernel's fdput() comes after the read: dropped before, the last one releases the
+ * file while the read still keeps its text there.
  */
 struct src_call {
 	struct uvfs *fs;
@@ -1076,11 +1079,10 @@ static void src_call_begin(struct src_call *c, struct file *f)
 	uvfs_unlock(c->fs);
 }
 
-static void src_call_end(struct src_call *c, struct file *f)
+static void src_call_end(struct src_call *c)
 {
 	uvfs_lock(c->fs);
 	c->fs->current = c->cur;
-	fput(f);  /* the last, when the descriptor was closed meanwhile */
 }
 
 /* The whole text, as the source makes it now: its length, with *text malloc'd */
@@ -1138,8 +1140,9 @@ static ssize_t proc_src_read(struct file *f, void *buf, size_t count, off_t *pos
 		return -ENOMEM;
 	src_call_begin(&c, f);
 	n = src_text(&c, pi, &text);
-	src_call_end(&c, f);
+	src_call_end(&c);
 	if (n < 0) {
+		fput(f);
 		free(text);
 		free(made);
 		return n;
@@ -1152,7 +1155,9 @@ static ssize_t proc_src_read(struct file *f, void *buf, size_t count, off_t *pos
 		free(kept);
 	}
 	f->private_data = made;
-	return simple_read_from_buffer(buf, count, pos, text, (size_t)n);
+	n = simple_read_from_buffer(buf, count, pos, text, (size_t)n);
+	fput(f);  /* the last, when the descriptor was closed meanwhile: frees the text */
+	return n;
 }
 
 static void proc_src_release(struct inode *inode, struct file *f)
@@ -1181,7 +1186,8 @@ static ssize_t proc_src_write(struct file *f, const void *buf, size_t count, off
 	src_call_begin(&c, f);
 	n = c.src.write ? c.src.write(c.arg, pi->pid, pi->tid, proc_ent_name(pi), buf, count)
 			: -EINVAL;
-	src_call_end(&c, f);
+	src_call_end(&c);
+	fput(f);
 	return n;
 }
 
