@@ -581,6 +581,16 @@ static void test_proc_source(void **state)
 			    "cgroup oom_score oom_adj oom_score_adj loginuid sessionid io uid_map "
 			    "gid_map setgroups ");
 	assert_int_equal(d_off, 3);
+	/* a thread's setgroups is tid_base_stuff's 44th (projid_map 43rd): position 45,
+	 * where a seek finds it; from 46 (arch_status on the kernel) nothing uvfs has */
+	fd = uvfs_openat(t, AT_FDCWD, "/proc/1/task/7", O_RDONLY | O_DIRECTORY, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_lseek(t, fd, 45, SEEK_SET), 45);
+	assert_true(uvfs_getdents64(t, fd, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf + 19, "setgroups");
+	assert_int_equal(uvfs_lseek(t, fd, 46, SEEK_SET), 46);
+	assert_int_equal(uvfs_getdents64(t, fd, buf, sizeof(buf)), 0);
+	uvfs_close(t, fd);
 	list_dir(t, "/proc", names, sizeof(names), NULL, &d_off);
 	assert_string_equal(names, ". .. sys stat locks swaps mounts uptime vmstat cmdline "
 			    "cpuinfo devices loadavg meminfo version diskstats partitions "

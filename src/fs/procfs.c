@@ -274,7 +274,7 @@ static const struct pid_ent {
 	{ "io", PROC_SRC, S_IFREG | 0400, 46, 41, ENT_SRC | ENT_PTRACE },
 	{ "uid_map", PROC_SRC, S_IFREG | 0644, 47, 42, ENT_SRC },
 	{ "gid_map", PROC_SRC, S_IFREG | 0644, 48, 43, ENT_SRC },
-	{ "setgroups", PROC_SRC, S_IFREG | 0644, 50, 46, ENT_SRC },
+	{ "setgroups", PROC_SRC, S_IFREG | 0644, 50, 45, ENT_SRC },
 	{ "timerslack_ns", PROC_SRC, S_IFREG | 0666, 52, 0, ENT_SRC },
 };
 #define TGID_DIR_END 56
