@@ -108,7 +108,8 @@ struct inode_operations {
 	 * LOOKUP_RCU (no ns_lock, walk.c) it may change nothing and answers
 	 * -ECHILD when it would have to. */
 	int (*revalidate)(struct dentry *dentry, unsigned int flags);
-	/* Symlink body (NUL-terminated), valid until the next call under ns_lock.  One
+	/* Symlink body (NUL-terminated), valid until the next call under ns_lock, or
+	 * ERR_PTR(-errno) (procfs's ns links: EACCES, as proc_ns_get_link()).  One
 	 * that writes anything to make the body must have get_link_rcu too. */
 	const char *(*get_link)(struct inode *inode);
 	/* Optional: the body for a lockless walk by reader, made in buf if need be

@@ -451,6 +451,8 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 		return (ssize_t)len;
 	}
 	body = d_get_link(dentry);
+	if (IS_ERR(body))
+		return PTR_ERR(body);
 	if (!body)
 		return -EINVAL;
 	len = strlen(body);

@@ -355,6 +355,8 @@ static int pick_link(struct walk *nd, struct dentry *dir, struct mount *dir_mnt,
 	/* ->get_link only reads unless there is ->get_link_rcu (inode.h) */
 	body = !nd->locked && iop->get_link_rcu ? iop->get_link_rcu(inode, nd->task, buf)
 						 : iop->get_link(inode);
+	if (IS_ERR(body))
+		return (int)PTR_ERR(body);
 	if (!body)
 		return nd->locked ? -ENOENT : -ECHILD;  /* proc_self_get_link(): no pid */
 	if (!*body)

@@ -667,6 +667,13 @@ static void test_proc_source(void **state)
 	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/maps", O_RDONLY, 0), -EACCES);
 	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/environ", O_RDONLY, 0), -EACCES);
 	assert_int_equal(read_file(t2, "/proc/1/stat", buf, sizeof(buf)), 9);
+	/* ... and the ns links, read or followed (proc_ns_get_link(), proc_ns_readlink()) */
+	assert_int_equal(uvfs_readlinkat(t2, AT_FDCWD, "/proc/1/ns/net", buf, sizeof(buf)),
+			 -EACCES);
+	assert_int_equal(uvfs_readlinkat(t2, AT_FDCWD, "/proc/1/task/7/ns/mnt", buf,
+					 sizeof(buf)), -EACCES);
+	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/ns/net", O_RDONLY, 0), -EACCES);
+	assert_int_equal(uvfs_readlinkat(t, AT_FDCWD, "/proc/2/ns/net", buf, sizeof(buf)), 11);
 
 	/* a file open when its process goes: ESRCH (get_proc_task() in the show) */
 	fd = uvfs_openat(t, AT_FDCWD, "/proc/2/stat", O_RDONLY, 0);

@@ -1004,17 +1004,22 @@ static const char *proc_thread_self_get_link_rcu(struct inode *inode,
  * /proc/PID/ns/TYPE: what readlink gives is the kernel's ("net:[4026531840]", the
  * source's, asked with ns_lock held: a readlink's body is made under it); there is
  * no nsfs in uvfs to follow it to, so the body is a relative name that is not
- * there: open, stat and setns through it are ENOENT (docs/SEMANTICS.md §2).
+ * there: open, stat and setns through it are ENOENT (docs/SEMANTICS.md §2).  A
+ * reader ptrace_may_access() refuses gets EACCES first, readlink and follow alike
+ * (proc_ns_get_link(), proc_ns_readlink()).
  */
 static const char *proc_ns_get_link(struct inode *inode)
 {
 	struct proc_sb *psb = inode->i_sb->s_fs_info;
 	struct uvfs *fs = inode->i_sb->s_fs;
 	const struct proc_inode *pi = PI(inode);
+	struct uvfs_task *t = find_task(fs, pi->pid);
 	ssize_t n;
 
-	if (!fs->proc_src.read || !find_task(fs, pi->pid))
+	if (!fs->proc_src.read || !t)
 		return NULL;
+	if (fs->current && !ptrace_may_read(fs->current, t))
+		return ERR_PTR(-EACCES);
 	n = fs->proc_src.read(fs->proc_src_arg, pi->pid, pi->tid, proc_ent_name(pi), psb->ns,
 			      sizeof(psb->ns) - 1);
 	if (n <= 0 || (size_t)n >= sizeof(psb->ns))
