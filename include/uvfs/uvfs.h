@@ -808,8 +808,10 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  *     uvfs_readlink_exe).  The links of /proc/PID/ns are read with NAME "ns/net"
  *     and the like, for what readlink(2) gives ("net:[4026531840]"), with uvfs's lock
  *     held (a link's body is made under it): not calling uvfs then.  There is no
- *     namespace file behind them in uvfs: following one is ENOENT.  A reader continues at its position in the new text, as
- *     in the kernel's seq_file when a record changes between reads.
+ *     namespace file behind them in uvfs: following one is ENOENT (EACCES for a
+ *     reader that may not trace the process).  The text a read at position 0 got
+ *     is kept with the open file, as seq_read() keeps its buffer: the reads after
+ *     it take the rest of that text, not of a newer one.
  *   write(arg, pid, tid, name, buf, len) - a write(2) to one of the writable ones
  *     (comm, oom_score_adj ...); returns what write(2) returns.  NULL: EINVAL.
  *   tids(arg, pid, tids, max) - the thread ids of process pid, ascending, at most max
@@ -819,8 +821,11 @@ ssize_t uvfs_readlink_root(struct uvfs_task *task, char *buf, size_t bufsiz);
  *   current_tid(arg, pid) - the calling thread's tid, for /proc/thread-self; NULL or
  *     a negative return: pid (the main thread).  Called with uvfs's lock held.
  * uvfs_set_proc_source - sets (NULL: removes) the source; the structure is copied.
- *   Entries already looked up stay until their files are closed.  0, or -EINVAL
- *   (fs NULL, or a source without read).
+ *   Entries already looked up stay until their files are closed.  A read or write
+ *   already in the source (without uvfs's lock) when it is removed or replaced
+ *   finishes with the old functions and arg: uvfs does not wait for it, so arg
+ *   must outlive the embedder's readers.  0, or -EINVAL (fs NULL, or a source
+ *   without read).
  */
 struct uvfs_proc_source {
 	ssize_t (*read)(void *arg, int pid, int tid, const char *name, char *buf, size_t size);
