@@ -7,8 +7,8 @@
 # linux's); the upgrade explains it by start-stop-daemon's readlink of /proc/PID/exe
 # -- the daemon named by its place among the processes, not its pid -- (and, with a
 # name too long to be stored inline, 3.14 and 3.17 too); tar c | tar x
-# of a tree, and a program printing the time, mktemp names and random numbers,
-# report every era equal; a program that cannot be run is status 2.  TAP.
+# of a tree, a program printing the time, mktemp names and random numbers, and six
+# threads writing files, report every era equal; a program that cannot be run is status 2.  TAP.
 set -u
 UR=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -129,6 +129,25 @@ $(verdicts "$got")"
 varies='date; date +%s.%N; mktemp; mktemp -d; echo $$ $RANDOM; touch /tmp/r$(od -An -N4 -tu4 /dev/urandom | tr -d " ")'
 got=$(cd / && "$UR" --explain -- bash -c "$varies"); st=$?
 same "the time, mktemp names, random numbers and names: no false difference" "0
+linux-4.17 same
+linux-3.18 same
+linux-3.17 same
+linux-3.15 same
+linux-3.14 same" "$st
+$(verdicts "$got")"
+# threads: each thread's calls a sequence of their own, not one the scheduler interleaves
+# (six threads writing files of their own sizes: their write(N)s were compared across
+# threads, every era 'differed')
+threads='import os, tempfile, threading
+d = tempfile.mkdtemp()
+def w(i):
+    for k in range(20):
+        with open(os.path.join(d, "%d-%d" % (i, k)), "w") as f: f.write("x" * i)
+        os.stat(d)
+ts = [threading.Thread(target=w, args=(i,)) for i in range(6)]
+[t.start() for t in ts]; [t.join() for t in ts]; print(len(os.listdir(d)))'
+got=$(cd / && "$UR" --explain -- python3 -c "$threads"); st=$?
+same "six threads writing files: no false difference" "0
 linux-4.17 same
 linux-3.18 same
 linux-3.17 same

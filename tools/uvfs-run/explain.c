@@ -181,7 +181,12 @@ void run_log_call(struct proc *p, long nr, unsigned long long a0, long ret, enum
 	}
 	seq = __atomic_add_fetch(&log_seq, 1, __ATOMIC_RELAXED);
 	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)nr);
-	o += snprintf(o, (size_t)(end - o), "C\t%lu\t%s\t%d\t", seq, p->up->key, p->up->nspid);
+	/* a thread's calls are a sequence of their own ("KEY%N", the process's Nth thread):
+	 * interleaved with the others' by the scheduler, no two runs would align */
+	o += snprintf(o, (size_t)(end - o), "C\t%lu\t%s", seq, p->up->key);
+	if (p->thread_no)
+		o += snprintf(o, (size_t)(end - o), "%%%u", p->thread_no);
+	o += snprintf(o, (size_t)(end - o), "\t%d\t", p->up->nspid);
 	put_field(&o, end, p->up->comm);
 	o += snprintf(o, (size_t)(end - o), "\t%s(", name ? name : "?");
 	free(name);
@@ -734,7 +739,7 @@ static void exe_of(const struct run *r, const char *key, unsigned long seq, char
 		   char *argv, size_t size)
 {
 	unsigned long best = 0;
-	size_t klen = strlen(key);
+	size_t klen = strcspn(key, "%");  /* a thread's: its process's */
 
 	snprintf(exe, size, "?");
 	argv[0] = 0;

@@ -123,6 +123,7 @@ struct uproc {
 	 * the act lock and procs_lock, read under either); its parent's when it was
 	 * made (pkey: the act lock) */
 	char key[160], pkey[160];
+	unsigned int threads_made;   /* threads it has made, for their numbers (atomic) */
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
@@ -186,6 +187,8 @@ struct proc {
 	 * last is reaped: dead says it has exited meanwhile); a traced call answered
 	 * -ERESTARTSYS (its number, for the signal-delivery stop to restore), or -1;
 	 * a notified call answered -ERESTARTSYS (the stop leaves it as it is) */
+	unsigned int thread_no;      /* 0 for the process's first thread, N for the Nth it
+				      * made since: its calls' key for --explain */
 	int busy;                    /* procs_lock: helpers, a worker, a handoff */
 	bool dead;                   /* procs_lock; written by the loop only */
 	long restart_nr;

@@ -528,8 +528,13 @@ static int new_tracee(struct proc *parent, pid_t tid)
 	if (nspid < 0)
 		return -ESRCH;
 	if (tgid != tid) {
-		/* a thread: the process's task */
-		return proc_add(tid, parent->up) ? 0 : -ENOMEM;
+		/* a thread: the process's task; numbered for --explain */
+		struct proc *np = proc_add(tid, parent->up);
+
+		if (!np)
+			return -ENOMEM;
+		np->thread_no = __atomic_add_fetch(&parent->up->threads_made, 1, __ATOMIC_RELAXED);
+		return 0;
 	}
 	up = calloc(1, sizeof(*up));
 	if (!up)
