@@ -574,6 +574,12 @@ static void test_proc_source(void **state)
 			    "oom_score oom_adj oom_score_adj loginuid sessionid coredump_filter io "
 			    "uid_map gid_map setgroups timerslack_ns ");
 	assert_int_equal(d_off, 20);
+	/* the last entry uvfs has: the next index, as the kernel's entry after it makes
+	 * it natively (d_off 53 for timerslack_ns, 46 for a thread's setgroups) */
+	list_dir(t, "/proc/1", names, sizeof(names), "timerslack_ns", &d_off);
+	assert_int_equal(d_off, 53);
+	list_dir(t, "/proc/1/task/7", names, sizeof(names), "setgroups", &d_off);
+	assert_int_equal(d_off, 46);
 	list_dir(t, "/proc/1/task/7", names, sizeof(names), "fd", &d_off);
 	assert_string_equal(names, ". .. fd fdinfo ns environ auxv status personality limits "
 			    "sched comm syscall cmdline stat statm maps children cwd root exe "

@@ -773,8 +773,11 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 		last_pos = pos;
 		f->f_pos = pos + 1;
 	}
+	/* the last record's: the end position -- but in a directory the kernel numbers
+	 * densely, the next index, as the kernel's entry after uvfs's last one (its
+	 * arch_status after timerslack_ns, at 53) makes it there */
 	if (last)
-		set_d_off(last, (long)f->f_pos);
+		set_d_off(last, dense ? last_pos + 1 : (long)f->f_pos);
 	return (ssize_t)used;
 }
 
