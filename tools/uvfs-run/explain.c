@@ -280,7 +280,9 @@ static void tree_walk(struct uvfs_task *t, const char *path, int depth)
 			off += reclen;
 			if (!strcmp(name, ".") || !strcmp(name, ".."))
 				continue;
-			snprintf(child, sizeof(child), "%s/%s", path, name);
+			/* (a path past PATH_MAX cannot be walked: left out) */
+			if (snprintf(child, sizeof(child), "%s/%s", path, name) >= (int)sizeof(child))
+				continue;
 			if (uvfs_fstatat(t, AT_FDCWD, child, &st, AT_SYMLINK_NOFOLLOW))
 				continue;
 			target[0] = 0;
