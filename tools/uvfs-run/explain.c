@@ -424,7 +424,8 @@ static void parse(struct run *r)
 		r->calls[r->ncalls++] = (struct call){ strtoul(f[1], NULL, 10), f[2], f[4], f[5],
 						       f[6], atoi(f[3]), 0 };
 	}
-	qsort(r->calls, r->ncalls, sizeof(*r->calls), by_key_seq);
+	if (r->ncalls)
+		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_key_seq);
 	count_occurrences(r->calls, r->ncalls);
 	cap = 0;
 	for (char *l = r->tree, *nl; l && *l; l = nl) {
@@ -442,7 +443,8 @@ static void parse(struct run *r)
 		}
 		r->tlines[r->ntlines++] = l + 2;
 	}
-	qsort(r->tlines, r->ntlines, sizeof(char *), by_str);
+	if (r->ntlines)  /* (qsort of no array is undefined: UBSan says so) */
+		qsort(r->tlines, r->ntlines, sizeof(char *), by_str);
 }
 
 /* The calls of process key in r: the first, and how many */
