@@ -3,12 +3,38 @@
 """Count the individual test cases in a meson testlog.json (cmocka prints one
 '[       OK ]' / '[  FAILED  ]' / '[  SKIPPED ]' line per case) and print one line:
 'uvfs: N passed, N failed, N skipped' over every log given.  A meson test that crashed before cmocka
-could report counts as one failure."""
+could report counts as one failure.
+
+Before that line, each failed test's name and what it said of its failures: cmocka's
+failure lines, TAP's 'not ok' lines with the comments after them, or the end of its
+output -- at most 40 lines a test, so that a CI log cut to its tail still shows why."""
 import json
 import re
 import sys
 
 passed = failed = skipped = 0
+reports = []
+
+
+def why(out, err):
+  """The lines of a failed test's output that say why: a TAP 'not ok' and its comments,
+  a cmocka failure and the lines before it, else the output's last lines."""
+  lines = out.splitlines()
+  keep = []
+  for i, l in enumerate(lines):
+    if l.startswith("not ok"):
+      keep.append(l)
+      for c in lines[i + 1:]:  # its comments: up to the next test line
+        if not c.startswith("#"):
+          break
+        keep.append(c)
+    elif l.startswith("[  FAILED  ]") and not re.match(r"\[  FAILED  \] \d+ test", l):
+      keep.extend(lines[max(0, i - 5):i + 1])
+  if not keep:
+    keep = (lines + err.splitlines())[-15:]
+  return keep[:40]
+
+
 for path in sys.argv[1:]:
   try:
     f = open(path)
@@ -25,7 +51,14 @@ for path in sys.argv[1:]:
       skip = len(re.findall(r"^\[  SKIPPED \] (?!\d+ test)", out, re.M))
       if t.get("result") not in ("OK", "SKIP") and bad == 0:
           bad = 1  # crashed, timed out, or failed outside cmocka (a leak report)
+      if t.get("result") not in ("OK", "SKIP"):
+          reports.append((path, t.get("name", "?"), t.get("result"),
+                          why(out, t.get("stderr", "") or "")))
       passed += ok
       failed += bad
       skipped += skip
+for path, name, result, lines in reports:
+  print(f"== failed: {name} ({result}, {path})")
+  for l in lines:
+    print("   " + l[:300])
 print(f"uvfs: {passed} passed, {failed} failed, {skipped} skipped")
