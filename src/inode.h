@@ -90,6 +90,15 @@ struct inode_operations {
 	int (*rmdir)(struct inode *dir, struct dentry *dentry);
 	int (*rename)(struct inode *old_dir, struct dentry *old, struct inode *new_dir,
 		      struct dentry *new, unsigned int flags);
+	/* Optional: a unix socket's file (uvfs_unix_bind): bind(arg, host directory or
+	 * -1, name) makes the kernel's socket first; its O_PATH descriptor is the
+	 * inode's.  Without it, ->create(S_IFSOCK) makes the file alone. */
+	int (*mksock)(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+		      gid_t gid, int (*bind)(void *arg, int host_dirfd, const char *name),
+		      void *arg);
+	/* Optional: a new O_PATH descriptor of the kernel's socket behind a socket
+	 * inode, or -ECONNREFUSED (none). */
+	int (*sock_fd)(struct inode *inode);
 	/* O_TMPFILE: a new inode with no name, attached to the (unhashed) dentry. */
 	int (*tmpfile)(struct inode *dir, struct dentry *dentry, mode_t mode,
 		       uid_t uid, gid_t gid);

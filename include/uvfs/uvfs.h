@@ -582,6 +582,37 @@ int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
 		   const char *linkpath);
 
 /*
+ * Unix sockets with a path (net/unix/af_unix.c: unix_bind_bsd, unix_find_bsd).  uvfs
+ * keeps the socket file; the socket itself is the kernel's, and the embedder binds
+ * it where uvfs says.
+ *
+ * uvfs_unix_bind - bind(2)'s socket file: path made as uvfs_mknodat() makes it, with
+ * mode S_IFSOCK | (0777 & ~umask) and the caller's owner, EADDRINUSE where the name
+ * exists (unix_bind's answer for EEXIST); the other errors of uvfs_mknodat(), in its
+ * order.  After every check passed, and before the name exists, uvfs calls
+ * bind(arg, host_dirfd, name): on a host mount host_dirfd is the host directory the
+ * name goes in (the embedder binds its socket there as name, so that programs
+ * outside see it); in memfs it is -1 and the embedder binds its socket wherever it
+ * likes.  bind returns an O_PATH descriptor of the socket file it made, which uvfs
+ * then owns (closed when the inode goes), or -errno, which uvfs_unix_bind returns
+ * with nothing created.  bind runs under uvfs's namespace lock: it may not call uvfs.
+ * A NULL bind makes the file alone (an inode no one listens on, as mknod(S_IFSOCK)).
+ */
+typedef int (*uvfs_unix_bind_fn)(void *arg, int host_dirfd, const char *name);
+int uvfs_unix_bind(struct uvfs_task *task, int dirfd, const char *path,
+		   uvfs_unix_bind_fn bind, void *arg);
+
+/*
+ * uvfs_unix_find - connect(2)'s and sendto(2)'s lookup of path: the walk (symlinks
+ * followed), write permission on the socket file (EACCES), ECONNREFUSED for a file
+ * that is not a socket or that has no kernel socket behind it (made by mknod, or
+ * bound outside uvfs_unix_bind); the access time as a read touches it.  Returns an
+ * O_PATH descriptor of the kernel's socket file, the caller's to close: the embedder
+ * connects through /proc/self/fd/N of it.
+ */
+int uvfs_unix_find(struct uvfs_task *task, int dirfd, const char *path);
+
+/*
  * uvfs_readlinkat - copies the link body, no NUL, truncated to bufsiz.
  *   EINVAL   bufsiz <= 0
  *   path walk errors (the last component not followed; AT_EMPTY_PATH is implied for

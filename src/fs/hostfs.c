@@ -134,7 +134,7 @@ struct name_event {
 
 
 static const struct inode_operations hostfs_dir_iops, hostfs_file_iops, hostfs_link_iops,
-	hostfs_special_iops, hostfs_fifo_iops;
+	hostfs_special_iops, hostfs_fifo_iops, hostfs_sock_iops;
 static const struct super_operations hostfs_sops;
 
 static void lru_touch(struct hostfs_sb *s, const struct dentry *d);
@@ -504,6 +504,7 @@ static const struct inode_operations *iops_of(mode_t mode)
 	case S_IFREG: return &hostfs_file_iops;
 	case S_IFLNK: return &hostfs_link_iops;
 	case S_IFIFO: return &hostfs_fifo_iops;
+	case S_IFSOCK: return &hostfs_sock_iops;
 	default: return &hostfs_special_iops;
 	}
 }
@@ -939,6 +940,32 @@ static int hostfs_create(struct inode *dir, struct dentry *dentry, mode_t mode, 
 	return instantiate_new(dir, dentry, mode, uid, gid, false);
 }
 
+/* uvfs_unix_bind(): the embedder binds its socket in the host directory under the
+ * name, so that the host's programs see a socket file there and may connect to it;
+ * the file it made becomes the inode (owner and mode set as for any new file) */
+static int hostfs_mksock(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			 gid_t gid, int (*bind)(void *arg, int host_dirfd, const char *name),
+			 void *arg)
+{
+	int fd;
+
+	if (!bind)
+		return hostfs_create(dir, dentry, mode, 0, uid, gid);
+	fd = bind(arg, HI(dir)->fd, dname(dentry));
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return instantiate_new(dir, dentry, mode, uid, gid, false);
+}
+
+/* the kernel's socket is the host file's: connect through it */
+static int hostfs_sock_fd(struct inode *inode)
+{
+	int fd = fcntl(HI(inode)->fd, F_DUPFD_CLOEXEC, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
 static int hostfs_mkdir(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
 			gid_t gid)
 {
@@ -1130,6 +1157,7 @@ static int hostfs_host_fd(const struct inode *inode)
 static const struct inode_operations hostfs_dir_iops = {
 	.lookup = hostfs_lookup,
 	.create = hostfs_create,
+	.mksock = hostfs_mksock,
 	.mkdir = hostfs_mkdir,
 	.symlink = hostfs_symlink,
 	.link = hostfs_link,
@@ -1155,6 +1183,9 @@ static const struct inode_operations hostfs_link_iops = {
 /* Devices and sockets open as on memfs (ENXIO); a fifo is a uvfs pipe between uvfs's
  * tasks, not the host's (docs/SEMANTICS.md). */
 static const struct inode_operations hostfs_special_iops = { HOSTFS_COMMON_IOPS };
+static const struct inode_operations hostfs_sock_iops = {
+	.sock_fd = hostfs_sock_fd, HOSTFS_COMMON_IOPS
+};
 static const struct inode_operations hostfs_fifo_iops = { .fop = &pipe_fops, HOSTFS_COMMON_IOPS };
 
 /* ---------------------------------------------------------------------------------

@@ -65,6 +65,10 @@ struct memfs_inode {
 			struct offset_ctx *offsets; /* offset -> entry (simple_offset.h) */
 			uint32_t next_offset;       /* the next entry's readdir offset */
 		};
+		/* sockets: the embedder's kernel socket file (uvfs_unix_bind), an O_PATH
+		 * descriptor plus one (0: none, mknod's socket file); never changes
+		 * once the inode is linked, closed when it is freed */
+		int sock_fd1;
 	};
 };
 
@@ -95,7 +99,7 @@ static uint64_t linux_default_limit(void)
 }
 
 static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link_iops,
-	memfs_special_iops, memfs_fifo_iops;
+	memfs_special_iops, memfs_fifo_iops, memfs_sock_iops;
 static const struct file_operations memfs_dir_fops, memfs_file_fops;
 static const struct super_operations memfs_sops;
 static void memfs_free_inode(struct inode *inode);
@@ -642,6 +646,10 @@ static inline struct inode *memfs_get_inode(struct super_block *sb, struct inode
 	case S_IFIFO:
 		inode->i_op = &memfs_fifo_iops;
 		break;
+	case S_IFSOCK:
+		inode->i_op = &memfs_sock_iops;
+		MI(inode)->sock_fd1 = 0;
+		break;
 	default:
 		inode->i_op = &memfs_special_iops;
 		inode->i_rdev = (uint32_t)rdev;
@@ -683,6 +691,8 @@ static void memfs_free_inode(struct inode *inode)
 {
 	if (S_ISLNK(inode->i_mode))
 		free(inode->i_link);
+	if (S_ISSOCK(inode->i_mode) && MI(inode)->sock_fd1)
+		close(MI(inode)->sock_fd1 - 1);
 }
 
 /* ->blocks: also for the lockless stat (inode_fillattr), which checks ns_seq after */
@@ -1039,6 +1049,40 @@ static int memfs_mknod(struct inode *dir, struct dentry *dentry, mode_t mode, de
 	return 0;
 }
 
+/* uvfs_unix_bind(): everything that can fail first, the embedder's kernel socket
+ * last, so that its failure leaves nothing made, and a made socket always gets its
+ * name (the socket's O_PATH descriptor is the inode's from then on) */
+static int memfs_mksock(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			gid_t gid, int (*bind)(void *arg, int host_dirfd, const char *name),
+			void *arg)
+{
+	struct inode *inode;
+	int err = memfs_reserve_offsets(dir, 1), fd;
+
+	if (err)
+		return err;
+	inode = memfs_get_inode(dir->i_sb, dir, mode, 0, uid, gid);
+	if (IS_ERR(inode))
+		return (int)PTR_ERR(inode);
+	fd = bind ? bind(arg, -1, (const char *)dentry->d_name.name) : -1;
+	if (bind && fd < 0) {
+		clear_nlink(inode);
+		iput(inode);
+		return fd;
+	}
+	MI(inode)->sock_fd1 = fd + 1;
+	memfs_link_entry(dir, dentry, inode);
+	inode_set_mctime_current(dir);
+	return 0;
+}
+
+static int memfs_sock_fd(struct inode *inode)
+{
+	int fd = MI(inode)->sock_fd1 ? fcntl(MI(inode)->sock_fd1 - 1, F_DUPFD_CLOEXEC, 0) : -1;
+
+	return fd >= 0 ? fd : MI(inode)->sock_fd1 ? -errno : -ECONNREFUSED;
+}
+
 static int memfs_mkdir(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
 		       gid_t gid)
 {
@@ -1297,6 +1341,7 @@ static const struct inode_operations memfs_dir_iops = {
 	.lookup = memfs_lookup,
 	.lookup_noent = memfs_lookup_noent,
 	.create = memfs_mknod,
+	.mksock = memfs_mksock,
 	.mkdir = memfs_mkdir,
 	.symlink = memfs_symlink,
 	.link = memfs_link,
@@ -1318,6 +1363,10 @@ static const struct inode_operations memfs_link_iops = {
 };
 
 static const struct inode_operations memfs_special_iops = { 0 };
+
+static const struct inode_operations memfs_sock_iops = {
+	.sock_fd = memfs_sock_fd,
+};
 
 static const struct inode_operations memfs_fifo_iops = {
 	.fop = &pipe_fops,

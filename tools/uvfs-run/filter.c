@@ -61,6 +61,9 @@ static const char *const notified[] = {
 	"utimensat", "statfs", "umask",
 	/* mounts: uvfs's namespace, not the host's */
 	"mount", "umount2", "pivot_root",
+	/* unix sockets with a path: bind and connect of every socket (unixsock.c: a
+	 * socket of another family is answered by the kernel as made) */
+	"bind", "connect",
 	/* extended attributes: uvfs has none (ENODATA, as tmpfs without any set); a
 	 * minimal access ACL is a chmod, as the kernel stores it */
 	"getxattr", "lgetxattr", "listxattr", "llistxattr",
@@ -116,6 +119,7 @@ static pthread_once_t notified_once = PTHREAD_ONCE_INIT;
 
 static void notified_make(void)
 {
+	notified_map[SYS_sendto] = true;  /* with an address: run_install_filter() */
 	for (size_t i = 0; i < sizeof(notified_nr) / sizeof(notified_nr[0]); i++)
 		notified_map[notified_nr[i]] = true;
 	for (size_t i = 0; i < sizeof(notified) / sizeof(notified[0]); i++) {
@@ -310,6 +314,15 @@ int run_install_filter(void)
 	}
 	for (size_t i = 0; !err && i < N(notified_nr); i++)
 		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
+	if (!err) {
+		/* sendto with an address, which may name a unix socket's path (unixsock.c);
+		 * send and sendto without one go to the kernel unseen */
+		const struct scmp_arg_cmp has_addr = {
+			.arg = 4, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0,
+		};
+
+		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SYS_sendto, 1, has_addr);
+	}
 	for (size_t i = 0; !err && i < N(refused); i++) {
 		int nr = seccomp_syscall_resolve_name(refused[i]);
 

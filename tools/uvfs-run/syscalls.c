@@ -2222,6 +2222,14 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		free(buf);
 		return skip(r, ret);
 	}
+	case SYS_bind:
+	case SYS_connect:
+	case SYS_sendto: {
+		bool native;
+
+		ret = run_sock_call(p, r, &native);
+		return native ? ACT_NATIVE : skip(r, ret);
+	}
 	case SYS_chdir:
 		if ((ret = get_path(p, A0(r), pa)))
 			return skip(r, ret);
