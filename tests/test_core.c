@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -474,6 +478,87 @@ static void test_devices_have_no_drivers(void **state)
 	assert_int_equal(uvfs_fstat(t, 0, &st), 0);
 	assert_int_equal(st.st_rdev, makedev(1, 3));
 	uvfs_free(fs);
+}
+
+/* uvfs_unix_bind's callback for memfs: a real socket bound in a directory of the
+ * test's, its O_PATH descriptor given to uvfs; or a refusal */
+struct sock_arg {
+	int sock, calls, refuse;
+	char dir[64];
+};
+
+static int test_bind_cb(void *p, int host_dirfd, const char *name)
+{
+	struct sock_arg *a = p;
+	struct sockaddr_un su = { .sun_family = AF_UNIX };
+
+	a->calls++;
+	if (a->refuse)
+		return -a->refuse;
+	assert_int_equal(host_dirfd, -1);  /* memfs: anywhere the caller likes */
+	snprintf(su.sun_path, sizeof(su.sun_path), "%s/%s", a->dir, name);
+	if (bind(a->sock, (struct sockaddr *)&su, sizeof(su)) || listen(a->sock, 4))
+		return -errno;
+	return open(su.sun_path, O_PATH | O_CLOEXEC);
+}
+
+/* bind's socket file and connect's lookup (unix_bind_bsd, unix_find_bsd; the errnos
+ * and modes were those of the kernel in tests/uvfs-run/unixsock.py) */
+static void test_unix_sockets(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct sock_arg a = { .sock = socket(AF_UNIX, SOCK_STREAM, 0), .dir = "/tmp/uvfs-sock.XXXXXX" };
+	struct sockaddr_un via = { .sun_family = AF_UNIX };
+	char host[128];
+	struct stat st;
+	int h, c;
+
+	(void)state;
+	assert_non_null(mkdtemp(a.dir));
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	/* the callback's failure: nothing made */
+	a.refuse = EADDRNOTAVAIL;
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/d/s", test_bind_cb, &a), -EADDRNOTAVAIL);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/d/s", &st, 0), -ENOENT);
+	a.refuse = 0;
+	uvfs_umask(t, 027);
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/d/s", test_bind_cb, &a), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/d/s", &st, 0), 0);
+	assert_int_equal(st.st_mode, S_IFSOCK | 0750);
+	/* the name exists: EADDRINUSE, the callback not called; the walk's errors */
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/d/s", test_bind_cb, &a), -EADDRINUSE);
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/d", test_bind_cb, &a), -EADDRINUSE);
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/nodir/s", test_bind_cb, &a), -ENOENT);
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/d/s/x", test_bind_cb, &a), -ENOTDIR);
+	assert_int_equal(uvfs_unix_bind(t, AT_FDCWD, "/d/t/", test_bind_cb, &a), -ENOENT);
+	assert_int_equal(a.calls, 2);
+	/* connect: through a rename and a symlink, to the kernel's socket */
+	assert_int_equal(uvfs_renameat2(t, AT_FDCWD, "/d/s", AT_FDCWD, "/d/r", 0), 0);
+	assert_int_equal(uvfs_symlinkat(t, "r", AT_FDCWD, "/d/l"), 0);
+	h = uvfs_unix_find(t, AT_FDCWD, "/d/l");
+	assert_true(h >= 0);
+	snprintf(via.sun_path, sizeof(via.sun_path), "/proc/self/fd/%d", h);
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_int_equal(connect(c, (struct sockaddr *)&via, sizeof(via)), 0);
+	close(c);
+	close(h);
+	assert_int_equal(uvfs_unix_find(t, AT_FDCWD, "/d/s"), -ENOENT);
+	/* no socket behind it, or no socket: ECONNREFUSED; no write permission: EACCES */
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/d/m", S_IFSOCK | 0777, 0), 0);
+	assert_int_equal(uvfs_unix_find(t, AT_FDCWD, "/d/m"), -ECONNREFUSED);
+	assert_int_equal(uvfs_unix_find(t, AT_FDCWD, "/d"), -ECONNREFUSED);
+	assert_int_equal(uvfs_task_setcreds(t, 1000, 1000), 0);
+	assert_int_equal(uvfs_unix_find(t, AT_FDCWD, "/d/r"), -EACCES);
+	/* the descriptor uvfs kept goes with the inode */
+	assert_int_equal(uvfs_task_setcreds(t, 0, 0), 0);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/d/r", 0), 0);
+	assert_int_equal(uvfs_unix_find(t, AT_FDCWD, "/d/l"), -ENOENT);
+	uvfs_free(fs);
+	close(a.sock);
+	snprintf(host, sizeof(host), "%s/s", a.dir);
+	unlink(host);
+	rmdir(a.dir);
 }
 
 /* A blocking fifo open waits for its peer, from another thread, as on Linux. */
@@ -1382,6 +1467,7 @@ int main(void)
 		cmocka_unit_test(test_new_rejects_unknown_abi),
 		cmocka_unit_test(test_new_defaults),
 		cmocka_unit_test(test_fork_shares_open_files),
+		cmocka_unit_test(test_unix_sockets),
 		cmocka_unit_test(test_fork_as),
 		cmocka_unit_test(test_clone_fs_files),
 		cmocka_unit_test(test_ida_lowest_free),
