@@ -10,7 +10,7 @@ UR=$(realpath "$1")
 # The test's programs, copied out of the build directory, which may be under /tmp (CI
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
-trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${udir:-}" "${hdir:-}" "${ldir:-}"' EXIT
+trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}" "${ldir:-}"' EXIT
 cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
@@ -862,43 +862,6 @@ io_uring_enter ENOSYS
 io_uring_register ENOSYS
 fanotify_init ENOSYS
 fanotify_mark ENOSYS" "$("$UR" -- python3 -c "$uring" 2>&1)"
-
-# Unix sockets with paths (issue 32): bind, connect, sendto by every kind of name, the
-# errors of the walk and the socket's, on memfs and on a --bind; nothing made in the
-# directory uvfs-run was started in (the kernel once bound there)
-udir=$(mktemp -d /var/tmp/uvfs-run-sock.XXXXXX)
-cp "$here/unixsock.py" "$udir/"
-mkdir "$udir/start" "$udir/native" "$udir/run"
-start=$udir/start
-same "unix sockets with paths on memfs" "$(native python3 "$udir/unixsock.py" /tmp 2>&1)" \
-	"$(cd "$start" && "$UR" -- python3 "$udir/unixsock.py" /tmp 2>&1)"
-want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &&
-	python3 "$2" /mnt' x "$udir/native" "$udir/unixsock.py" 2>&1)
-same "unix sockets with paths on a --bind" "$want" \
-	"$(cd "$start" && "$UR" --bind "$udir/run" /mnt -- python3 "$udir/unixsock.py" /mnt 2>&1)"
-same "... the host directory holds the same sockets and files" \
-	"$(cd "$udir/native" && find . -printf '%p %y %m\n' | sort)" \
-	"$(cd "$udir/run" && find . -printf '%p %y %m\n' | sort)"
-# a server inside on a --bind and a client outside, then the other way round
-rm -rf "${udir:?}/run"/*
-cross='import os, socket, sys, time
-s = socket.socket(socket.AF_UNIX); s.bind("/mnt/in.tmp"); s.listen(1); os.rename("/mnt/in.tmp", "/mnt/in.sock")
-a, _ = s.accept(); print("inside got", a.recv(100).decode())
-while not os.path.exists("/mnt/out.sock"): time.sleep(0.01)
-c = socket.socket(socket.AF_UNIX); c.connect("/mnt/out.sock"); c.send(b"from inside"); c.close()'
-outside='import os, socket, sys, time
-o = socket.socket(socket.AF_UNIX)
-while not os.path.exists(sys.argv[1] + "/in.sock"): time.sleep(0.01)
-c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1] + "/in.sock"); c.send(b"from outside"); c.close()
-o.bind(sys.argv[1] + "/out.tmp"); o.listen(1); os.rename(sys.argv[1] + "/out.tmp", sys.argv[1] + "/out.sock")
-a, _ = o.accept(); print("outside got", a.recv(100).decode())'
-got=$( (cd "$start" && timeout 60 "$UR" --bind "$udir/run" /mnt -- python3 -c "$cross" 2>&1) &
-	timeout 60 python3 -c "$outside" "$udir/run" 2>&1; wait)
-same "a server in uvfs-run reached from outside through a --bind, and the other way" \
-	"inside got from outside
-outside got from inside" "$(sort <<<"$got")"
-same "nothing made in the directory uvfs-run was started in" "" "$(ls -A "$start")"
-rm -rf "$udir"
 
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
