@@ -309,6 +309,17 @@ enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
 	if (flights)
 		run_flights_gc();
 	vlen = read_headers(p, r->rsi, many, r->rdx, headers);
+	if (!many && vlen == 1 && headers[0].msg_hdr.msg_name) {
+		/* a datagram to a unix socket's path: uvfs's name (unixsock.c) */
+		bool native;
+		long ret = run_sock_sendmsg(p, (int)r->rdi, &headers[0].msg_hdr,
+					    (int)(unsigned int)r->rdx, &native);
+
+		if (!native) {
+			r->rax = (unsigned long long)ret;
+			return ACT_SKIP;
+		}
+	}
 	for (s.msg = 0; s.msg < vlen; s.msg++) {
 		size_t len = read_control(p->tid, &headers[s.msg].msg_hdr, control);
 

@@ -381,6 +381,10 @@ void run_waits_raise(const struct proc *p, bool wait);
 /* unixsock.c: bind, connect and sendto (with an address) of a notified call: the
  * answer, or *native (not a unix socket: the kernel answers the call as made) */
 long run_sock_call(struct proc *p, const struct user_regs_struct *r, bool *native);
+/* ... and a sendmsg's, stopped for the tracer (passing.c): a datagram to a path with
+ * no control data; else *native */
+struct msghdr;
+long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native);
 
 /* memory of the traced process; on a thread answering a notification (between
  * run_notif_begin and run_notif_end), -EFAULT once it is no longer alive (trace.c) */

@@ -52,6 +52,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -239,6 +240,70 @@ static int find_path(struct proc *p, const char *name, int *h)
 {
 	*h = uvfs_unix_find(p->up->task, AT_FDCWD, name);
 	return *h < 0 ? *h : 0;
+}
+
+/* sendmsg to a name, without control data, on a datagram socket: the message
+ * gathered and sent by the supervisor as sendto's is (run_send, passing.c) */
+long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native)
+{
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_un *su = (struct sockaddr_un *)&ss, via;
+	char name[sizeof(su->sun_path) + 1];
+	struct iovec *iov = NULL;
+	size_t total = 0, plen;
+	int s, dom = 0, type = 0, h = -1;
+	socklen_t ol = sizeof(dom);
+	char *buf = NULL;
+	long ret;
+
+	*native = true;
+	if (!mh->msg_name || mh->msg_namelen <= offsetof(struct sockaddr_un, sun_path) ||
+	    mh->msg_namelen > sizeof(struct sockaddr_un) || mh->msg_controllen ||
+	    mem_read(p->tid, (unsigned long)mh->msg_name, &ss, mh->msg_namelen) ||
+	    su->sun_family != AF_UNIX || !su->sun_path[0])
+		return 0;  /* no path, or descriptors too: the kernel's (SEMANTICS §9) */
+	s = run_take_fd(p->up->tgid, fd);
+	if (s < 0)
+		return 0;
+	if (getsockopt(s, SOL_SOCKET, SO_DOMAIN, &dom, &ol) || dom != AF_UNIX ||
+	    (ol = sizeof(type), getsockopt(s, SOL_SOCKET, SO_TYPE, &type, &ol)) ||
+	    type != SOCK_DGRAM) {
+		close(s);
+		return 0;  /* only a datagram socket looks the name up */
+	}
+	*native = false;
+	plen = strnlen(su->sun_path, mh->msg_namelen - offsetof(struct sockaddr_un, sun_path));
+	memcpy(name, su->sun_path, plen);
+	name[plen] = '\0';
+	run_log_path(name);
+	/* the kernel's copy of the vector: UIO_MAXIOV entries (EMSGSIZE), EFAULT */
+	ret = mh->msg_iovlen > 1024 ? -EMSGSIZE : 0;
+	if (!ret && mh->msg_iovlen) {
+		iov = calloc(mh->msg_iovlen, sizeof(*iov));
+		ret = !iov ? -ENOMEM : mem_read(p->tid, (unsigned long)mh->msg_iov, iov,
+						  mh->msg_iovlen * sizeof(*iov)) ? -EFAULT : 0;
+	}
+	for (size_t i = 0; !ret && i < mh->msg_iovlen; i++)
+		ret = (total += iov[i].iov_len) > SEND_MAX ? -ENOBUFS : 0;
+	if (!ret && !(buf = malloc(total ? total : 1)))
+		ret = -ENOMEM;
+	for (size_t i = 0, at = 0; !ret && i < mh->msg_iovlen; at += iov[i++].iov_len)
+		if (iov[i].iov_len && mem_read(p->tid, (unsigned long)iov[i].iov_base, buf + at,
+					       iov[i].iov_len))
+			ret = -EFAULT;
+	if (!ret && !(ret = find_path(p, name, &h))) {
+		ret = sendto(s, buf, total, flags | MSG_NOSIGNAL, (struct sockaddr *)&via,
+			     via_fd(&via, h));
+		ret = ret < 0 ? -errno : ret;
+		if (ret == -EPIPE && !(flags & MSG_NOSIGNAL))
+			(void)syscall(SYS_tgkill, p->up->tgid, p->tid, SIGPIPE);
+	}
+	if (h >= 0)
+		close(h);
+	free(buf);
+	free(iov);
+	close(s);
+	return ret;
 }
 
 long run_sock_call(struct proc *p, const struct user_regs_struct *r, bool *native)
