@@ -77,8 +77,8 @@ The agent has no identities.
 ssh-add -l 1
 /tmp/agent.sock socket 600
 ssh-agent -k 0" "$want"
-same "ssh-agent -a /tmp/agent.sock, ssh-add -l, ssh-agent -k" "$want" \
-	"$(cd "$start" && "$UR" -- bash -c "$agent" 2>&1)"
+same "ssh-agent -a /tmp/agent.sock, ssh-add -l, ssh-agent -k" "$want
+status 0" "$(cd "$start" && "$UR" -- bash -c "$agent" 2>&1; echo "status $?")"
 server='import os, socketserver, socket, threading
 class H(socketserver.StreamRequestHandler):
     def handle(self):
