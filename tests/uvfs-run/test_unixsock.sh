@@ -70,7 +70,9 @@ kill-server 0
 same "tmux new -d, ls, kill-server" "$want" "$(cd "$start" && "$UR" -- bash -c "$tmux" 2>&1)"
 agent='eval "$(ssh-agent -a /tmp/agent.sock)" > /dev/null; echo "agent $?"
 SSH_AUTH_SOCK=/tmp/agent.sock ssh-add -l; echo "ssh-add -l $?"
-stat -c "%n %F %a" /tmp/agent.sock; ssh-agent -k > /dev/null; echo "ssh-agent -k $?"; ls /tmp'
+stat -c "%n %F %a" /tmp/agent.sock; ssh-agent -k > /dev/null; echo "ssh-agent -k $?"
+# (the agent removes its socket when the SIGTERM -k sent arrives: after -k returned)
+for i in $(seq 1000); do [ -e /tmp/agent.sock ] || break; sleep 0.01; done; ls /tmp'
 want=$(native unshare -pf bash -c "$agent" 2>&1)
 same "ssh-agent natively" "agent 0
 The agent has no identities.
