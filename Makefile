@@ -4,6 +4,8 @@
 #   make check       build and run every test
 #   make check-asan  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-clang build with clang (-Werror) and run the suite
+#   make pjdfstest PJDFSTEST_SRC=DIR  pjdfstest whole (a checkout of it in DIR), natively
+#                    and under uvfs-run on memfs and a --bind (~20 min; not in check)
 #   make docs        regenerate the scenario table in docs/SEMANTICS.md
 #   make bench       benchmarks against the kernel (ratios), JSON and a plot, on the
 #                    release build (build-release: -O3, no assertions, the shared library)
@@ -27,7 +29,7 @@ PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-
            git sqlite3 make perl tar coreutils procps psmisc lsof jq tmux openssh-client socat
 MESON_OPTS ?=
 
-.PHONY: all demo check check-asan check-clang check-install install deps docs bench bench-instr clean fuzz tsan
+.PHONY: all demo check pjdfstest check-asan check-clang check-install install deps docs bench bench-instr clean fuzz tsan
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -68,8 +70,11 @@ demo: deps all
 	  readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42'; test $$? = 1
 
 check: deps all
-	meson test -C $(BUILD) --print-errorlogs --num-processes 2; \
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2 --no-suite pjdfstest; \
 	  rc=$$?; python3 tests/summarize.py $(BUILD)/meson-logs/testlog.json; exit $$rc
+
+pjdfstest: deps all
+	PJDFSTEST_SRC=$(PJDFSTEST_SRC) meson test -C $(BUILD) --print-errorlogs --suite pjdfstest
 
 check-asan:
 	$(MAKE) check BUILD=build-asan MESON_OPTS="-Db_sanitize=address,undefined -Db_lundef=false"

@@ -101,6 +101,30 @@ static const char *const trapped[] = {
  */
 static const char *const refused[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark",
+	/* inotify (a kernel without CONFIG_INOTIFY_USER): its watches would be on the
+	 * host's inodes, named in the host's namespace; tail -F and friends poll */
+	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+	/* file handles (without CONFIG_FHANDLE): a handle is the host's inode, and
+	 * open_by_handle_at opens it past every check uvfs makes */
+	"name_to_handle_at", "open_by_handle_at",
+	/* the new mount API (a kernel before 5.2): a tree it clones or a filesystem it
+	 * makes is the host's, reachable through a descriptor that is not uvfs's;
+	 * mount(2) is answered by uvfs (issue 33) */
+	"open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+};
+/* ... by number: libseccomp 2.5 has no name for them */
+static const int refused_nr[] = {
+	457, 458,  /* statmount, listmount (6.8): the host's mount table */
+	467,       /* open_tree_attr (6.15) */
+};
+
+/*
+ * Refused with EPERM, as in a container without CAP_SYS_PACCT or CAP_SYS_ADMIN:
+ * process accounting, swap and quotas name host files (or block devices) and act on
+ * the host's kernel, whatever uvfs's namespace says.
+ */
+static const char *const refused_perm[] = {
+	"acct", "swapon", "swapoff", "quotactl", "quotactl_fd",
 };
 
 /* Stopped for the tracer when their first argument is AF_UNIX: the process then
@@ -323,12 +347,15 @@ int run_install_filter(void)
 
 		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SYS_sendto, 1, has_addr);
 	}
-	for (size_t i = 0; !err && i < N(refused); i++) {
-		int nr = seccomp_syscall_resolve_name(refused[i]);
+	for (size_t i = 0; !err && i < N(refused) + N(refused_perm); i++) {
+		bool perm = i >= N(refused);
+		int nr = seccomp_syscall_resolve_name(perm ? refused_perm[i - N(refused)] : refused[i]);
 
 		if (nr != __NR_SCMP_ERROR)
-			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(perm ? EPERM : ENOSYS), nr, 0);
 	}
+	for (size_t i = 0; !err && i < N(refused_nr); i++)
+		err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), refused_nr[i], 0);
 	for (size_t i = 0; !err && i < N(socket_nr); i++) {
 		/* (SCMP_A0() leaves datum_b to the compiler: clang's -Wextra says so) */
 		const struct scmp_arg_cmp unix_only = {
