@@ -863,6 +863,47 @@ io_uring_register ENOSYS
 fanotify_init ENOSYS
 fanotify_mark ENOSYS" "$("$UR" -- python3 -c "$uring" 2>&1)"
 
+# Calls that would name or reach the host's files past uvfs, refused as by a kernel
+# without them (ENOSYS: inotify, file handles, the new mount API, statmount and
+# listmount) or a container without the capability (EPERM: acct, swap, quotas) -- a
+# deliberate difference, docs/SEMANTICS.md §9; tail -F then polls, as it says
+refusedpy='import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+for name, nr, args in (("inotify_init1", 294, (0,)), ("inotify_add_watch", 254, (-1, b"/tmp", 2)),
+                       ("name_to_handle_at", 303, (-100, b"/", None, None, 0)),
+                       ("open_by_handle_at", 304, (-100, None, 0)), ("open_tree", 428, (-100, b"/", 1)),
+                       ("move_mount", 429, (-1, b"", -100, b"/tmp", 4)), ("fsopen", 430, (b"tmpfs", 0)),
+                       ("fsmount", 432, (-1, 0, 0)), ("fspick", 433, (-100, b"/", 0)),
+                       ("mount_setattr", 442, (-100, b"/", 0, None, 0)), ("statmount", 457, (None, None, 0, 0)),
+                       ("listmount", 458, (None, None, 0, 0)), ("open_tree_attr", 467, (-100, b"/", 1, None, 0)),
+                       ("acct", 163, (None,)), ("swapon", 167, (b"/x", 0)), ("swapoff", 168, (b"/x",)),
+                       ("quotactl", 179, (0, b"/", 0, None))):
+    r = libc.syscall(nr, *args)
+    print(name, r >= 0 and "a descriptor" or errno.errorcode[ctypes.get_errno()])'
+same "inotify, file handles, the new mount API, statmount: ENOSYS; acct, swap, quotas: EPERM" \
+"inotify_init1 ENOSYS
+inotify_add_watch ENOSYS
+name_to_handle_at ENOSYS
+open_by_handle_at ENOSYS
+open_tree ENOSYS
+move_mount ENOSYS
+fsopen ENOSYS
+fsmount ENOSYS
+fspick ENOSYS
+mount_setattr ENOSYS
+statmount ENOSYS
+listmount ENOSYS
+open_tree_attr ENOSYS
+acct EPERM
+swapon EPERM
+swapoff EPERM
+quotactl EPERM" "$("$UR" -- python3 -c "$refusedpy" 2>&1)"
+same "tail -F without inotify: polls, and follows the file" "a
+tail: inotify cannot be used, reverting to polling: Function not implemented
+b" "$("$UR" -- bash -c 'echo a > /tmp/l; (sleep 0.5; echo b >> /tmp/l; sleep 0.3) &
+	timeout 60 tail -s 0.1 -F --pid=$! /tmp/l' 2>&1)"
+
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
 echo "1..$n"
