@@ -85,3 +85,10 @@ t("sendmsg to a path", lambda: u2.sendmsg([b"READY=", b"1"], [], 0, "notify"))
 print(r.recvfrom(100))
 t("sendmsg to a missing path", lambda: u2.sendmsg([b"x"], [], 0, "nonotify"))
 t("sendmsg to a regular file", lambda: u2.sendmsg([b"x"], [], 0, "f"))
+# the longest name Python passes: 107 bytes and a NUL
+for n in (107,):
+    long = d + "/" + "L" * (n - len(d) - 1)
+    ls = socket.socket(socket.AF_UNIX)
+    t("bind %d bytes" % n, lambda: ls.bind(long.encode()))
+    print(len(ls.getsockname()), os.path.exists(long))
+    t("connect %d bytes" % n, lambda: (ls.listen(1), socket.socket(socket.AF_UNIX).connect(long.encode()))[0])

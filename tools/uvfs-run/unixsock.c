@@ -185,7 +185,9 @@ static void *kbind_thread(void *arg)
 	/* the file's mode is set by uvfs (hostfs) or never asked (the supervisor
 	 * connects as root): none meanwhile */
 	umask(0777);
-	strncpy(su.sun_path, bound, sizeof(su.sun_path));
+	/* (a 108-byte name has no NUL: the kernel takes strnlen() of sun_path, as the
+	 * program's own call would have) */
+	memcpy(su.sun_path, bound, strnlen(bound, sizeof(su.sun_path)));
 	if (bind(k->sock, (struct sockaddr *)&su, sizeof(su)))
 		goto fail;
 	fd = open(bound, O_PATH | O_NOFOLLOW | O_CLOEXEC);
