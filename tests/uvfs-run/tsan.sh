@@ -73,5 +73,20 @@ procs='{ for i in 1 2 3 4; do (for j in 1 2 3 4 5; do grep -c "^Name:" /proc/sel
 	sort | uniq -c'
 check "four processes reading /proc at once" bash -c "$procs"
 
+# Unix sockets: four servers bound at once (each bind's thread made under uvfs's
+# lock by a worker) and their clients connecting (unixsock.c)
+socks='import os, socket, threading
+def one(i):
+    s = socket.socket(socket.AF_UNIX); s.bind("/tmp/s%d" % i); s.listen(4)
+    for k in range(5):
+        c = socket.socket(socket.AF_UNIX); c.connect("/tmp/s%d" % i); a, _ = s.accept()
+        c.send(b"x"); a.recv(1); c.close(); a.close()
+for i in range(4):
+    if os.fork() == 0:
+        one(i); os._exit(0)
+for i in range(4): os.wait()
+print(sorted(os.listdir("/tmp")))'
+check "four processes binding and connecting unix sockets" python3 -c "$socks"
+
 echo "1..$n"
 [ $failed = 0 ]
