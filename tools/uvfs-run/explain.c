@@ -324,6 +324,7 @@ void run_tree_dump(struct uvfs_task *t, const char *path)
 struct call {
 	unsigned long seq;
 	char *key, *comm, *sig, *res;
+	uint64_t hsig, hres;          /* hashes of sig and res: most comparisons fail */
 	int pid;
 	unsigned int occ;             /* the how-manieth call of this sig in its process */
 };
@@ -422,7 +423,9 @@ static void parse(struct run *r)
 			r->calls = c;
 		}
 		r->calls[r->ncalls++] = (struct call){ strtoul(f[1], NULL, 10), f[2], f[4], f[5],
-						       f[6], atoi(f[3]), 0 };
+						       f[6], fnv(FNV_OFFSET, f[5], strlen(f[5])),
+						       fnv(FNV_OFFSET, f[6], strlen(f[6])), atoi(f[3]),
+						       0 };
 	}
 	if (r->ncalls)
 		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_key_seq);
@@ -467,40 +470,152 @@ static struct call *calls_of(const struct run *r, const char *key, size_t *n)
 }
 
 /*
- * Aligning two processes' calls: the same call (name and paths) at the same place,
- * and where one made calls the other did not -- a loop that waited longer, a
- * retry -- the nearest place where they make the same call again (at most
- * ALIGN_WINDOW calls ahead in each), so that one extra call does not make every
- * later one look different.  fn sees each aligned pair; it returns true to stop.
+ * Aligning two processes' calls.  Where one made calls the other did not -- a loop
+ * that polled once more, and the PATH search of the command it ran the first time
+ * round, a retry -- those calls are left out and the rest paired, so that extra
+ * calls do not make every later one look different.  The pairing is a longest
+ * common subsequence (Myers' O(ND) difference algorithm, as diff(1) finds it), in
+ * two steps: first of the whole records (call and answer), which anchors the
+ * stretches the two runs agree on; then, between two anchors, of the calls alone,
+ * which pairs the same call where the answers differ.  The first step matters for a
+ * loop polling a file until it appears: paired by the call alone, the era's one
+ * successful stat would meet the reference's first failing one.  (A window of the
+ * nearest place where both make the same call again, which this replaces, paired
+ * the era's PATH search for grep with the reference's for the sleep of a loop that
+ * went round once more, and from there every later call.)
  */
-#define ALIGN_WINDOW 64
+#define MAX_EDITS 2048  /* more calls than this one made and the other did not: the
+			 * two are paired only where they begin and end alike */
+
+static bool same_call(const struct call *a, const struct call *b, bool whole)
+{
+	return a->hsig == b->hsig && (!whole || a->hres == b->hres) && !strcmp(a->sig, b->sig) &&
+	       (!whole || !strcmp(a->res, b->res));
+}
+
+/*
+ * The longest common subsequence of x and y (the same call, or with whole the same
+ * call and answer): its pairs, in order, into px and py (room for min(nx, ny) each);
+ * their number.  Past MAX_EDITS differences, only the common beginning and end.
+ */
+static size_t lcs(const struct call *x, size_t nx, const struct call *y, size_t ny, bool whole,
+		  size_t *px, size_t *py)
+{
+	size_t pre = 0, suf = 0, n, m, np = 0, cap;
+	long *v = NULL, d, k, end = -1;
+	int *trace = NULL;  /* (a process's calls are counted in an int: 2^31 is far) */
+	size_t tcap = 0;
+
+	while (pre < nx && pre < ny && same_call(&x[pre], &y[pre], whole))
+		px[np] = py[np] = pre, np++, pre++;
+	while (suf < nx - pre && suf < ny - pre &&
+	       same_call(&x[nx - 1 - suf], &y[ny - 1 - suf], whole))
+		suf++;
+	n = nx - pre - suf;
+	m = ny - pre - suf;
+	x += pre;
+	y += pre;
+	cap = n + m < MAX_EDITS ? n + m : MAX_EDITS;
+	if (n && m) {
+		/* v[k] (k from -cap-1 to cap+1): the furthest x reached on diagonal k;
+		 * trace: v[-d..d] after each d, at trace[d * d] */
+		v = calloc(2 * cap + 3, sizeof(*v));
+	}
+	for (d = 0; v && (size_t)d <= cap && end < 0; d++) {
+		long *V = v + cap + 1;
+
+		if ((size_t)((d + 1) * (d + 1)) > tcap) {
+			size_t want = tcap ? tcap * 4 : 1024;
+			int *t = realloc(trace, want * sizeof(*t));
+
+			if (!t)
+				break;
+			trace = t;
+			tcap = want;
+		}
+
+		for (k = -d; k <= d; k += 2) {
+			long i = k == -d || (k != d && V[k - 1] < V[k + 1]) ? V[k + 1] : V[k - 1] + 1;
+			long j = i - k;
+
+			while ((size_t)i < n && (size_t)j < m && same_call(&x[i], &y[j], whole))
+				i++, j++;
+			V[k] = i;
+			if ((size_t)i >= n && (size_t)j >= m)
+				end = d;
+		}
+		for (k = -d; k <= d; k++)
+			trace[d * d + d + k] = (int)V[k];
+	}
+	if (end >= 0) {
+		/* back from (n, m): each step's snake (its diagonal run) is pairs */
+		long i = (long)n, j = (long)m;
+		size_t first = np;
+
+		for (d = end; d >= 0; d--) {
+			long pi = 0, pj = 0, mi = 0, mj = 0;
+
+			k = i - j;
+			if (d > 0) {
+				const int *P = trace + (d - 1) * (d - 1) + (d - 1);
+				long pk = k == -d || (k != d && P[k - 1] < P[k + 1]) ? k + 1 : k - 1;
+
+				pi = P[pk];
+				pj = pi - pk;
+				mi = pk == k + 1 ? pi : pi + 1;
+				mj = pk == k + 1 ? pj + 1 : pj;
+			}
+			while (i > mi && j > mj) {
+				i--, j--;
+				px[np] = pre + (size_t)i, py[np] = pre + (size_t)j, np++;
+			}
+			i = pi, j = pj;
+		}
+		for (size_t a = first, b = np; a + 1 < b; a++, b--) {
+			size_t t = px[a];
+
+			px[a] = px[b - 1], px[b - 1] = t;
+			t = py[a], py[a] = py[b - 1], py[b - 1] = t;
+		}
+	}
+	free(v);
+	free(trace);
+	for (size_t s = suf; s > 0; s--)
+		px[np] = nx - s, py[np] = ny - s, np++;
+	return np;
+}
+
+/* fn on each pair of x and y the alignment makes, in order; fn returns true to stop */
 static void align(const struct call *x, size_t nx, const struct call *y, size_t ny,
 		  bool (*fn)(const struct call *a, const struct call *b, void *arg), void *arg)
 {
-	size_t i = 0, j = 0;
+	size_t room = (nx < ny ? nx : ny) + 1;
+	size_t *ax = malloc(room * sizeof(*ax)), *ay = malloc(room * sizeof(*ay));
+	size_t *gx = malloc(room * sizeof(*gx)), *gy = malloc(room * sizeof(*gy));
+	size_t na, xi = 0, yi = 0;
 
-	while (i < nx && j < ny) {
-		size_t d, di = 0, dj = 0;
-		bool found = false;
+	if (!ax || !ay || !gx || !gy)
+		goto out;
+	na = lcs(x, nx, y, ny, true, ax, ay);
+	/* anchor na is the end of both */
+	ax[na] = nx;
+	ay[na] = ny;
+	for (size_t a = 0; a <= na; a++) {
+		size_t ng = lcs(x + xi, ax[a] - xi, y + yi, ay[a] - yi, false, gx, gy);
 
-		if (!strcmp(x[i].sig, y[j].sig)) {
-			if (fn(&x[i], &y[j], arg))
-				return;
-			i++, j++;
-			continue;
-		}
-		for (d = 1; d <= 2 * ALIGN_WINDOW && !found; d++) {
-			for (di = 0; di <= d && !found; di++) {
-				dj = d - di;
-				found = di <= ALIGN_WINDOW && dj <= ALIGN_WINDOW && i + di < nx &&
-					j + dj < ny && !strcmp(x[i + di].sig, y[j + dj].sig);
-			}
-		}
-		if (!found)
-			return;
-		i += di - 1;
-		j += dj;
+		for (size_t g = 0; g < ng; g++)
+			if (fn(&x[xi + gx[g]], &y[yi + gy[g]], arg))
+				goto out;
+		if (a < na && fn(&x[ax[a]], &y[ay[a]], arg))
+			goto out;
+		xi = ax[a] + 1;
+		yi = ay[a] + 1;
 	}
+out:
+	free(ax);
+	free(ay);
+	free(gx);
+	free(gy);
 }
 
 /* Every process of x aligned with the same process of y */
