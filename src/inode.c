@@ -284,10 +284,15 @@ void inode_set_mctime_current(struct inode *inode)
 lockless_read
 void inode_fillattr(const struct inode *inode, struct stat *st)
 {
+	inode_fillattr_mask(inode, st, true);
+}
+
+void inode_fillattr_mask(const struct inode *inode, struct stat *st, bool query_times)
+{
 	/* fill_mg_cmtime(): the times are seen, the next stamp must show a change */
 	uint32_t *cns = (uint32_t *)&inode->i_nsec[I_CTIME];
 
-	if (!(__atomic_load_n(cns, __ATOMIC_RELAXED) & I_CTIME_QUERIED))
+	if (query_times && !(__atomic_load_n(cns, __ATOMIC_RELAXED) & I_CTIME_QUERIED))
 		__atomic_fetch_or(cns, I_CTIME_QUERIED, __ATOMIC_RELAXED);
 	/* one store of the whole struct: the padding and glibc's reserved words are
 	 * zeroed with the fields, not by a memset first */
@@ -303,8 +308,8 @@ void inode_fillattr(const struct inode *inode, struct stat *st)
 		.st_blksize = UVFS_PAGE_SIZE,
 		.st_blocks = inode->i_sb->s_op->blocks ? inode->i_sb->s_op->blocks(inode) : 0,
 		.st_atim = inode_get_time(inode, I_ATIME),
-		.st_mtim = inode_get_time(inode, I_MTIME),
-		.st_ctim = inode_get_time(inode, I_CTIME),
+		.st_mtim = query_times ? inode_get_time(inode, I_MTIME) : (struct timespec){ 0 },
+		.st_ctim = query_times ? inode_get_time(inode, I_CTIME) : (struct timespec){ 0 },
 	};
 	if (inode->i_op->getattr)
 		inode->i_op->getattr(inode, st);

@@ -235,6 +235,15 @@ struct super_operations {
 	/* The superblock's options as /proc/PID/mountinfo shows them after "rw" or "ro":
 	 * ",size=1024k,mode=700" (->show_options).  Optional. */
 	void (*show_options)(FILE *m, const struct super_block *sb);
+	/* Optional: statx's fields beyond stat's (the kernel's ->getattr with its
+	 * request_mask): the filesystem's attributes and their mask, btime, and for a
+	 * multigrain one (tmpfs) leaving mtime and ctime out when not asked.  sx holds
+	 * the stat fields and STATX_BASIC_STATS; with query_times false the inode's
+	 * times were not read (inode_fillattr_mask()). */
+	void (*statx)(struct inode *inode, unsigned int mask, struct statx *sx);
+	/* Optional, with statx: whether stat's times mark the inode queried only when
+	 * statx asks for mtime or ctime (FS_MGTIME's fill_mg_cmtime()) */
+	bool mgtime;
 };
 
 /*
@@ -444,6 +453,9 @@ void set_time_source(const struct time_source *src);
 
 /* Fill st from the inode (generic_fillattr). */
 void inode_fillattr(const struct inode *inode, struct stat *st);
+/* The same; query_times false: the times are not read, and the inode is not marked
+ * queried (statx of a multigrain filesystem asking for neither mtime nor ctime) */
+void inode_fillattr_mask(const struct inode *inode, struct stat *st, bool query_times);
 
 /* What a mount asks of a filesystem (tmpfs's nr_inodes= and size=; 0: unlimited). */
 /* What mount(2)'s data asked of a filesystem (tmpfs's shmem_options).  seen says

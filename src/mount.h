@@ -33,6 +33,8 @@ struct super_block;
 
 struct mnt_namespace;
 
+#define MNT_UNIQUE_ID_OFFSET (1ull << 31)  /* fs/namespace.c's */
+
 struct mount {
 	struct mount *mnt_parent;        /* self for a namespace's rootfs and an unmounted one */
 	struct mnt_namespace *mnt_ns;    /* the namespace it is mounted in; NULL once unmounted */

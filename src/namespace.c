@@ -121,7 +121,10 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	m->mnt_root = dget(root ? root : sb->s_root);
 	m->mnt_flags = flags;
 	m->mnt_id = id;
-	m->mnt_id_unique = ++fs->last_mnt_id_unique;
+	/* alloc_mnt_id(): 64-bit, never reused, counted from MNT_UNIQUE_ID_OFFSET (2^31,
+	 * Linux 6.15+) so that no unique id is ever a reused id (statx's
+	 * STATX_MNT_ID_UNIQUE on 6.18: 2148135691) */
+	m->mnt_id_unique = MNT_UNIQUE_ID_OFFSET + ++fs->last_mnt_id_unique;
 	m->mnt_parent = m;
 	m->mnt_mountpoint = dget(m->mnt_root);
 	CDS_INIT_LIST_HEAD(&m->mnt_list);

@@ -648,6 +648,22 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
  */
 int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *path, struct stat *st,
 		 int flags);
+
+/*
+ * uvfs_statx - statx(2): the stat fields, the mount's id (STATX_MNT_ID, or with
+ * STATX_MNT_ID_UNIQUE asked for the never-reused 64-bit one mountinfo's order
+ * follows), STATX_ATTR_MOUNT_ROOT for a mount's root, and what the filesystem adds:
+ * memfs as tmpfs (attributes mask immutable, append and nodump; mtime and ctime left
+ * out of the result, and the times not marked seen, when neither is asked for --
+ * multigrain timestamps), a host directory the host's btime and attributes.  memfs
+ * has no birth time: STATX_BTIME is never in its result (tmpfs has one; a deliberate
+ * difference, docs/SEMANTICS.md).  Flags as uvfs_fstatat's, and AT_STATX_SYNC_AS_STAT,
+ * AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC (nothing to sync).  Errors, in order:
+ * EINVAL (STATX__RESERVED in mask; both sync flags; an unknown flag), the walk's,
+ * EBADF (AT_EMPTY_PATH on a descriptor not open), EFAULT (buf NULL).
+ */
+int uvfs_statx(struct uvfs_task *task, int dirfd, const char *path, int flags,
+	       unsigned int mask, struct statx *buf);
 /* uvfs_fstat - EBADF (not open; O_PATH descriptors work, as on Linux), EFAULT (st
  * NULL). */
 int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st);

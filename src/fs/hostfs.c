@@ -638,6 +638,33 @@ static void hostfs_getattr(const struct inode *inode, struct stat *st)
 	st->st_rdev = (dev_t)inode->i_rdev;
 }
 
+/* ->statx: what a bind mount of the host directory would show beyond stat -- the
+ * host filesystem's btime and attributes (ext4's, tmpfs's), and, on a multigrain
+ * host filesystem asked for neither, no mtime and ctime.  The mount's own (its id,
+ * its root) are uvfs's. */
+static void hostfs_statx(struct inode *inode, unsigned int mask, struct statx *sx)
+{
+	struct statx h;
+
+	if (statx(HI(inode)->fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+		  mask & (STATX_BASIC_STATS | STATX_BTIME), &h))
+		return;
+	if (h.stx_mask & STATX_BTIME) {
+		sx->stx_btime = h.stx_btime;
+		sx->stx_mask |= STATX_BTIME;
+	}
+	if (!(h.stx_mask & STATX_MTIME)) {
+		sx->stx_mask &= ~STATX_MTIME;
+		sx->stx_mtime = (struct statx_timestamp){ 0 };
+	}
+	if (!(h.stx_mask & STATX_CTIME)) {
+		sx->stx_mask &= ~STATX_CTIME;
+		sx->stx_ctime = (struct statx_timestamp){ 0 };
+	}
+	sx->stx_attributes |= h.stx_attributes & ~(uint64_t)STATX_ATTR_MOUNT_ROOT;
+	sx->stx_attributes_mask |= h.stx_attributes_mask & ~(uint64_t)STATX_ATTR_MOUNT_ROOT;
+}
+
 /* ->permission: uvfs's rules, on the mode and owner the host has now. */
 static int hostfs_permission(const struct cred *cred, struct inode *inode, int mask)
 {
@@ -1400,6 +1427,7 @@ static const struct super_operations hostfs_sops = {
 	.sync_paths = sync_names,
 	.statfs = hostfs_statfs,
 	.show_options = hostfs_show_options,
+	.statx = hostfs_statx,
 };
 
 /*

@@ -47,6 +47,8 @@ static int h_linkat(void *c, int od, const char *op, int nd, const char *np, int
 { return (int)R(syscall(SYS_linkat, od, op, nd, np, f)); }
 static int h_fstatat(void *c, int d, const char *p, struct stat *st, int f) { return (int)R(syscall(SYS_newfstatat, d, p, st, f)); }
 static int h_fstat(void *c, int fd, struct stat *st) { return (int)R(fstat(fd, st)); }
+static int h_statx(void *c, int d, const char *p, int f, unsigned int m, struct statx *sx)
+{ return (int)R(syscall(SYS_statx, d, p, f, m, sx)); }
 static ssize_t h_getdents64(void *c, int fd, void *b, size_t n) { return R(syscall(SYS_getdents64, fd, b, n)); }
 static int h_getcwd(void *c, char *b, size_t n) { return (int)R(syscall(SYS_getcwd, b, n)); }
 static int h_chdir(void *c, const char *p) { return (int)R(chdir(p)); }
@@ -243,7 +245,7 @@ static struct sys_backend host_backend = {
 	.truncate = h_truncate, .fsync = h_fsync, .renameat2 = h_renameat2,
 	.unlinkat = h_unlinkat, .mkdirat = h_mkdirat, .mknodat = h_mknodat,
 	.symlinkat = h_symlinkat, .readlinkat = h_readlinkat, .linkat = h_linkat,
-	.fstatat = h_fstatat, .fstat = h_fstat, .getdents64 = h_getdents64,
+	.fstatat = h_fstatat, .fstat = h_fstat, .statx = h_statx, .getdents64 = h_getdents64,
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.faccessat2 = h_faccessat2,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,

@@ -48,6 +48,8 @@ static int u_linkat(void *c, int od, const char *op, int nd, const char *np, int
 { return uvfs_linkat(T(c), od, op, nd, np, f); }
 static int u_fstatat(void *c, int d, const char *p, struct stat *st, int f) { return uvfs_fstatat(T(c), d, p, st, f); }
 static int u_fstat(void *c, int fd, struct stat *st) { return uvfs_fstat(T(c), fd, st); }
+static int u_statx(void *c, int d, const char *p, int f, unsigned int m, struct statx *sx)
+{ return uvfs_statx(T(c), d, p, f, m, sx); }
 static ssize_t u_getdents64(void *c, int fd, void *b, size_t n) { return uvfs_getdents64(T(c), fd, b, n); }
 static int u_getcwd(void *c, char *b, size_t n) { return uvfs_getcwd(T(c), b, n); }
 static int u_chdir(void *c, const char *p) { return uvfs_chdir(T(c), p); }
@@ -227,7 +229,7 @@ static const struct sys_backend uvfs_backend = {
 	.truncate = u_truncate, .fsync = u_fsync, .renameat2 = u_renameat2,
 	.unlinkat = u_unlinkat, .mkdirat = u_mkdirat, .mknodat = u_mknodat,
 	.symlinkat = u_symlinkat, .readlinkat = u_readlinkat, .linkat = u_linkat,
-	.fstatat = u_fstatat, .fstat = u_fstat, .getdents64 = u_getdents64,
+	.fstatat = u_fstatat, .fstat = u_fstat, .statx = u_statx, .getdents64 = u_getdents64,
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.faccessat2 = u_faccessat2,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,

@@ -90,6 +90,8 @@ struct sys_backend {
 	int (*linkat)(void *ctx, int od, const char *op, int nd, const char *np, int flags);
 	int (*fstatat)(void *ctx, int dfd, const char *path, struct stat *st, int flags);
 	int (*fstat)(void *ctx, int fd, struct stat *st);
+	int (*statx)(void *ctx, int dfd, const char *path, int flags, unsigned int mask,
+		     struct statx *sx);
 	ssize_t (*getdents64)(void *ctx, int fd, void *buf, size_t n);
 	int (*getcwd)(void *ctx, char *buf, size_t n);
 	int (*chdir)(void *ctx, const char *path);

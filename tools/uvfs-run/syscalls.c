@@ -1010,44 +1010,36 @@ static long host_fd_xattr(struct proc *p, long nr, int fd, const struct user_reg
 	return ret;
 }
 
+/* statx: uvfs_statx's answer (its checks, in the kernel's order, come before the
+ * path is read: EINVAL for a bad mask or flags with any path, as do_statx()); a
+ * device node's host identity as stat gives it (host_device_ids) */
 static long do_statx(struct proc *p, int dirfd, unsigned long long path_addr, int flags,
-		     unsigned long long buf)
+		     unsigned int mask, unsigned long long buf)
 {
 	char path[NAME_MAX_BYTES] = "";
 	struct statx sx;
 	struct stat st;
 	int err;
 
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE))
-		return -EINVAL;
-	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+	if ((mask & STATX__RESERVED) || (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE ||
+	    (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE)))
 		return -EINVAL;
 	if (path_addr || !(flags & AT_EMPTY_PATH)) {
 		err = get_path(p, path_addr, path);
 		if (err)
 			return err;
 	}
-	err = uvfs_fstatat(T(p), dirfd, path, &st, flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH));
+	err = uvfs_statx(T(p), dirfd, path, flags, mask, &sx);
 	if (err)
 		return err;
+	st.st_mode = sx.stx_mode;
+	st.st_rdev = makedev(sx.stx_rdev_major, sx.stx_rdev_minor);
+	st.st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	st.st_ino = sx.stx_ino;
 	host_device_ids(p, dirfd, path, flags, &st);
-	memset(&sx, 0, sizeof(sx));
-	sx.stx_mask = STATX_BASIC_STATS;
-	sx.stx_blksize = (uint32_t)st.st_blksize;
-	sx.stx_nlink = (uint32_t)st.st_nlink;
-	sx.stx_uid = st.st_uid;
-	sx.stx_gid = st.st_gid;
-	sx.stx_mode = (uint16_t)st.st_mode;
-	sx.stx_ino = st.st_ino;
-	sx.stx_size = (uint64_t)st.st_size;
-	sx.stx_blocks = (uint64_t)st.st_blocks;
-	sx.stx_atime = (struct statx_timestamp){ st.st_atim.tv_sec, (uint32_t)st.st_atim.tv_nsec, 0 };
-	sx.stx_mtime = (struct statx_timestamp){ st.st_mtim.tv_sec, (uint32_t)st.st_mtim.tv_nsec, 0 };
-	sx.stx_ctime = (struct statx_timestamp){ st.st_ctim.tv_sec, (uint32_t)st.st_ctim.tv_nsec, 0 };
-	sx.stx_rdev_major = major(st.st_rdev);
-	sx.stx_rdev_minor = minor(st.st_rdev);
 	sx.stx_dev_major = major(st.st_dev);
 	sx.stx_dev_minor = minor(st.st_dev);
+	sx.stx_ino = st.st_ino;
 	return mem_write(p->tid, buf, &sx, sizeof(sx));
 }
 
@@ -2143,7 +2135,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 				ret = -EFAULT;
 			return skip(r, ret);
 		}
-		return skip(r, do_statx(p, fd, A1(r), iarg(A2(r)), A4(r)));
+		return skip(r, do_statx(p, fd, A1(r), iarg(A2(r)), (unsigned int)A3(r), A4(r)));
 	}
 	case SYS_statfs: {
 		struct statfs sf;
