@@ -95,6 +95,12 @@ void fd_reserve(struct fdtable *t, unsigned int fd);
 void fd_unreserve(struct fdtable *t, unsigned int fd);
 /* Put f (whose reference the caller passes on) at fd, closing what was there. */
 void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec);
+
+struct path;
+/* open_path - open(2)'s flags on path itself (open_by_handle_at's file_open_root()
+ * of ""), into a new descriptor of task: the descriptor, or -errno.  Under ns_lock
+ * (src/open.c). */
+int open_path(struct uvfs_task *task, const struct path *path, int flags);
 /* Close fd: -EBADF if not open. */
 int fd_close(struct fdtable *t, int fd);
 

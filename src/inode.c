@@ -303,7 +303,7 @@ void inode_fillattr_mask(const struct inode *inode, struct stat *st, bool query_
 		.st_nlink = inode->i_nlink,
 		.st_uid = inode->i_uid,
 		.st_gid = inode->i_gid,
-		.st_rdev = inode->i_rdev,
+		.st_rdev = S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode) ? inode->i_rdev : 0,
 		.st_size = inode->i_size,
 		.st_blksize = UVFS_PAGE_SIZE,
 		.st_blocks = inode->i_sb->s_op->blocks ? inode->i_sb->s_op->blocks(inode) : 0,

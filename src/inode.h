@@ -244,6 +244,11 @@ struct super_operations {
 	/* Optional, with statx: whether stat's times mark the inode queried only when
 	 * statx asks for mtime or ctime (FS_MGTIME's fill_mg_cmtime()) */
 	bool mgtime;
+	/* File handles as tmpfs makes them (shmem_export_ops: the generation and the
+	 * inode number, found again among the superblock's dentries): src/fhandle.c.
+	 * Without: name_to_handle_at is EOPNOTSUPP but for AT_HANDLE_FID, and
+	 * open_by_handle_at ESTALE (a filesystem with no s_export_op). */
+	bool export_fh;
 };
 
 /*
@@ -264,7 +269,15 @@ struct inode {
 	uid_t i_uid;
 	gid_t i_gid;
 	int i_count;                     /* references: dentries, open files, tasks */
-	uint32_t i_rdev;                 /* immutable; the kernel's 32-bit dev_t */
+	union {
+		/* immutable; devices (S_ISCHR, S_ISBLK): the kernel's 32-bit dev_t */
+		uint32_t i_rdev;
+		/* immutable; every other inode: what a file handle names beside the
+		 * inode number (memfs: random, as tmpfs's get_random_u32() in
+		 * __shmem_get_inode()), so that a handle of a freed inode whose number
+		 * came back is ESTALE.  One word for both keeps the inode at 96 bytes. */
+		uint32_t i_generation;
+	};
 	uint32_t i_nsec[3];              /* enum inode_time; see inode_get_time() */
 	off_t i_size;
 	int64_t i_sec[3];

@@ -126,6 +126,15 @@ static void nd_init(struct nameidata *nd, struct uvfs_task *task, unsigned int f
 	nd->nlinks = 0;
 }
 
+void nd_init_at(struct nameidata *nd, struct uvfs_task *task, const struct path *path,
+		unsigned int flags)
+{
+	nd_init(nd, task, flags);
+	nd->root = task->fs_struct->root;
+	nd->path = *path;
+	path_get(&nd->path);
+}
+
 void nd_done(struct nameidata *nd)
 {
 	path_put(&nd->path);

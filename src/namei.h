@@ -161,6 +161,11 @@ int nd_pending_link(struct nameidata *nd, const char *body);
 int nd_follow_link(struct nameidata *nd);
 /* Release what the walk holds. */
 void nd_done(struct nameidata *nd);
+/* nd_init_at - nd at path itself, nothing left to walk (LAST_ROOT): file_open_root()'s
+ * walk of "" from a path (open_by_handle_at).  nd->path holds its own reference;
+ * the caller ends with nd_done(). */
+void nd_init_at(struct nameidata *nd, struct uvfs_task *task, const struct path *path,
+		unsigned int flags);
 
 /* filename_lookup - the whole walk (stat, chdir, ...): *out referenced on success. */
 int filename_lookup(struct uvfs_task *task, int dfd, const char *name,

@@ -333,52 +333,55 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 	return err;
 }
 
-/* do_tmpfile() / vfs_tmpfile() */
-static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
+/* do_tmpfile() / vfs_tmpfile(), in the directory dir (the caller's reference) */
+static int tmpfile_at(struct uvfs_task *task, const struct path *dir,
 		      const struct open_flags *op, struct file *f)
 {
 	static const struct qstr slash = QSTR_INIT("/", 1);
-	struct path dir;
-	struct inode *dir_inode;
+	struct inode *dir_inode = dir->dentry->d_inode;
 	struct dentry *d;
 	int err;
 
-	err = filename_lookup(task, dfd, name, op->lookup | LOOKUP_DIRECTORY, &dir);
+	err = mnt_want_write(dir->mnt);  /* do_tmpfile(): before vfs_tmpfile()'s checks */
 	if (err)
 		return err;
-	dir_inode = dir.dentry->d_inode;
-	err = mnt_want_write(dir.mnt);  /* do_tmpfile(): before vfs_tmpfile()'s checks */
-	if (err)
-		goto out;
 	/* No IS_DEADDIR check: Linux 6.18 creates an O_TMPFILE in a removed
 	 * directory (tests/diff/remove.sys asks the kernel).  vfs_tmpfile()'s
 	 * inode_permission(MAY_WRITE | MAY_EXEC) comes before the filesystem's answer:
 	 * EPERM in an immutable directory, EACCES in one the caller may not write. */
 	err = inode_permission(&task->cred, dir_inode, MAY_WRITE | MAY_EXEC);
 	if (err)
-		goto out;
-	if (!dir_inode->i_op->tmpfile) {
-		err = -EOPNOTSUPP;
-		goto out;
-	}
-	d = d_alloc(dir.dentry, &slash);
-	if (!d) {
-		err = -ENOMEM;
-		goto out;
-	}
+		return err;
+	if (!dir_inode->i_op->tmpfile)
+		return -EOPNOTSUPP;
+	d = d_alloc(dir->dentry, &slash);
+	if (!d)
+		return -ENOMEM;
 	err = dir_inode->i_op->tmpfile(dir_inode, d,
 				       mode_strip_sgid(&task->cred, dir_inode, op->mode & 07777) &
 				       ~task->fs_struct->umask,
 				       task->cred.fsuid, task->cred.fsgid);
 	if (!err) {
-		struct path p = { .mnt = dir.mnt, .dentry = d };
+		struct path p = { .mnt = dir->mnt, .dentry = d };
 
 		err = vfs_open(f, &p, op);
 		if (!err && !(op->open_flag & O_EXCL))
 			d->d_inode->i_state |= I_LINKABLE;
 	}
 	dput(d);
-out:
+	return err;
+}
+
+static int do_tmpfile(struct uvfs_task *task, int dfd, const char *name,
+		      const struct open_flags *op, struct file *f)
+{
+	struct path dir;
+	int err;
+
+	err = filename_lookup(task, dfd, name, op->lookup | LOOKUP_DIRECTORY, &dir);
+	if (err)
+		return err;
+	err = tmpfile_at(task, &dir, op, f);
 	path_put(&dir);
 	return err;
 }
@@ -447,6 +450,55 @@ static int do_sys_open(struct uvfs_task *task, int dirfd, const char *path,
 	fd_install(task->files, (unsigned int)fd, f, cloexec);
 out:
 	task_leave(task);
+	return fd;
+}
+
+/*
+ * file_open_root(path, "", flags, 0) for open_by_handle_at (do_handle_open()): the
+ * descriptor, then the open of path itself as path_openat() opens a walk that ended
+ * there -- ELOOP for a symlink unless O_PATH (do_file_open_root()), O_TMPFILE in it
+ * if it is a directory, O_CREAT as for a name that exists.  Under ns_lock.
+ */
+int open_path(struct uvfs_task *task, const struct path *path, int flags)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct open_flags op;
+	struct nameidata nd;
+	struct file *f;
+	int fd, err;
+
+	assert(ns_locked(task->fs));
+	err = build_open_flags(flags, 0, &op);
+	if (err)
+		return err;
+	fd = fd_alloc(task->fs, task->files, uvfs_fd_floor);
+	if (fd < 0)
+		return fd;
+	f = alloc_empty_file(task->fs);
+	if (!f)
+		return -ENOMEM;
+	/* a fifo's open may wait with ns_lock given up: the number stays taken */
+	fd_reserve(task->files, (unsigned int)fd);
+	if (S_ISLNK(inode->i_mode) && !(op.open_flag & O_PATH)) {
+		err = -ELOOP;
+	} else if ((op.lookup & LOOKUP_DIRECTORY) && !S_ISDIR(inode->i_mode)) {
+		err = -ENOTDIR;
+	} else if (op.open_flag & KERNEL_O_TMPFILE) {
+		err = tmpfile_at(task, path, &op, f);
+	} else if (op.open_flag & O_PATH) {
+		err = vfs_open(f, path, &op);
+	} else {
+		nd_init_at(&nd, task, path, op.lookup);
+		nd.dir_mode = 0;  /* no directory the name was made in: no sticky check */
+		err = do_open(&nd, &op, false, f);
+		nd_done(&nd);
+	}
+	if (err) {
+		fd_unreserve(task->files, (unsigned int)fd);
+		file_free(f);
+		return err;
+	}
+	fd_install(task->files, (unsigned int)fd, f, flags & O_CLOEXEC);
 	return fd;
 }
 

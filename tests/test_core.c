@@ -501,6 +501,68 @@ static void test_statx_no_btime(void **state)
 	rmdir(dir);
 }
 
+/*
+ * File handles of memfs, tmpfs's (the kernel gives the same answers: test_uvfs_run.sh
+ * runs tests/uvfs-run/handles.py natively and under uvfs-run): 12 bytes of type 1,
+ * EOVERFLOW with the size it needs, a handle that follows a rename and is ESTALE
+ * once the inode is gone, EPERM without CAP_DAC_READ_SEARCH, none of /proc.
+ */
+static void test_file_handles(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *u;
+	union {
+		struct file_handle h;
+		unsigned char room[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+	} fh;
+	char link[64];
+	int mnt = -1, fd;
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/d/f", O_CREAT | O_RDWR, 0600), 0);
+	fh.h.handle_bytes = 8;
+	assert_int_equal(uvfs_name_to_handle_at(t, AT_FDCWD, "/d/f", &fh.h, &mnt, 0), -EOVERFLOW);
+	assert_int_equal(fh.h.handle_bytes, 12);
+	assert_int_equal(fh.h.handle_type, 255);
+	assert_true(mnt > 0);
+	fh.h.handle_bytes = MAX_HANDLE_SZ;
+	assert_int_equal(uvfs_name_to_handle_at(t, AT_FDCWD, "/d/f", &fh.h, &mnt, 0), 0);
+	assert_int_equal(fh.h.handle_bytes, 12);
+	assert_int_equal(fh.h.handle_type, 1);
+	assert_int_equal(uvfs_renameat2(t, AT_FDCWD, "/d/f", AT_FDCWD, "/d/g", 0), 0);
+	fd = uvfs_open_by_handle_at(t, AT_FDCWD, &fh.h, O_RDONLY);
+	assert_true(fd >= 0);
+	n = uvfs_readlink_fd(t, fd, link, sizeof(link));
+	assert_int_equal(n, 4);
+	assert_memory_equal(link, "/d/g", 4);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	/* removed, still open (descriptor 0): its name with " (deleted)" */
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/d/g", 0), 0);
+	fd = uvfs_open_by_handle_at(t, AT_FDCWD, &fh.h, O_RDONLY);
+	n = uvfs_readlink_fd(t, fd, link, sizeof(link));
+	assert_int_equal(n, 14);
+	assert_memory_equal(link, "/d/g (deleted)", 14);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(uvfs_close(t, 0), 0);
+	assert_int_equal(uvfs_open_by_handle_at(t, AT_FDCWD, &fh.h, O_RDONLY), -ESTALE);
+	/* only with CAP_DAC_READ_SEARCH */
+	fh.h.handle_bytes = MAX_HANDLE_SZ;
+	assert_int_equal(uvfs_name_to_handle_at(t, AT_FDCWD, "/d", &fh.h, &mnt, 0), 0);
+	u = uvfs_task_fork(t);
+	assert_non_null(u);
+	assert_int_equal(uvfs_setresuid(u, 65534, 65534, 65534), 0);
+	assert_int_equal(uvfs_open_by_handle_at(u, AT_FDCWD, &fh.h, O_RDONLY), -EPERM);
+	/* /proc makes none, but a fid */
+	fh.h.handle_bytes = MAX_HANDLE_SZ;
+	assert_int_equal(uvfs_name_to_handle_at(t, AT_FDCWD, "/proc/self/fd", &fh.h, &mnt, 0),
+			 -EOPNOTSUPP);
+	assert_int_equal(uvfs_name_to_handle_at(t, AT_FDCWD, "/proc/self/fd", &fh.h, &mnt, 0x200), 0);
+	assert_int_equal(fh.h.handle_type, 0x81);
+	uvfs_free(fs);
+}
+
 static void test_devices_have_no_drivers(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -1525,6 +1587,7 @@ int main(void)
 		cmocka_unit_test(test_null_buffers),
 		cmocka_unit_test(test_mount_differences),
 		cmocka_unit_test(test_statx_no_btime),
+		cmocka_unit_test(test_file_handles),
 		cmocka_unit_test(test_symlink_chain_limit),
 		cmocka_unit_test(test_no_leaks),
 	};

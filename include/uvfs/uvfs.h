@@ -662,8 +662,42 @@ int uvfs_fstatat(struct uvfs_task *task, int dirfd, const char *path, struct sta
  * EINVAL (STATX__RESERVED in mask; both sync flags; an unknown flag), the walk's,
  * EBADF (AT_EMPTY_PATH on a descriptor not open), EFAULT (buf NULL).
  */
+struct statx;  /* <sys/stat.h> with _GNU_SOURCE, or <linux/stat.h> */
 int uvfs_statx(struct uvfs_task *task, int dirfd, const char *path, int flags,
 	       unsigned int mask, struct statx *buf);
+
+/*
+ * uvfs_name_to_handle_at - name_to_handle_at(2): a handle of the file path names
+ * (struct file_handle from <fcntl.h>; handle_bytes says its room), and the id of
+ * its mount in *mount_id -- an int, or with AT_HANDLE_MNT_ID_UNIQUE a uint64_t, the
+ * unique id.  memfs makes tmpfs's handles (type 1, 12 bytes: the inode's generation
+ * and number), which survive a rename and go stale with the inode; procfs and host
+ * directories make none (EOPNOTSUPP) but a fid, AT_HANDLE_FID (type 0x81: number and
+ * generation, not to be opened).  Flags: AT_SYMLINK_FOLLOW, AT_EMPTY_PATH,
+ * AT_HANDLE_FID, AT_HANDLE_MNT_ID_UNIQUE (0x1), AT_HANDLE_CONNECTABLE (0x2: nothing
+ * in uvfs makes one, EOPNOTSUPP as on tmpfs).  Errors, in order: EINVAL (an unknown
+ * flag; CONNECTABLE with FID or EMPTY_PATH), the walk's, EOPNOTSUPP, EFAULT (handle
+ * NULL), EINVAL (handle_bytes above MAX_HANDLE_SZ), EFAULT (mount_id NULL),
+ * EOVERFLOW (handle_bytes too small: set to what is needed, handle_type 255, the
+ * mount id written).
+ */
+struct file_handle;  /* <fcntl.h> with _GNU_SOURCE */
+int uvfs_name_to_handle_at(struct uvfs_task *task, int dirfd, const char *path,
+			   struct file_handle *handle, void *mount_id, int flags);
+
+/*
+ * uvfs_open_by_handle_at - open_by_handle_at(2): a new descriptor of the file handle
+ * names on the mount of mount_fd (a descriptor, or AT_FDCWD: the cwd's), opened with
+ * open(2)'s flags as if the file had been walked to (O_PATH; O_TMPFILE in a
+ * directory; a symlink ELOOP without O_PATH).  The path it shows is the inode's
+ * name now, " (deleted)" once removed.  Needs CAP_DAC_READ_SEARCH.  Errors, in order:
+ * EBADF (mount_fd), EPERM, EFAULT (handle NULL), EINVAL (handle_bytes 0 or above
+ * MAX_HANDLE_SZ, a negative type or unknown type flags), ESTALE (a mount whose
+ * filesystem makes no handles, a short handle, an inode that is gone), then the
+ * open's (EMFILE, ENOTDIR, EISDIR, EEXIST, EACCES...).
+ */
+int uvfs_open_by_handle_at(struct uvfs_task *task, int mount_fd, struct file_handle *handle,
+			   int flags);
 /* uvfs_fstat - EBADF (not open; O_PATH descriptors work, as on Linux), EFAULT (st
  * NULL). */
 int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st);

@@ -30,6 +30,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include "../dcache.h"
@@ -85,6 +86,8 @@ struct memfs_sb {
 	uint64_t max_inodes, free_inodes;  /* 0 max: unlimited */
 	uint64_t max_pages, used_pages;
 	bool noswap;                       /* asked for at mount; nothing swaps here */
+	uint64_t gen_state;                /* ns_lock: the generations' sequence (splitmix64),
+					    * from getrandom() at mount */
 	/* for mountinfo (shmem_show_options()): the mount's options, and whether the
 	 * limits are shown against Linux's defaults (a mount(2)) or only when set */
 	struct fs_mount_opts shown;
@@ -610,6 +613,18 @@ static void memfs_file_release(struct inode *inode, struct file *f)
  * Inodes
  */
 
+/* The next inode's generation: tmpfs draws get_random_u32(); a splitmix64 sequence
+ * from a random start is as unpredictable to a program and costs no system call a
+ * file (a handle needs CAP_DAC_READ_SEARCH to be opened anyway) */
+static uint32_t next_generation(struct memfs_sb *s)
+{
+	uint64_t z = (s->gen_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)(z ^ (z >> 31));
+}
+
 static inline struct inode *memfs_get_inode(struct super_block *sb, struct inode *dir, mode_t mode,
 					    dev_t rdev, uid_t uid, gid_t gid)
 {
@@ -629,6 +644,8 @@ static inline struct inode *memfs_get_inode(struct super_block *sb, struct inode
 			inode->i_mode |= S_ISGID;
 	}
 	inode->i_nlink = 1;
+	if (!S_ISCHR(mode) && !S_ISBLK(mode))
+		inode->i_generation = next_generation(MSB(sb));
 	switch (mode & S_IFMT) {
 	case S_IFREG:
 		inode->i_op = &memfs_file_iops;
@@ -776,6 +793,7 @@ static const struct super_operations memfs_sops = {
 	.inode_size = sizeof(struct memfs_inode),
 	.statx = memfs_statx,
 	.mgtime = true,  /* tmpfs is FS_MGTIME */
+	.export_fh = true,
 	.evict_inode = memfs_evict_inode,
 	.free_inode = memfs_free_inode,
 	.put_super = memfs_put_super,
@@ -792,6 +810,10 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 
 	if (!s)
 		return -ENOMEM;
+	/* (without entropy yet, early at boot: the clock and the address, which only
+	 * makes handles easier to guess) */
+	if (getrandom(&s->gen_state, sizeof(s->gen_state), GRND_NONBLOCK) != sizeof(s->gen_state))
+		s->gen_state = (uint64_t)coarse_time(sb->s_fs).tv_nsec ^ (uintptr_t)s;
 	s->max_inodes = s->free_inodes = opts->max_inodes;
 	s->noswap = opts->seen & FS_OPT_NOSWAP;
 	s->max_pages = (max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;

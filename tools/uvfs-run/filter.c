@@ -68,6 +68,9 @@ static const char *const notified[] = {
 	 * minimal access ACL is a chmod, as the kernel stores it */
 	"getxattr", "lgetxattr", "listxattr", "llistxattr",
 	"setxattr", "lsetxattr", "removexattr", "lremovexattr",
+	/* file handles: uvfs's (memfs's as tmpfs's), never the kernel's to decode -- a
+	 * host handle opened by the kernel would reach a host inode past every check */
+	"name_to_handle_at", "open_by_handle_at",
 };
 static const int notified_nr[] = {
 	452,  /* fchmodat2 (Linux 6.6): libseccomp 2.5 has no name for it */
@@ -104,9 +107,6 @@ static const char *const refused[] = {
 	/* inotify (a kernel without CONFIG_INOTIFY_USER): its watches would be on the
 	 * host's inodes, named in the host's namespace; tail -F and friends poll */
 	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
-	/* file handles (without CONFIG_FHANDLE): a handle is the host's inode, and
-	 * open_by_handle_at opens it past every check uvfs makes */
-	"name_to_handle_at", "open_by_handle_at",
 	/* the new mount API (a kernel before 5.2): a tree it clones or a filesystem it
 	 * makes is the host's, reachable through a descriptor that is not uvfs's;
 	 * mount(2) is answered by uvfs (issue 33) */

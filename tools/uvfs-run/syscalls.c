@@ -477,13 +477,78 @@ static enum action open_device(struct proc *p, struct user_regs_struct *r, int d
 
 _Thread_local bool run_on_helper;
 
+static enum action install_opened(struct proc *p, struct user_regs_struct *r, int fd, int flags);
+
+/* A struct file_handle with the most room the kernel allows */
+union handle_buf {
+	struct file_handle h;
+	unsigned char bytes[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+};
+
+/* name_to_handle_at: uvfs's handle (memfs's are tmpfs's), and the mount's id, into
+ * the program's memory; a name relative to a descriptor that is not uvfs's is the
+ * kernel's (a handle is no access: opening one is uvfs's, below).  The header is
+ * read first: the checks on it come after the walk's, so a fault is EFAULT then. */
+static long do_name_to_handle(struct proc *p, const struct user_regs_struct *r)
+{
+	char path[NAME_MAX_BYTES] = "";
+	union handle_buf hb;
+	int flags = iarg(A4(r)), dirfd = iarg(A0(r)), err;
+	bool unique = flags & 0x1;  /* AT_HANDLE_MNT_ID_UNIQUE */
+	uint64_t mnt;
+	bool head;
+
+	err = get_path(p, A1(r), path);
+	if (err)
+		return err;
+	if (dirfd_native(p, dirfd, path)) {
+		/* a host object: no handle of it (a deliberate difference, as for a host
+		 * directory's files), after the walk's start as the kernel checks it */
+		err = host_fd_kind(p, dirfd);
+		return err == -EBADF || (err && path[0]) ? err : -EOPNOTSUPP;
+	}
+	head = !mem_read(p->tid, A2(r), &hb.h, sizeof(hb.h));
+	err = uvfs_name_to_handle_at(T(p), dirfd, path, head ? &hb.h : NULL,
+				     A3(r) ? (void *)&mnt : NULL, flags);
+	if (err && err != -EOVERFLOW)
+		return err;
+	if (mem_write(p->tid, A3(r), &mnt, unique ? sizeof(uint64_t) : sizeof(int)))
+		return -EFAULT;
+	if (mem_write(p->tid, A2(r), &hb, sizeof(hb.h) + (err ? 0 : hb.h.handle_bytes)))
+		return -EFAULT;
+	return err;
+}
+
+/* open_by_handle_at: answered by uvfs alone -- a handle is never the kernel's to
+ * decode (it would open a host inode past every check); a mount descriptor that is
+ * not uvfs's has no handles uvfs can open (ESTALE, as a filesystem without export
+ * operations), or is none (EBADF) */
+static enum action do_open_by_handle(struct proc *p, struct user_regs_struct *r)
+{
+	int mfd = iarg(A0(r)), flags = iarg(A2(r)), fd;
+	union handle_buf hb;
+	bool ok;
+
+	if (mfd != AT_FDCWD && !ufd(p, mfd)) {
+		int kind = host_fd_kind(p, mfd);
+
+		return skip(r, kind == -EBADF ? -EBADF : -ESTALE);
+	}
+	ok = !mem_read(p->tid, A1(r), &hb.h, sizeof(hb.h));
+	if (ok && hb.h.handle_bytes && hb.h.handle_bytes <= MAX_HANDLE_SZ)
+		ok = !mem_read(p->tid, A1(r) + sizeof(hb.h), hb.h.f_handle, hb.h.handle_bytes);
+	fd = uvfs_open_by_handle_at(T(p), mfd, ok ? &hb.h : NULL, flags);
+	if (fd < 0)
+		return skip(r, fd);
+	return install_opened(p, r, fd, flags);
+}
+
 static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd,
 			   unsigned long long path_addr, int flags, mode_t mode,
 			   const struct uvfs_open_how *how, size_t how_size)
 {
 	char path[NAME_MAX_BYTES], link[64];
-	struct stat st;
-	int fd, hfd, hflags, pid, err = get_path(p, path_addr, path);
+	int fd, hfd, err = get_path(p, path_addr, path);
 
 	if (err)
 		return skip(r, err);
@@ -521,6 +586,18 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		return open_device(p, r, dirfd, path, flags);
 	if (fd < 0)
 		return skip(r, fd);
+	return install_opened(p, r, fd, flags);
+}
+
+/* uvfs's new descriptor fd given to the program: the kernel's object that stands
+ * for it (the real file, the memfd of its data, the kernel's /proc/PID, or the null
+ * device), installed at the number uvfs gave */
+static enum action install_opened(struct proc *p, struct user_regs_struct *r, int fd, int flags)
+{
+	char link[64];
+	struct stat st;
+	int hfd, hflags, pid;
+
 	hfd = uvfs_host_fd(T(p), fd);
 	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) && S_ISREG(st.st_mode)) {
 		/* the real file, opened as uvfs opened it (uvfs has made every check,
@@ -1914,6 +1991,10 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		return do_open(p, r, iarg(A0(r)), A1(r), iarg(A2(r)), (mode_t)A3(r), NULL, 0);
 	case SYS_openat2:
 		return do_openat2(p, r);
+	case SYS_name_to_handle_at:
+		return skip(r, do_name_to_handle(p, r));
+	case SYS_open_by_handle_at:
+		return do_open_by_handle(p, r);
 	case SYS_close:
 		if (ufd(p, fd))
 			uvfs_close(t, fd);
