@@ -61,14 +61,32 @@ $(grep era <<<"$got" | sed 's/^ *//')"
 same "the upgrade natively" "stop: 0" \
 	"$(unshare -m -pf --mount-proc bash -c 'mount -t tmpfs none /tmp && bash "$1" food' x \
 		"$work/upgrade-stop.sh")"
-got=$(cd / && "$UR" --explain -- bash "$work/upgrade-stop.sh" food); st=$?
-same "the upgrade: exit status 1, only linux-3.15 differs" "1
+mkdir "$work/log-upgrade"
+got=$(cd / && "$UR" --explain --explain-log "$work/log-upgrade" -- bash "$work/upgrade-stop.sh" food); st=$?
+want="1
 linux-4.17 same
 linux-3.18 same
 linux-3.17 same
 linux-3.15 differs:
-linux-3.14 same" "$st
+linux-3.14 same"
+same "the upgrade: exit status 1, only linux-3.15 differs" "$want" "$st
 $(verdicts "$got")"
+if [ "$want" != "$st
+$(verdicts "$got")" ]; then
+	# (seen once in 300 runs on a loaded machine: 3.14 differed; the whole report
+	# and every run's record kept, to say why)
+	kept=$(mktemp -d /var/tmp/uvfs-explain-kept.XXXXXX)
+	cp -a "$work/log-upgrade/." "$kept/"
+	{ echo "the report:"; printf '%s\n' "$got" | head -60
+	  echo "the runs' records (--explain-log) kept in $kept"; } | sed 's/^/#   /'
+fi
+same "--explain-log: each run's record, output, errors and tree (7 runs, 4 files)" "28
+stop: 0
+stop: 1" "$(ls "$work/log-upgrade" | wc -l)
+$(cat "$work/log-upgrade/0-linux.out")
+$(cat "$work/log-upgrade/5-linux-3.15.out")"
+same "--explain-log of no directory: said, exit status 2" "uvfs-run: --explain-log $work/upgrade-stop.sh: not a directory
+2" "$("$UR" --explain --explain-log "$work/upgrade-stop.sh" -- true 2>&1; echo $?)"
 matches "... explained by start-stop-daemon's readlink of /proc/PID/exe" \
 	'^  first call: pid [0-9]+ \(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/food --retry 5\): readlink\("/proc/\{food#[0-9a-f]{4}\}/exe"\) = 28 "/tmp/food;5e2a9b1c \(deleted\)"$' "$got"
 matches "... linux's answer the old name" '^    linux:    19 "/tmp/food \(deleted\)"$' "$got"

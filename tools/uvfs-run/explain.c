@@ -45,6 +45,7 @@
 #include "run.h"
 
 int run_log_fd = -1, run_tree_fd = -1;
+const char *run_explain_log;  /* --explain-log DIR, or NULL */
 static unsigned long log_seq;  /* atomic */
 
 /* ---- recording ---- */
@@ -1015,6 +1016,36 @@ static void runs_free(struct run *runs, size_t n)
 	}
 }
 
+/* --explain-log: what run i recorded, as files of dir named after it (a campaign's
+ * command's with its line number first): .calls (the call records, one a line:
+ * "C", sequence, process, pid, command, call, answer; "X" an exec), .tree, .out,
+ * .err.  A failure to write is said once and the report goes on. */
+static void keep_run(const char *dir, long line, size_t i, const struct run *r)
+{
+	static const char *const ext[] = { "calls", "tree", "out", "err" };
+	const char *text[] = { r->xlog, r->tree, r->out, r->err };
+	static bool said;
+	char path[4096];
+
+	for (size_t k = 0; k < 4; k++) {
+		FILE *f;
+
+		if (line)
+			snprintf(path, sizeof(path), "%s/%ld-%zu-%s.%s", dir, line, i, r->abi, ext[k]);
+		else
+			snprintf(path, sizeof(path), "%s/%zu-%s.%s", dir, i, r->abi, ext[k]);
+		f = fopen(path, "w");
+		if (!f || fputs(text[k] ? text[k] : "", f) < 0 || fclose(f)) {
+			if (!said)
+				fprintf(stderr, "uvfs-run: --explain-log: %s: %s\n", path, strerror(errno));
+			said = true;
+			if (f)
+				fclose(f);
+			return;
+		}
+	}
+}
+
 /*
  * The report on one program.  command (a campaign's, --commands): one line of JSON
  * for it, {"command", "line", "result", "eras": [...]}, whatever json says.
@@ -1061,6 +1092,8 @@ int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool
 			runs[i].log = slurp(fds[2]);
 			runs[i].tree = slurp(fds[3]);
 			runs[i].xlog = runs[i].log ? strdup(runs[i].log) : NULL;
+			if (run_explain_log)
+				keep_run(run_explain_log, line, i, &runs[i]);
 		}
 		for (int k = 0; k < 4; k++)
 			if (fds[k] >= 0)

@@ -58,7 +58,7 @@ static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program 
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--explain [--json]] [--chdir DIR] [--uid N] "
+	fprintf(out, "usage: uvfs-run [--abi NAME|all] [--explain [--json] [--explain-log DIR]] [--chdir DIR] [--uid N] "
 		     "[--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] "
 		     "[--workers N] -- PROGRAM [ARGS...]\n"
 		     "       uvfs-run --explain --commands FILE [--shard K/N] [options]\n");
@@ -71,6 +71,8 @@ static void usage(FILE *out)
 		      "                     line of output and the first file left that differ;\n"
 		      "                     exit 0: all agree, 1: some differ, 2: could not run\n"
 		      "  --json             --explain's report as JSON, an object per era\n"
+		      "  --explain-log DIR  keep each run's record in DIR (N-ERA.calls, .tree,\n"
+		      "                     .out, .err)\n"
 		      "  --commands FILE    --explain each command of FILE (one a line, sh -c), a\n"
 		      "                     line of JSON each\n"
 		      "  --shard K/N        of FILE's lines, those whose number is K modulo N\n"
@@ -699,6 +701,8 @@ int main(int argc, char **argv)
 			o.explain = true;
 		} else if (!strcmp(a, "--json")) {
 			o.json = true;
+		} else if (!strcmp(a, "--explain-log") && i + 1 < argc) {
+			run_explain_log = argv[++i];
 		} else if (!strcmp(a, "--commands") && i + 1 < argc) {
 			o.commands = argv[++i];
 		} else if (!strcmp(a, "--shard") && i + 1 < argc) {
@@ -755,8 +759,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.argv = argv + i;
-	if (o.json && !o.explain)
+	if ((o.json || run_explain_log) && !o.explain)
 		usage(stderr);
+	if (run_explain_log) {
+		struct stat st;
+
+		/* said now, not after the first of seven runs */
+		errno = 0;
+		if (stat(run_explain_log, &st) || !S_ISDIR(st.st_mode) ||
+		    access(run_explain_log, W_OK | X_OK)) {
+			fprintf(stderr, "uvfs-run: --explain-log %s: %s\n", run_explain_log,
+				errno ? strerror(errno) : "not a directory");
+			return 2;
+		}
+	}
 	if (o.explain && o.abi && strcmp(o.abi, "all")) {
 		fprintf(stderr, "uvfs-run: --explain runs every era: --abi %s with it is not one\n",
 			o.abi);

@@ -354,6 +354,7 @@ void run_key_set(struct uproc *up, const char *parent_key, const char *what);
 int run_key_of(pid_t nspid, char *buf, size_t size);
 void run_uproc_set_key(struct uproc *up, const char *key);
 void run_tree_dump(struct uvfs_task *t, const char *path);
+extern const char *run_explain_log;  /* --explain-log DIR */
 int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool json,
 		const char *command, long line);
 
