@@ -541,10 +541,10 @@ if id nobody >/dev/null 2>&1; then
 status 2" "$got"
 fi
 got=$("$UR" --bogus -- /bin/true 2>&1 | head -1; echo "status ${PIPESTATUS[0]}")
-same "an unknown option" "usage: uvfs-run [--abi NAME|all] [--explain [--json]] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]
+same "an unknown option" "usage: uvfs-run [--abi NAME|all] [--explain [--json] [--explain-log DIR]] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]
 status 2" "$got"
 got=$("$UR" --help 2>/dev/null | head -1; echo "status ${PIPESTATUS[0]}")
-same "--help: the usage on standard output, status 0" "usage: uvfs-run [--abi NAME|all] [--explain [--json]] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]
+same "--help: the usage on standard output, status 0" "usage: uvfs-run [--abi NAME|all] [--explain [--json] [--explain-log DIR]] [--chdir DIR] [--uid N] [--gid N] [--bind SRC DST] [--ro-bind SRC DST] [--tmpfs DST] [--stats] [--workers N] -- PROGRAM [ARGS...]
 status 0" "$got"
 got=$("$UR" --version 2>&1; echo "status $?")
 same "--version" "uvfs-run $(sed -n "s/^  version : '\(.*\)',\$/\1/p" "$here/../../meson.build" | head -1)
