@@ -183,6 +183,8 @@ static struct dentry *find_held(struct uvfs *fs, const struct super_block *sb, u
 		for (unsigned int i = 0; ft && i < ft->size; i++)
 			if (ft->fd[i] && is_inode(ft->fd[i]->f_path.dentry, sb, ino, gen))
 				return ft->fd[i]->f_path.dentry;
+		if (!t->fs_struct)
+			continue;
 		if (is_inode(t->fs_struct->pwd.dentry, sb, ino, gen))
 			return t->fs_struct->pwd.dentry;
 		if (is_inode(t->fs_struct->root.dentry, sb, ino, gen))
