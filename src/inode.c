@@ -287,6 +287,7 @@ void inode_fillattr(const struct inode *inode, struct stat *st)
 	inode_fillattr_mask(inode, st, true);
 }
 
+lockless_read
 void inode_fillattr_mask(const struct inode *inode, struct stat *st, bool query_times)
 {
 	/* fill_mg_cmtime(): the times are seen, the next stamp must show a change */
