@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "attr.h"
+#include "fsnotify.h"
 #include "cred.h"
 #include "permission.h"
 #include "namei.h"
@@ -56,8 +57,9 @@ static bool chgrp_ok(const struct cred *cred, const struct inode *inode, gid_t g
  * chown_ok()/chgrp_ok() (EPERM); a mode change by one outside the file's (new) group
  * without CAP_FSETID loses set-group-ID.  The times are the caller's to set.
  */
-static int notify_change(const struct cred *cred, struct inode *inode, struct iattr *attr)
+static int notify_change(const struct cred *cred, struct dentry *d, struct iattr *attr)
 {
+	struct inode *inode = d->d_inode;
 	unsigned int valid = attr->ia_valid;
 	int err;
 
@@ -121,6 +123,7 @@ static int notify_change(const struct cred *cred, struct inode *inode, struct ia
 		inode->i_gid = attr->ia_gid;
 	if (valid & ATTR_MODE)
 		inode->i_mode = (inode->i_mode & S_IFMT) | attr->ia_mode;
+	fsnotify_change(d, valid);
 	return 0;
 }
 
@@ -161,8 +164,9 @@ int write_check_limits(const struct cred *cred, off_t pos, size_t *count)
 	return 0;
 }
 
-int do_truncate(const struct cred *cred, struct inode *inode, off_t size)
+int do_truncate(const struct cred *cred, struct dentry *d, off_t size)
 {
+	struct inode *inode = d->d_inode;
 	unsigned int kill = should_remove_suid(cred, inode);
 	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME };
 	int err;
@@ -174,7 +178,7 @@ int do_truncate(const struct cred *cred, struct inode *inode, off_t size)
 	/* "Remove suid, sgid, and file capabilities on truncate too" */
 	if (kill)
 		attr.ia_valid |= kill | ATTR_FORCE;
-	err = notify_change(cred, inode, &attr);
+	err = notify_change(cred, d, &attr);
 	/* a filesystem without a size to set takes the call and keeps its size, as
 	 * procfs's proc_setattr() does (setattr_copy() copies no size) */
 	if (!err && size != inode->i_size && inode->i_op->setsize)
@@ -184,15 +188,16 @@ int do_truncate(const struct cred *cred, struct inode *inode, off_t size)
 	return err;
 }
 
-int file_remove_privs(const struct cred *cred, struct inode *inode)
+int file_remove_privs(const struct cred *cred, struct dentry *d)
 {
+	struct inode *inode = d->d_inode;
 	unsigned int kill;
 	struct iattr attr;
 
 	if (!S_ISREG(inode->i_mode) || !(kill = should_remove_suid(cred, inode)))
 		return 0;
 	attr.ia_valid = kill | ATTR_FORCE;
-	return notify_change(cred, inode, &attr);
+	return notify_change(cred, d, &attr);
 }
 
 int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
@@ -209,7 +214,7 @@ int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
 	else if (!S_ISREG(f->f_inode->i_mode) || !(f->f_mode & FMODE_WRITE))
 		err = -EINVAL;
 	else
-		err = do_truncate(&task->cred, f->f_inode, length);
+		err = do_truncate(&task->cred, f->f_path.dentry, length);
 	task_leave(task);
 	return err;
 }
@@ -236,7 +241,7 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 	else if (!(err = mnt_want_write(path.mnt)) &&
 		 !(err = inode_permission(&task->cred, inode, MAY_WRITE)) &&
 		 !(err = get_write_access(inode))) {
-		err = do_truncate(&task->cred, inode, length);
+		err = do_truncate(&task->cred, path.dentry, length);
 		put_write_access(inode);
 	}
 	path_put(&path);
@@ -282,7 +287,7 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 		struct iattr attr = { .ia_valid = ATTR_MODE | ATTR_CTIME,
 				      .ia_mode = (uint16_t)(mode & 07777) };
 
-		err = notify_change(&task->cred, inode, &attr);
+		err = notify_change(&task->cred, path.dentry, &attr);
 		if (!err)
 			setattr_ctime(inode);
 		/* the walk's may_lookup() reads the directory's new mode from its flags */
@@ -321,7 +326,7 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 			attr.ia_valid |= ATTR_GID;
 		if (!S_ISDIR(inode->i_mode))
 			attr.ia_valid |= ATTR_KILL_SUID | should_drop_sgid(&task->cred, inode);
-		err = notify_change(&task->cred, inode, &attr);
+		err = notify_change(&task->cred, path.dentry, &attr);
 		if (!err)
 			setattr_ctime(inode);
 	}
@@ -356,8 +361,9 @@ static unsigned int utimes_valid(const struct timespec times[2])
 }
 
 /* utimes_common(), setattr_copy_mgtime(): "now" is the new ctime */
-static int set_times(const struct cred *cred, struct inode *inode, const struct timespec times[2])
+static int set_times(const struct cred *cred, struct dentry *d, const struct timespec times[2])
 {
+	struct inode *inode = d->d_inode;
 	struct iattr attr = { .ia_valid = utimes_valid(times),
 			      .ia_times = { { .tv_nsec = UTIME_NOW }, { .tv_nsec = UTIME_NOW } } };
 	struct timespec now;
@@ -370,7 +376,7 @@ static int set_times(const struct cred *cred, struct inode *inode, const struct 
 
 	if (times && times[0].tv_nsec == UTIME_OMIT && times[1].tv_nsec == UTIME_OMIT)
 		return 0;
-	err = notify_change(cred, inode, &attr);
+	err = notify_change(cred, d, &attr);
 	if (err)
 		return err;
 	now = inode_set_ctime_current(inode);
@@ -407,7 +413,7 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 		else if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 			err = -EINVAL;
 		else if (!(err = mnt_want_write(f->f_path.mnt)))
-			err = set_times(&task->cred, f->f_inode, times);
+			err = set_times(&task->cred, f->f_path.dentry, times);
 		goto out;
 	}
 	/* do_utimes_path(): flags, then the walk, then vfs_utimes()'s nsec check. */
@@ -422,7 +428,7 @@ int uvfs_utimensat(struct uvfs_task *task, int dirfd, const char *name,
 	if (times && (!nsec_valid(times[0].tv_nsec) || !nsec_valid(times[1].tv_nsec)))
 		err = -EINVAL;
 	else if (!(err = mnt_want_write(path.mnt)))
-		err = set_times(&task->cred, path.dentry->d_inode, times);
+		err = set_times(&task->cred, path.dentry, times);
 	path_put(&path);
 out:
 	task_leave(task);

@@ -13,7 +13,7 @@ struct cred;
 /* do_truncate(): set a regular file's size; mtime and ctime change even when the
  * size does not (truncate, ftruncate and O_TRUNC alike, as 6.18 shows); set-user-ID
  * and set-group-ID go as file_remove_privs() says. */
-int do_truncate(const struct cred *cred, struct inode *inode, off_t size);
+int do_truncate(const struct cred *cred, struct dentry *d, off_t size);
 
 /* inode_newsize_ok(): a size the file may grow to -- past the caller's RLIMIT_FSIZE
  * EFBIG and SIGXFSZ for the caller (task_send_sig()), past the largest file size
@@ -28,6 +28,6 @@ int write_check_limits(const struct cred *cred, off_t pos, size_t *count);
 /* file_remove_privs(): a write by cred to a regular file drops its set-user-ID bit,
  * and set-group-ID where it means execution (or the writer is outside the group),
  * unless cred has CAP_FSETID.  0 or -errno. */
-int file_remove_privs(const struct cred *cred, struct inode *inode);
+int file_remove_privs(const struct cred *cred, struct dentry *d);
 
 #endif /* UVFS_ATTR_H */

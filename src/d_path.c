@@ -67,7 +67,11 @@ void d_path_sync(const struct path *path)
 char *d_path(const struct path *path, const struct path *root, char *buf, int buflen)
 {
 	struct prepend_buffer b = { buf, buflen };
+	const struct super_operations *sop = path->mnt->mnt_sb->s_op;
 
+	/* d_path(): "anon_inode:inotify" and the like */
+	if (sop->d_dname && path->dentry != path->mnt->mnt_root)
+		return sop->d_dname(path->dentry, buf, buflen);
 	d_path_sync(path);
 	prepend(&b, "", 1);
 	if (d_unlinked(path->dentry))
@@ -155,8 +159,11 @@ char *d_path_rcu(const struct path *path, const struct path *root, char *buf, in
 	const struct dentry *d = path->dentry;
 	unsigned int flags = __atomic_load_n(&d->d_flags, __ATOMIC_RELAXED);
 
-	/* a filesystem that brings its dentries up to date first: under the lock */
-	if (READ_ONCE(READ_ONCE(path->mnt->mnt_sb)->s_op)->sync_paths)
+	const struct super_operations *sop = READ_ONCE(READ_ONCE(path->mnt->mnt_sb)->s_op);
+
+	/* a filesystem that brings its dentries up to date first, or names them its
+	 * own way: under the lock */
+	if (sop->sync_paths || sop->d_dname)
 		return ERR_PTR(-ECHILD);
 	prepend(&b, "", 1);
 	/* d_unlinked() */

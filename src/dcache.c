@@ -24,6 +24,7 @@
  */
 #include <stdio.h>
 
+#include "fsnotify.h"
 #include "abi.h"
 #include "dcache.h"
 #include "permission.h"
@@ -507,8 +508,12 @@ static struct dentry *dentry_kill(struct uvfs *fs, struct dentry *d)
 		cds_hlist_del(&d->d_sib);
 	WRITE_ONCE(d->d_inode, NULL);
 	d_flags_clear(d, DCACHE_ENTRY_TYPE | DCACHE_OP_MASK);
-	if (inode)
+	if (inode) {
+		/* dentry_unlink_inode(): the inode's last name went with this dentry */
+		if (!inode->i_nlink)
+			fsnotify_inoderemove(inode);
 		iput(inode);
+	}
 	if (dname_external(d))
 		put_external_name(external_name(d));
 	STAT_ADD(fs->stats.dentries, -1);

@@ -5,6 +5,7 @@
  * Locking: struct file and struct fdtable fields are protected by uvfs.ns_lock.
  * A file holds references on its path and inode; a descriptor holds one on its file.
  */
+#include "fsnotify.h"
 #include "dcache.h"
 #include "file.h"
 #include "inode.h"
@@ -71,6 +72,7 @@ void fput(struct file *f)
 	if (--f->f_count > 0)
 		return;
 
+	fsnotify_close(f);  /* __fput() */
 	/* an O_PATH file has no ->open, so nothing to release -- unless the filesystem
 	 * gave it something since (memfs: the memfd of its data, for an exec) */
 	if ((!(f->f_mode & FMODE_PATH) || f->private_data) && f->f_op && f->f_op->release)

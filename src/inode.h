@@ -202,6 +202,9 @@ struct file_operations {
 #define FOP_SETFL_ODIRECT 0x20u
 /* positions stop at 2^31 - 1 (the superblock's s_maxbytes is MAX_NON_LFS: procfs) */
 #define FOP_NON_LFS    0x40u
+/* a pseudo file (alloc_file_pseudo(): an inotify descriptor): never through
+ * do_dentry_open(), so no FMODE_PREAD / FMODE_PWRITE -- pread and pwrite ESPIPE */
+#define FOP_PSEUDO     0x80u
 
 struct super_operations {
 	/* Bytes of the filesystem's inode, a struct with struct inode first (the
@@ -249,6 +252,10 @@ struct super_operations {
 	 * Without: name_to_handle_at is EOPNOTSUPP but for AT_HANDLE_FID, and
 	 * open_by_handle_at ESTALE (a filesystem with no s_export_op). */
 	bool export_fh;
+	/* Optional: the name d_path() gives a dentry of this superblock other than a
+	 * mount's root, instead of a path (the kernel's ->d_dname: anon_inodefs's
+	 * "anon_inode:inotify"): the string in buf, or ERR_PTR(-ENAMETOOLONG) */
+	char *(*d_dname)(const struct dentry *d, char *buf, int buflen);
 };
 
 /*

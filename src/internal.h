@@ -104,6 +104,7 @@ void __tsan_release(void *addr);
 struct uvfs_abi;
 struct file_system_type;
 struct mount;
+struct fsnotify_state;
 struct mnt_namespace;
 
 /* A set of small ids, the lowest free first (ida.h). */
@@ -220,6 +221,9 @@ struct uvfs {
 	uint64_t last_mnt_id_unique;    /* ns_lock: the kernel's mnt_id_unique counter */
 	struct mnt_namespace *init_ns;  /* ns_lock: the first namespace (uvfs_task_new's) */
 
+	/* ns_lock: the marks of inotify watches and the anonymous inodes' filesystem,
+	 * made at the first inotify_init1 (fsnotify.h) */
+	struct fsnotify_state *fsn;
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
 	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */
 	int next_pid;                   /* ns_lock */

@@ -6,6 +6,7 @@
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
+#include "fsnotify.h"
 #include "inode.h"
 #include "namei.h"
 #include "task.h"
@@ -31,6 +32,8 @@ int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->fs_struct->umask,
 								 task->cred.fsuid, task->cred.fsgid)
 					       : -EPERM;
+		if (!err)
+			fsnotify_create(dir, d);  /* fsnotify_mkdir() */
 	}
 	dput(d);
 	nd_done(&nd);
@@ -89,6 +92,8 @@ int uvfs_mknodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 		      dir->i_op->create(dir, d, (mode & S_IFMT) |
 					(mode_strip_sgid(&task->cred, dir, mode & 07777) & ~task->fs_struct->umask),
 					dev, task->cred.fsuid, task->cred.fsgid);
+	if (!err)
+		fsnotify_create(dir, d);
 	dput(d);
 	nd_done(&nd);
 out:
@@ -118,6 +123,8 @@ int uvfs_symlinkat(struct uvfs_task *task, const char *target, int newdirfd,
 	if (!err)
 		err = !dir->i_op->symlink ? -EPERM :
 		      dir->i_op->symlink(dir, d, target, task->cred.fsuid, task->cred.fsgid);
+	if (!err)
+		fsnotify_create(dir, d);
 	dput(d);
 	nd_done(&nd);
 out:
@@ -197,8 +204,10 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
 		err = -ENOENT; /* no resurrection of an unlinked file */
 	else
 		err = dir->i_op->link(old.dentry, dir, d);
-	if (!err)
+	if (!err) {
 		inode->i_state &= ~I_LINKABLE;
+		fsnotify_link(dir, inode, d);
+	}
 	dput(d);
 	nd_done(&nd);
 put_old:
@@ -256,6 +265,7 @@ static int do_rmdir(struct uvfs_task *task, int dfd, const char *name)
 	if (!err) {
 		d_mark_dead_dir(d);  /* vfs_rmdir(): S_DEAD */
 		detach_mounts(task->fs, d);
+		fsnotify_d_delete(dir, d, d->d_inode);  /* d_delete_notify() */
 	}
 	dput(d);
 out:
@@ -297,8 +307,12 @@ static int do_unlinkat(struct uvfs_task *task, int dfd, const char *name)
 		err = -EBUSY;
 	if (!err)
 		err = dir->i_op->unlink(dir, d);
-	if (!err)
+	if (!err) {
 		detach_mounts(task->fs, d);
+		/* vfs_unlink(): fsnotify_link_count(), then d_delete_notify() */
+		fsnotify_link_count(d->d_inode);
+		fsnotify_d_delete(dir, d, d->d_inode);
+	}
 	dput(d);
 out:
 	nd_done(&nd);

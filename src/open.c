@@ -6,6 +6,7 @@
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
+#include "fsnotify.h"
 #include "attr.h"
 #include "d_path.h"
 #include "inode.h"
@@ -175,6 +176,9 @@ static int vfs_open(struct file *f, const struct path *path, const struct open_f
 		err = -EINVAL;
 		goto release;
 	}
+	/* vfs_open(): "__fput() will call fsnotify_close(), so we need fsnotify_open()
+	 * here for symmetry" -- before open(2)'s truncation */
+	fsnotify_file(f, FS_OPEN);
 	return 0;
 
 release:
@@ -230,6 +234,7 @@ static struct dentry *lookup_open(struct nameidata *nd, const struct open_flags 
 		return ERR_PTR(err);
 	}
 	*created = true;
+	fsnotify_create(dir_inode, d);  /* open_last_lookups() */
 	return d;
 }
 
@@ -327,7 +332,7 @@ static int do_open(struct nameidata *nd, const struct open_flags *op, bool creat
 		f->f_mode |= FMODE_CREATED;  /* lookup_open() sets it on the file */
 	/* times change even at size 0; shrinking frees memory and cannot fail */
 	if (!err && truncate)
-		err = do_truncate(&nd->task->cred, inode, 0);
+		err = do_truncate(&nd->task->cred, nd->path.dentry, 0);
 	if (truncate)
 		put_write_access(inode);
 	return err;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "attr.h"
+#include "fsnotify.h"
 #include "inode.h"
 #include "task.h"
 
@@ -27,7 +28,7 @@ static struct file *fdget_io(struct uvfs_task *task, int fd)
  * FMODE_PWRITE (seq_open(); pread works, tests/regress/proc-seq-and-dir-positions.sys). */
 static bool can_pread(const struct file *f)
 {
-	return !S_ISFIFO(f->f_inode->i_mode);
+	return !S_ISFIFO(f->f_inode->i_mode) && !(f->f_op && (f->f_op->fop_flags & FOP_PSEUDO));
 }
 
 static bool can_pwrite(const struct file *f)
@@ -61,6 +62,7 @@ static int rw_verify_area(const struct file *f, const off_t *pos, size_t count)
 
 static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 {
+	ssize_t ret;
 	int err;
 
 	if (!(f->f_mode & FMODE_READ))
@@ -78,7 +80,10 @@ static ssize_t vfs_read(struct file *f, void *buf, size_t count, off_t *pos)
 		return -EISDIR;
 	if (count > MAX_RW_COUNT)
 		count = MAX_RW_COUNT;
-	return f->f_op->read(f, buf, count, pos);
+	ret = f->f_op->read(f, buf, count, pos);
+	if (ret > 0)
+		fsnotify_file(f, FS_ACCESS);  /* vfs_read(): fsnotify_access() */
+	return ret;
 }
 
 static ssize_t vfs_write(const struct cred *cred, struct file *f, const void *buf, size_t count,
@@ -114,7 +119,7 @@ static ssize_t vfs_write(const struct cred *cred, struct file *f, const void *bu
 	/* shmem_file_write_iter(): after generic_write_checks() let the write through,
 	 * file_remove_privs() */
 	if (count && p < UVFS_MAX_FILESIZE) {
-		err = file_remove_privs(cred, f->f_inode);
+		err = file_remove_privs(cred, f->f_path.dentry);
 		if (err)
 			return err;
 	}
@@ -122,8 +127,10 @@ static ssize_t vfs_write(const struct cred *cred, struct file *f, const void *bu
 	 * O_APPEND write that fails (EFBIG at 2^63 - 1) leaves it where it was
 	 * (tests/regress/append-efbig-keeps-offset.sys, difftest seed 20830490) */
 	ret = f->f_op->write(f, buf, count, &p);
-	if (ret > 0)
+	if (ret > 0) {
 		*pos = p;
+		fsnotify_file(f, FS_MODIFY);  /* vfs_write(): fsnotify_modify() */
+	}
 	return ret;
 }
 
@@ -373,7 +380,11 @@ static int vfs_fallocate(const struct cred *cred, struct file *f, int mode, off_
 			return err;
 	}
 	err = f->f_op->fallocate(f, mode, offset, len);
-	return err ? err : file_remove_privs(cred, inode);
+	if (!err)
+		err = file_remove_privs(cred, f->f_path.dentry);
+	if (!err)
+		fsnotify_file(f, FS_MODIFY);  /* vfs_fallocate(): fsnotify_modify() */
+	return err;
 }
 
 int uvfs_fallocate(struct uvfs_task *task, int fd, int mode, off_t offset, off_t len)

@@ -4,6 +4,7 @@
  *
  * Locking: the call takes ns_lock through task_enter() for its whole run.
  */
+#include "fsnotify.h"
 #include "inode.h"
 #include "task.h"
 
@@ -36,6 +37,11 @@ ssize_t uvfs_getdents64(struct uvfs_task *task, int fd, void *buf, size_t count)
 		 * 2^31 and more is negative, and the first entry does not fit (EINVAL) */
 		ret = f->f_op->iterate(f, buf, (int)(unsigned int)count < 0 ? 0 : (unsigned int)count);
 	}
+	/* iterate_dir(): fsnotify_access() whenever the directory was listed, the
+	 * last empty listing and a filldir64() error too */
+	if (f && !(f->f_mode & FMODE_PATH) && f->f_op && f->f_op->iterate &&
+	    !(f->f_path.dentry->d_flags & DCACHE_DIR_DEAD))
+		fsnotify_file(f, FS_ACCESS);
 	task_leave(task);
 	return ret;
 }

@@ -10,6 +10,7 @@
  * s_vfs_rename_mutex and the directories' i_rwsem.
  */
 #include "abi.h"
+#include "fsnotify.h"
 #include "inode.h"
 #include "namei.h"
 #include "task.h"
@@ -46,6 +47,7 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 	const struct uvfs_task *task = cred_task(cred);
 	struct uvfs *fs = task->fs;
 	bool is_dir = S_ISDIR(source->i_mode), new_is_dir = false;
+	struct name_snapshot old_name;
 	int err;
 
 	if (source == target)
@@ -79,9 +81,13 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 	 * another namespace only is no obstacle (3.18), and goes with the name */
 	if (is_local_mountpoint(fs, task->mnt_ns, old) || is_local_mountpoint(fs, task->mnt_ns, new))
 		return -EBUSY;
+	/* vfs_rename(): the old name, for fsnotify_move() after d_move() */
+	take_dentry_name_snapshot(&old_name, old);
 	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new, flags);
-	if (err)
+	if (err) {
+		release_dentry_name_snapshot(&old_name);
 		return err;
+	}
 	if (!(flags & RENAME_EXCHANGE) && target)
 		detach_mounts(fs, new);
 	/* vfs_rename(): a directory replaced is S_DEAD */
@@ -91,6 +97,13 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 		d_exchange(old, new);
 	else
 		d_move(old, new);
+	/* fsnotify_move() of the source; of the other file too for an exchange,
+	 * which replaces nothing */
+	fsnotify_move(old_dir->d_inode, new_dir->d_inode, &old_name.name,
+		      (flags & RENAME_EXCHANGE) ? NULL : target, old);
+	if (flags & RENAME_EXCHANGE)
+		fsnotify_move(new_dir->d_inode, old_dir->d_inode, &old->d_name, NULL, new);
+	release_dentry_name_snapshot(&old_name);
 	return 0;
 }
 

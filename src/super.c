@@ -11,6 +11,7 @@
  */
 #include <sys/sysmacros.h>
 
+#include "fsnotify.h"
 #include "dcache.h"
 #include "ida.h"
 #include "inode.h"
@@ -81,6 +82,7 @@ void sb_put(struct super_block *sb)
 	/* Every task and file is gone: the dentries hold the last inode references,
 	 * and with SB_DYING each inode goes with its last dentry. */
 	sb->s_flags |= SB_DYING;
+	fsnotify_sb_delete(sb);  /* generic_shutdown_super() */
 	if (sb->s_root) {
 		d_release_tree(sb->s_root);
 		sb->s_root = NULL;

@@ -21,13 +21,13 @@ LAYERS = [
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality, path names (d_path)
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace",
-                 "file", "task", "pipe"}),
+                 "file", "task", "pipe", "fsnotify"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace", "fs_hostfs"}),
     # 3: the path walk
     ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)
-    ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "stat", "attr", "read_write", "readdir",
+    ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "inotify", "stat", "attr", "read_write", "readdir",
                   "fcntl", "exec", "mount", "introspect", "sys"}),
     # 5: the instance's setup and teardown
     ("top", {"uvfs"}),

@@ -698,6 +698,42 @@ int uvfs_name_to_handle_at(struct uvfs_task *task, int dirfd, const char *path,
  */
 int uvfs_open_by_handle_at(struct uvfs_task *task, int mount_fd, struct file_handle *handle,
 			   int flags);
+/*
+ * inotify(7), answered by uvfs for its own changes (fsnotify's shape: a group per
+ * descriptor, marks on inodes, a queue of events).  The events are the kernel's, in
+ * its order, with the name a child has in the watched directory at the time:
+ * IN_CREATE, IN_DELETE, IN_MOVED_FROM/IN_MOVED_TO with one cookie, IN_MODIFY,
+ * IN_ATTRIB, IN_OPEN, IN_ACCESS, IN_CLOSE_WRITE/NOWRITE, IN_DELETE_SELF,
+ * IN_MOVE_SELF, IN_UNMOUNT, IN_IGNORED, IN_Q_OVERFLOW; equal events in a row merge
+ * while unread.  Changes a host process makes to a host directory (hostfs) are not
+ * seen.  The descriptor reads with read(2)'s uvfs_read (whole events; EINVAL when
+ * the buffer cannot take the first; EAGAIN with IN_NONBLOCK, else it waits), and
+ * shows "anon_inode:inotify" in /proc/PID/fd.
+ *
+ * uvfs_inotify_init1 - EINVAL (flags but IN_CLOEXEC, IN_NONBLOCK), EMFILE, ENOMEM.
+ * uvfs_inotify_add_watch - the watch descriptor (the same for a second call on the
+ *   same inode: the mask replaced, or or-ed with IN_MASK_ADD); EINVAL (IN_MASK_ADD
+ *   with IN_MASK_CREATE, no known bit, fd not an inotify descriptor), EBADF, the
+ *   walk's errors (IN_DONT_FOLLOW, IN_ONLYDIR: ENOTDIR), EACCES (no read
+ *   permission), EEXIST (IN_MASK_CREATE on a watched inode).
+ * uvfs_inotify_rm_watch - EBADF, EINVAL (not inotify, no such watch); queues
+ *   IN_IGNORED.
+ */
+int uvfs_inotify_init1(struct uvfs_task *task, int flags);
+int uvfs_inotify_add_watch(struct uvfs_task *task, int fd, const char *path, uint32_t mask);
+int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd);
+/* uvfs_ioctl - FIONREAD (into the int at arg): an inotify descriptor's queued bytes, a
+ * regular file's bytes after the position; ENOTTY for anything else, EBADF. */
+int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg);
+/* For a runner that gives a program its own stand-in for an inotify descriptor:
+ * the whole events queued on the open file (uvfs_fget's) that fit in buf, without
+ * waiting: the bytes, -EAGAIN when none is queued, -EINVAL (not inotify, or buf too
+ * small for the first).  uvfs_inotify_queued counts the events queued on every
+ * inotify file of the instance so far: unchanged, nothing new to take. */
+struct uvfs_file;
+ssize_t uvfs_inotify_take(struct uvfs_file *file, void *buf, size_t count);
+uint64_t uvfs_inotify_queued(struct uvfs *fs);
+
 /* uvfs_fstat - EBADF (not open; O_PATH descriptors work, as on Linux), EFAULT (st
  * NULL). */
 int uvfs_fstat(struct uvfs_task *task, int fd, struct stat *st);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <linux/futex.h>
@@ -47,6 +49,14 @@ static int h_linkat(void *c, int od, const char *op, int nd, const char *np, int
 { return (int)R(syscall(SYS_linkat, od, op, nd, np, f)); }
 static int h_fstatat(void *c, int d, const char *p, struct stat *st, int f) { return (int)R(syscall(SYS_newfstatat, d, p, st, f)); }
 static int h_fstat(void *c, int fd, struct stat *st) { return (int)R(fstat(fd, st)); }
+static int h_inotify_init1(void *c, int flags)
+{ return (int)R(inotify_init1(flags)); }
+static int h_inotify_add_watch(void *c, int fd, const char *p, unsigned int mask)
+{ return (int)R(inotify_add_watch(fd, p, mask)); }
+static int h_inotify_rm_watch(void *c, int fd, int wd)
+{ return (int)R(inotify_rm_watch(fd, wd)); }
+static int h_fionread(void *c, int fd, int *n)
+{ return (int)R(ioctl(fd, FIONREAD, n)); }
 static int h_statx(void *c, int d, const char *p, int f, unsigned int m, struct statx *sx)
 { return (int)R(syscall(SYS_statx, d, p, f, m, sx)); }
 static ssize_t h_getdents64(void *c, int fd, void *b, size_t n) { return R(syscall(SYS_getdents64, fd, b, n)); }
@@ -245,7 +255,9 @@ static struct sys_backend host_backend = {
 	.truncate = h_truncate, .fsync = h_fsync, .renameat2 = h_renameat2,
 	.unlinkat = h_unlinkat, .mkdirat = h_mkdirat, .mknodat = h_mknodat,
 	.symlinkat = h_symlinkat, .readlinkat = h_readlinkat, .linkat = h_linkat,
-	.fstatat = h_fstatat, .fstat = h_fstat, .statx = h_statx, .getdents64 = h_getdents64,
+	.fstatat = h_fstatat, .fstat = h_fstat, .statx = h_statx, .inotify_init1 = h_inotify_init1,
+	.inotify_add_watch = h_inotify_add_watch, .inotify_rm_watch = h_inotify_rm_watch,
+	.fionread = h_fionread, .getdents64 = h_getdents64,
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.faccessat2 = h_faccessat2,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,

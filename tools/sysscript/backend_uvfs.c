@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/ioctl.h>
+
 #include "sysscript.h"
 #include "uvfs/uvfs.h"
 
@@ -48,6 +50,14 @@ static int u_linkat(void *c, int od, const char *op, int nd, const char *np, int
 { return uvfs_linkat(T(c), od, op, nd, np, f); }
 static int u_fstatat(void *c, int d, const char *p, struct stat *st, int f) { return uvfs_fstatat(T(c), d, p, st, f); }
 static int u_fstat(void *c, int fd, struct stat *st) { return uvfs_fstat(T(c), fd, st); }
+static int u_inotify_init1(void *c, int flags)
+{ return uvfs_inotify_init1(T(c), flags); }
+static int u_inotify_add_watch(void *c, int fd, const char *p, unsigned int mask)
+{ return uvfs_inotify_add_watch(T(c), fd, p, mask); }
+static int u_inotify_rm_watch(void *c, int fd, int wd)
+{ return uvfs_inotify_rm_watch(T(c), fd, wd); }
+static int u_fionread(void *c, int fd, int *n)
+{ return uvfs_ioctl(T(c), fd, FIONREAD, n); }
 static int u_statx(void *c, int d, const char *p, int f, unsigned int m, struct statx *sx)
 { return uvfs_statx(T(c), d, p, f, m, sx); }
 static ssize_t u_getdents64(void *c, int fd, void *b, size_t n) { return uvfs_getdents64(T(c), fd, b, n); }
@@ -229,7 +239,9 @@ static const struct sys_backend uvfs_backend = {
 	.truncate = u_truncate, .fsync = u_fsync, .renameat2 = u_renameat2,
 	.unlinkat = u_unlinkat, .mkdirat = u_mkdirat, .mknodat = u_mknodat,
 	.symlinkat = u_symlinkat, .readlinkat = u_readlinkat, .linkat = u_linkat,
-	.fstatat = u_fstatat, .fstat = u_fstat, .statx = u_statx, .getdents64 = u_getdents64,
+	.fstatat = u_fstatat, .fstat = u_fstat, .statx = u_statx, .inotify_init1 = u_inotify_init1,
+	.inotify_add_watch = u_inotify_add_watch, .inotify_rm_watch = u_inotify_rm_watch,
+	.fionread = u_fionread, .getdents64 = u_getdents64,
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.faccessat2 = u_faccessat2,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,

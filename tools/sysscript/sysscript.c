@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/sysmacros.h>
@@ -51,6 +52,12 @@ static const struct sym syms[] = {
 	S(STATX_BTIME), S(STATX_BASIC_STATS), S(STATX_MNT_ID), S(STATX_DIOALIGN),
 	S(STATX__RESERVED), { "STATX_MNT_ID_UNIQUE", 0x4000 }, S(AT_STATX_SYNC_AS_STAT),
 	S(AT_STATX_FORCE_SYNC), S(AT_STATX_DONT_SYNC), S(AT_STATX_SYNC_TYPE),
+	S(IN_ACCESS), S(IN_MODIFY), S(IN_ATTRIB), S(IN_CLOSE_WRITE), S(IN_CLOSE_NOWRITE),
+	S(IN_CLOSE), S(IN_OPEN), S(IN_MOVED_FROM), S(IN_MOVED_TO), S(IN_MOVE), S(IN_CREATE),
+	S(IN_DELETE), S(IN_DELETE_SELF), S(IN_MOVE_SELF), S(IN_ALL_EVENTS), S(IN_UNMOUNT),
+	S(IN_Q_OVERFLOW), S(IN_IGNORED), S(IN_ONLYDIR), S(IN_DONT_FOLLOW), S(IN_EXCL_UNLINK),
+	S(IN_MASK_CREATE), S(IN_MASK_ADD), S(IN_ISDIR), S(IN_ONESHOT), S(IN_NONBLOCK),
+	S(IN_CLOEXEC),
 #undef S
 	{ "NULL", 0 },
 };
@@ -435,6 +442,55 @@ struct linux_dirent64 {
 static int cmp_cstr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* inotify events: {wd MASK cookie "name"} each, the mask by name */
+static void print_inotify(struct sysscript *s, const char *buf, long n)
+{
+	static const struct { unsigned int bit; const char *name; } bits[] = {
+		{ IN_ACCESS, "IN_ACCESS" }, { IN_MODIFY, "IN_MODIFY" }, { IN_ATTRIB, "IN_ATTRIB" },
+		{ IN_CLOSE_WRITE, "IN_CLOSE_WRITE" }, { IN_CLOSE_NOWRITE, "IN_CLOSE_NOWRITE" },
+		{ IN_OPEN, "IN_OPEN" }, { IN_MOVED_FROM, "IN_MOVED_FROM" },
+		{ IN_MOVED_TO, "IN_MOVED_TO" }, { IN_CREATE, "IN_CREATE" }, { IN_DELETE, "IN_DELETE" },
+		{ IN_DELETE_SELF, "IN_DELETE_SELF" }, { IN_MOVE_SELF, "IN_MOVE_SELF" },
+		{ IN_UNMOUNT, "IN_UNMOUNT" }, { IN_Q_OVERFLOW, "IN_Q_OVERFLOW" },
+		{ IN_IGNORED, "IN_IGNORED" }, { IN_ISDIR, "IN_ISDIR" },
+	};
+	long off = 0;
+
+	while (off + (long)sizeof(struct inotify_event) <= n) {
+		struct inotify_event e;
+		unsigned int rest;
+		int ci = 0;
+
+		memcpy(&e, buf + off, sizeof(e));
+		fprintf(s->out, " {%d ", e.wd);
+		rest = e.mask;
+		for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+			if (rest & bits[i].bit) {
+				rest &= ~bits[i].bit;
+				fprintf(s->out, "%s%s", bits[i].name, rest ? "|" : "");
+			}
+		if (rest)
+			fprintf(s->out, "%#x", rest);
+		if (e.cookie) {
+			while (ci < s->ncookies && s->cookies[ci] != e.cookie)
+				ci++;
+			if (ci == s->ncookies && ci < 64)
+				s->cookies[s->ncookies++] = e.cookie;
+			fprintf(s->out, " c%d", ci + 1);
+		} else {
+			fprintf(s->out, " 0");
+		}
+		if (e.len) {
+			fprintf(s->out, " \"%.*s\" len=%u", (int)strnlen(buf + off + sizeof(e), e.len),
+				buf + off + sizeof(e), e.len);
+		}
+		fputc('}', s->out);
+		off += (long)sizeof(e) + e.len;
+	}
+	if (off != n)
+		fprintf(s->out, " (%ld bytes left over)", n - off);
 }
 
 static void print_dents(struct sysscript *s, const char *buf, long n)
@@ -856,6 +912,30 @@ long sysscript_line(struct sysscript *s, const char *line)
 		r = b->statx(c, (int)a[0], strcmp(STR(1), "NULL") ? STR(1) : NULL, (int)a[2],
 			     (unsigned int)a[3], &sx);
 		kind = 11;
+	} else if (!strcmp(cmd, "inotify_init1")) {
+		NEED(1);
+		r = b->inotify_init1(c, (int)a[0]);
+	} else if (!strcmp(cmd, "inotify_add_watch")) {
+		NEED(3);
+		r = b->inotify_add_watch(c, (int)a[0], STR(1), (unsigned int)a[2]);
+	} else if (!strcmp(cmd, "inotify_rm_watch")) {
+		NEED(2);
+		r = b->inotify_rm_watch(c, (int)a[0], (int)a[1]);
+	} else if (!strcmp(cmd, "inotify_read")) {
+		size_t size = n > 2 ? (size_t)a[1] : 4096;
+
+		if (n != 2 && n != 3)
+			goto syntax;
+		BUF(size);
+		r = b->read(c, (int)a[0], buf, size);
+		kind = 12;
+	} else if (!strcmp(cmd, "fionread")) {
+		int queued = -1;
+
+		NEED(1);
+		r = b->fionread(c, (int)a[0], &queued);
+		if (r >= 0)
+			r = queued;
 	} else if (!strcmp(cmd, "fstat")) {
 		NEED(1);
 		r = b->fstat(c, (int)a[0], &st);
@@ -1073,6 +1153,8 @@ long sysscript_line(struct sysscript *s, const char *line)
 			fprintf(s->out, " (0%03lo)", (unsigned long)r);
 		else if (kind == 11)
 			print_statx(s, &sx);
+		else if (kind == 12)
+			print_inotify(s, buf, r);
 	}
 	fputc('\n', s->out);
 	goto out;

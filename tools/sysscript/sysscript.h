@@ -49,6 +49,11 @@
  * "pivot_root NEW OLD" are the calls; "hostmount TARGET FLAGS DATA" mounts a new host
  * directory (struct sys_backend's hostmount).
  * "umask MASK" sets the file mode creation mask and prints the old one (in octal).
+ * "inotify_init1 FLAGS", "inotify_add_watch FD PATH MASK" and "inotify_rm_watch FD WD"
+ * are the calls (IN_* symbols); "inotify_read FD [SIZE]" reads with a SIZE-byte
+ * buffer (4096) and prints each event as {wd mask cookie "name"}, a cookie as the
+ * order it was first seen in (c1, ...: the kernel's counter is global), 0 as 0;
+ * "fionread FD" prints ioctl(FIONREAD)'s count.
  * OPENED, as a number, is what the last successful openat returned, and "{opened}"
  * the same inside a word ("/proc/self/fd/{opened}"); "{child}" in a line is the pid
  * of the newest "fork" (0 before the first).
@@ -135,6 +140,11 @@ struct sys_backend {
 	int (*id)(void *ctx, char *buf, size_t n);
 	/* umask(2): the old mask */
 	mode_t (*umask)(void *ctx, mode_t mask);
+	/* inotify(7)'s calls, and ioctl(FIONREAD) */
+	int (*inotify_init1)(void *ctx, int flags);
+	int (*inotify_add_watch)(void *ctx, int fd, const char *path, unsigned int mask);
+	int (*inotify_rm_watch)(void *ctx, int fd, int wd);
+	int (*fionread)(void *ctx, int fd, int *n);
 };
 
 /* The text of "id" (both backends format it here): real/effective/saved/fs uid and
@@ -166,6 +176,8 @@ struct sysscript {
 	bool stop_on_error;
 	bool sort_dents;   /* print getdents64 names sorted: listings compare as sets */
 	long opened;       /* OPENED: what the last successful openat returned */
+	unsigned int cookies[64]; /* "inotify_read": the cookies seen (c1, c2, ...) */
+	int ncookies;
 	struct {           /* children made by "fork", oldest first */
 		int pid;
 		bool execd;    /* runs writeprog's program: no second exec */

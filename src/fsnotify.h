@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fsnotify.h - filesystem change notification (fs/notify/fsnotify.c,
+ * include/linux/fsnotify.h): groups that listen, marks that say what a group wants
+ * of an inode, and the hooks the VFS calls where Linux calls them.  inotify
+ * (src/inotify.c) is the one kind of group uvfs has.
+ *
+ * Every field is protected by uvfs.ns_lock.  An inode with marks has I_FSNOTIFY in
+ * i_state, so that a hook costs one bit test when nobody watches.
+ */
+#ifndef UVFS_FSNOTIFY_H
+#define UVFS_FSNOTIFY_H
+
+#include <stdint.h>
+
+#include "dcache.h"
+#include "file.h"
+#include "inode.h"
+#include "lock.h"
+
+/* The events, with inotify's bits (include/linux/fsnotify_backend.h: FS_* == IN_*) */
+#define FS_ACCESS        0x00000001u
+#define FS_MODIFY        0x00000002u
+#define FS_ATTRIB        0x00000004u
+#define FS_CLOSE_WRITE   0x00000008u
+#define FS_CLOSE_NOWRITE 0x00000010u
+#define FS_OPEN          0x00000020u
+#define FS_MOVED_FROM    0x00000040u
+#define FS_MOVED_TO      0x00000080u
+#define FS_CREATE        0x00000100u
+#define FS_DELETE        0x00000200u
+#define FS_DELETE_SELF   0x00000400u
+#define FS_MOVE_SELF     0x00000800u
+#define FS_UNMOUNT       0x00002000u
+#define FS_Q_OVERFLOW    0x00004000u
+#define FS_IN_IGNORED    0x00008000u
+#define FS_EXCL_UNLINK   0x04000000u  /* a mark's flag: IN_EXCL_UNLINK */
+#define FS_ISDIR         0x40000000u
+#define FS_IN_ONESHOT    0x80000000u  /* a mark's flag: IN_ONESHOT */
+/* the events a directory's mark hears about its children, with the child's name */
+#define FS_EVENTS_POSS_ON_CHILD (FS_ACCESS | FS_MODIFY | FS_ATTRIB | FS_CLOSE_WRITE | \
+				 FS_CLOSE_NOWRITE | FS_OPEN)
+
+struct fsnotify_event {
+	struct fsnotify_event *next;
+	int wd;
+	uint32_t mask;
+	uint32_t cookie;
+	uint32_t name_len;   /* the name's bytes with NUL padding to 16 (0: none) */
+	char name[];
+};
+
+struct fsnotify_group {
+	struct uvfs *fs;                 /* immutable */
+	struct fsnotify_event *head;     /* the queue, oldest first */
+	struct fsnotify_event *last;
+	unsigned int q_len;              /* events queued, the overflow event too */
+	unsigned int max_events;         /* fs.inotify.max_queued_events; immutable */
+	bool overflow_queued;            /* the overflow event is in the queue */
+	struct fsnotify_mark *marks;     /* this group's marks (mark.g_next) */
+	int last_wd;                     /* inotify's idr_alloc_cyclic() point */
+	struct uvfs_waitq wait;          /* a blocked read waits here (lock.h) */
+	uint64_t queued;                 /* events ever queued: uvfs_inotify_changed() */
+};
+
+struct fsnotify_mark {
+	struct inode *inode;             /* holds a reference; immutable */
+	struct fsnotify_group *group;    /* immutable */
+	struct fsnotify_mark *h_next;    /* chain of the instance's mark hash */
+	struct fsnotify_mark *g_next;    /* the group's list */
+	uint32_t mask;                   /* IN_* events and IN_ONESHOT, IN_EXCL_UNLINK */
+	int wd;                          /* immutable */
+};
+
+/* The instance's marks and its anonymous inode's filesystem (made at the first
+ * inotify_init1; uvfs.fsn). */
+struct fsnotify_state {
+	struct fsnotify_mark **hash;     /* by inode */
+	size_t buckets;                  /* a power of two */
+	size_t nr_marks;
+	uint32_t cookie;                 /* fsnotify_get_cookie()'s counter */
+	struct mount *anon_mnt;          /* anon_inodefs: a kern_mount of no namespace */
+	struct dentry *anon_dentry;      /* "inotify" of its only inode (alloc_file_pseudo) */
+	uint64_t queued;                 /* events ever queued, any group */
+};
+
+#define I_FSNOTIFY 0x2u  /* i_state: the inode has marks */
+
+static inline bool fsnotify_watched(const struct inode *inode)
+{
+	return inode && (inode->i_state & I_FSNOTIFY);
+}
+
+/* The hooks.  Each does nothing unless an inode it concerns has marks. */
+/* fsnotify_create(): a new name in dir (mkdir, mknod, symlink, open's O_CREAT) */
+void fsnotify_create(struct inode *dir, struct dentry *d);
+/* fsnotify_link(): inode got a new name d in dir (IN_ATTRIB, then IN_CREATE) */
+void fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d);
+/* fsnotify_link_count(): inode's link count changed (IN_ATTRIB on it alone) */
+void fsnotify_link_count(struct inode *inode);
+/* d_delete_notify(): d (with inode) left dir: the inode's own IN_DELETE_SELF when d
+ * was its last name and nobody holds d but the caller (d_delete()'s
+ * dentry_unlink_inode()), then dir's IN_DELETE */
+void fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode);
+/* fsnotify_move(): moved (already under its new name in new_dir) was old_name in
+ * old_dir; target the inode it replaced, or NULL */
+void fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qstr *old_name,
+		   struct inode *target, struct dentry *moved);
+/* fsnotify_change(): notify_change() changed what ia_valid says of d's inode */
+void fsnotify_change(struct dentry *d, unsigned int ia_valid);
+/* The events of an open file: FS_OPEN, FS_ACCESS, FS_MODIFY, FS_CLOSE_* */
+void fsnotify_file(struct file *f, uint32_t mask);
+static inline void fsnotify_close(struct file *f)
+{
+	fsnotify_file(f, (f->f_mode & FMODE_WRITE) ? FS_CLOSE_WRITE : FS_CLOSE_NOWRITE);
+}
+/* fsnotify_inoderemove(): the inode's last name is gone (IN_DELETE_SELF), and with
+ * it every mark (IN_IGNORED each) */
+void fsnotify_inoderemove(struct inode *inode);
+/* fsnotify_sb_delete(): the superblock goes: IN_UNMOUNT, then IN_IGNORED, for every
+ * mark on one of its inodes */
+void fsnotify_sb_delete(struct super_block *sb);
+
+/* Groups and marks (inotify.c is the user) */
+struct fsnotify_group *fsnotify_alloc_group(struct uvfs *fs, unsigned int max_events);
+/* fsnotify_destroy_group(): its marks go without IN_IGNORED, its queue is freed */
+void fsnotify_destroy_group(struct fsnotify_group *g);
+struct fsnotify_mark *fsnotify_find_mark(struct fsnotify_group *g, struct inode *inode);
+/* A new mark of g on inode (a reference taken): the mark, or NULL (ENOMEM) */
+struct fsnotify_mark *fsnotify_add_mark(struct fsnotify_group *g, struct inode *inode,
+					uint32_t mask, int wd);
+/* fsnotify_destroy_mark(): IN_IGNORED queued, the mark and its reference gone */
+void fsnotify_destroy_mark(struct fsnotify_mark *m);
+/* The state with the anonymous filesystem, made on first use: NULL on ENOMEM */
+struct fsnotify_state *fsnotify_state(struct uvfs *fs);
+/* uvfs_free(): what fsnotify_state() made */
+void fsnotify_exit(struct uvfs *fs);
+/* Bytes the first event takes in a read (16 + its name), 0 when none is queued */
+static inline size_t fsnotify_event_size(const struct fsnotify_event *e)
+{
+	return 16 + e->name_len;
+}
+
+#endif /* UVFS_FSNOTIFY_H */

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * inotify.c - inotify_init1, inotify_add_watch, inotify_rm_watch and the descriptor
+ * they make (fs/notify/inotify/inotify_user.c), on an anonymous inode
+ * (fs/anon_inodes.c: one inode of mode 0600 and no type for every such file,
+ * "anon_inode:inotify" to readlink).
+ *
+ * Locking: ns_lock (task_enter) for every call; a blocked read waits on its group's
+ * queue with ns_lock given up (uvfs_cond_wait), as a fifo's does.  The group is the
+ * file's (private_data) and goes with its last reference (->release).
+ *
+ * Differences from Linux, deliberate: fs.inotify.max_user_instances and
+ * max_user_watches are not enforced (a uvfs instance holds no count per user);
+ * max_queued_events is the host's value when the descriptor is made.  /proc/PID/
+ * fdinfo shows no watches.
+ */
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+
+#include "d_path.h"
+#include "fsnotify.h"
+#include "mount.h"
+#include "namei.h"
+#include "permission.h"
+#include "task.h"
+
+_Static_assert(FS_ACCESS == IN_ACCESS && FS_MOVE_SELF == IN_MOVE_SELF &&
+	       FS_UNMOUNT == IN_UNMOUNT && FS_Q_OVERFLOW == IN_Q_OVERFLOW &&
+	       FS_IN_IGNORED == IN_IGNORED && FS_ISDIR == IN_ISDIR &&
+	       FS_EXCL_UNLINK == IN_EXCL_UNLINK && FS_IN_ONESHOT == IN_ONESHOT,
+	       "fsnotify's events are inotify's bits");
+_Static_assert(sizeof(struct inotify_event) == 16, "an event's header");
+
+/* The bits inotify_add_watch knows (ALL_INOTIFY_BITS) */
+#define ALL_INOTIFY_BITS (IN_ALL_EVENTS | IN_UNMOUNT | IN_Q_OVERFLOW | IN_IGNORED | \
+			  IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK | IN_MASK_CREATE | \
+			  IN_MASK_ADD | IN_ISDIR | IN_ONESHOT)
+/* What a mark keeps of them (INOTIFY_USER_MASK) */
+#define INOTIFY_USER_MASK (IN_ALL_EVENTS | IN_ONESHOT | IN_EXCL_UNLINK)
+
+static unsigned int host_max_queued_events(void)
+{
+	FILE *f = fopen("/proc/sys/fs/inotify/max_queued_events", "re");
+	unsigned int n = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n ? n : 16384;
+}
+
+static struct fsnotify_group *file_group(const struct file *f);
+
+/* ---------------------------------------------------------------------------------
+ * The descriptor
+ */
+
+/* inotify_read(): whole events while they fit; EINVAL when not even the first does
+ * (unless some were copied); a wait while the queue is empty, unless O_NONBLOCK */
+static ssize_t inotify_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	struct fsnotify_group *g = file_group(f);
+	char *p = buf, *start = buf;
+
+	(void)pos;
+	for (;;) {
+		struct fsnotify_event *e = g->head;
+		size_t size;
+
+		if (e) {
+			struct inotify_event h;
+
+			size = fsnotify_event_size(e);
+			if (size > count)
+				return p != start ? p - start : -EINVAL;
+			h.wd = e->wd;
+			h.mask = e->mask;
+			h.cookie = e->cookie;
+			h.len = e->name_len;
+			memcpy(p, &h, sizeof(h));
+			memcpy(p + sizeof(h), e->name, e->name_len);
+			p += size;
+			count -= size;
+			g->head = e->next;
+			if (!g->head)
+				g->last = NULL;
+			g->q_len--;
+			if (e->mask & FS_Q_OVERFLOW)
+				g->overflow_queued = false;
+			free(e);
+			continue;
+		}
+		if (p != start)
+			return p - start;
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (uvfs_nowait)
+			return -UVFS_EWOULDWAIT;
+		if (uvfs_cond_wait(g->fs, &g->wait))
+			return -ERESTARTSYS;
+	}
+}
+
+static void inotify_release(struct inode *inode, struct file *f)
+{
+	(void)inode;
+	fsnotify_destroy_group(f->private_data);
+	f->private_data = NULL;
+}
+
+/* noop_llseek(): the position stays where it is, and the call succeeds */
+static off_t inotify_llseek(struct file *f, off_t offset, int whence)
+{
+	(void)offset;
+	(void)whence;
+	return f->f_pos;
+}
+
+static const struct file_operations inotify_fops = {
+	.read = inotify_read,
+	.release = inotify_release,
+	.llseek = inotify_llseek,
+	.fop_flags = FOP_PSEUDO,
+};
+
+static struct fsnotify_group *file_group(const struct file *f)
+{
+	return f->f_op == &inotify_fops ? f->private_data : NULL;
+}
+
+/* ---------------------------------------------------------------------------------
+ * anon_inodefs: a filesystem of one inode, mounted nowhere
+ */
+
+static const struct inode_operations anon_iops = {
+	.fop = &inotify_fops,
+};
+
+static const struct inode_operations anon_root_iops = { 0 };
+
+/* anon_inodefs_dname(): "anon_inode:inotify" */
+static char *anon_d_dname(const struct dentry *d, char *buf, int buflen)
+{
+	int n = snprintf(buf, (size_t)buflen, "anon_inode:%s", (const char *)d->d_name.name);
+
+	return n < buflen ? buf : ERR_PTR(-ENAMETOOLONG);
+}
+
+/* generic_delete_inode(): nothing keeps an anonymous inode but its users */
+static bool anon_drop_inode(const struct inode *inode)
+{
+	(void)inode;
+	return true;
+}
+
+static const struct super_operations anon_sops = {
+	.drop_inode = anon_drop_inode,
+	.d_dname = anon_d_dname,
+};
+
+static int anon_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
+{
+	struct inode *root;
+
+	(void)opts;
+	sb->s_op = &anon_sops;
+	root = new_inode(sb, S_IFDIR | 0700);
+	if (!root)
+		return -ENOMEM;
+	root->i_op = &anon_root_iops;
+	sb->s_root = d_alloc_root(sb, root);
+	if (!sb->s_root) {
+		iput(root);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static const struct file_system_type anon_inodefs_type = {
+	.name = "anon_inodefs",
+	.fill_super = anon_fill_super,
+};
+
+/* The path every inotify file is opened on: anon_inode_getfile() */
+static int anon_inode_path(struct uvfs *fs, struct path *path)
+{
+	static const struct qstr name = QSTR_INIT("inotify", 7);
+	struct fsnotify_state *s = fsnotify_state(fs);
+	struct super_block *sb;
+	struct inode *inode;
+	struct dentry *d;
+	struct mount *m;
+
+	if (!s)
+		return -ENOMEM;
+	if (s->anon_dentry)
+		goto out;
+	sb = mount_fs(fs, &anon_inodefs_type, NULL);
+	if (IS_ERR(sb))
+		return (int)PTR_ERR(sb);
+	m = mnt_alloc(fs, sb, NULL, "anon_inodefs", 0);
+	sb_put(sb);
+	if (!m)
+		return -ENOMEM;
+	/* kern_mount(): held by the instance, in no namespace; its last mntput frees it */
+	m->mnt_flags |= MNT_UMOUNT;
+	m->mnt_count = 1;
+	/* alloc_anon_inode(): S_IRUSR | S_IWUSR, no type */
+	inode = new_inode(sb, S_IRUSR | S_IWUSR);
+	d = inode ? d_alloc(sb->s_root, &name) : NULL;
+	if (!d) {
+		if (inode)
+			iput(inode);
+		mntput(m);
+		return -ENOMEM;
+	}
+	inode->i_op = &anon_iops;
+	d_instantiate(d, inode);
+	s->anon_mnt = m;
+	s->anon_dentry = d;
+out:
+	path->mnt = s->anon_mnt;
+	path->dentry = s->anon_dentry;
+	return 0;
+}
+
+void fsnotify_exit(struct uvfs *fs)
+{
+	struct fsnotify_state *s = fs->fsn;
+
+	if (!s)
+		return;
+	assert(!s->nr_marks);
+	if (s->anon_dentry) {
+		dput(s->anon_dentry);
+		mntput(s->anon_mnt);
+	}
+	free(s->hash);
+	free(s);
+	fs->fsn = NULL;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The calls
+ */
+
+int uvfs_inotify_init1(struct uvfs_task *task, int flags)
+{
+	struct fsnotify_group *g = NULL;
+	struct path path;
+	struct file *f;
+	int fd, err;
+
+	if (flags & ~(IN_CLOEXEC | IN_NONBLOCK))
+		return -EINVAL;
+	task_enter(task);
+	err = anon_inode_path(task->fs, &path);
+	if (err)
+		goto out;
+	/* get_unused_fd_flags() first: EMFILE before anything is made */
+	fd = fd_alloc(task->fs, task->files, uvfs_fd_floor);
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	f = alloc_empty_file(task->fs);
+	g = f ? fsnotify_alloc_group(task->fs, host_max_queued_events()) : NULL;
+	if (!g) {
+		if (f)
+			file_free(f);
+		err = -ENOMEM;
+		goto out;
+	}
+	file_init(f, &path, O_RDONLY | (flags & O_NONBLOCK), FMODE_READ);
+	f->private_data = g;
+	fd_install(task->files, (unsigned int)fd, f, flags & IN_CLOEXEC);
+	err = fd;
+out:
+	task_leave(task);
+	return err;
+}
+
+/* inotify_update_existing_watch() / inotify_new_watch() */
+static int update_watch(struct fsnotify_group *g, struct inode *inode, uint32_t arg)
+{
+	struct fsnotify_mark *m = fsnotify_find_mark(g, inode);
+	uint32_t mask = arg & INOTIFY_USER_MASK;
+
+	if (m) {
+		if (arg & IN_MASK_CREATE)
+			return -EEXIST;
+		m->mask = (arg & IN_MASK_ADD) ? m->mask | mask : mask;
+		return m->wd;
+	}
+	/* idr_alloc_cyclic(..., 1, 0): the numbers after the last one given, from 1
+	 * again at INT_MAX, skipping those in use */
+	for (int tries = 0;; tries++) {
+		int wd = g->last_wd == INT32_MAX ? 1 : g->last_wd + 1;
+		bool used = false;
+
+		g->last_wd = wd;
+		for (struct fsnotify_mark *o = g->marks; o && !used; o = o->g_next)
+			used = o->wd == wd;
+		if (used) {
+			if (tries == INT32_MAX)
+				return -ENOSPC;
+			continue;
+		}
+		if (!fsnotify_add_mark(g, inode, mask, wd))
+			return -ENOMEM;
+		return wd;
+	}
+}
+
+int uvfs_inotify_add_watch(struct uvfs_task *task, int fd, const char *path, uint32_t mask)
+{
+	struct fsnotify_group *g;
+	unsigned int how = 0;
+	struct path p;
+	struct file *f;
+	int err;
+
+	if ((mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
+		return -EINVAL;
+	if (!(mask & ALL_INOTIFY_BITS))
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f) {
+		err = -EBADF;
+		goto out;
+	}
+	g = file_group(f);
+	if (!g) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (!(mask & IN_DONT_FOLLOW))
+		how |= LOOKUP_FOLLOW;
+	if (mask & IN_ONLYDIR)
+		how |= LOOKUP_DIRECTORY;
+	/* inotify_find_inode(): the walk, then read permission on what it found */
+	err = filename_lookup(task, AT_FDCWD, path, how, &p);
+	if (err)
+		goto out;
+	err = inode_permission(&task->cred, p.dentry->d_inode, MAY_READ);
+	if (!err && !fsnotify_state(task->fs))
+		err = -ENOMEM;
+	if (!err)
+		err = update_watch(g, p.dentry->d_inode, mask);
+	path_put(&p);
+out:
+	task_leave(task);
+	return err;
+}
+
+int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd)
+{
+	struct fsnotify_group *g;
+	struct fsnotify_mark *m = NULL;
+	struct file *f;
+	int err = 0;
+
+	task_enter(task);
+	f = fdget(task, fd);
+	g = f ? file_group(f) : NULL;
+	if (!f)
+		err = -EBADF;
+	else if (!g)
+		err = -EINVAL;
+	if (!err) {
+		for (m = g->marks; m && m->wd != wd; m = m->g_next)
+			;
+		if (!m)
+			err = -EINVAL;
+		else
+			fsnotify_destroy_mark(m);
+	}
+	task_leave(task);
+	return err;
+}
+
+/* FIONREAD: the bytes a read would give if its buffer took everything queued */
+static int inotify_fionread(const struct fsnotify_group *g)
+{
+	size_t n = 0;
+
+	for (const struct fsnotify_event *e = g->head; e; e = e->next)
+		n += fsnotify_event_size(e);
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg)
+{
+	struct file *f;
+	int err = -ENOTTY, n = 0;
+
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f || (f->f_mode & FMODE_PATH)) {
+		err = -EBADF;
+	} else if (cmd == FIONREAD && file_group(f)) {
+		n = inotify_fionread(file_group(f));
+		err = 0;
+	} else if (cmd == FIONREAD && S_ISREG(f->f_inode->i_mode)) {
+		/* do_vfs_ioctl(): a regular file's bytes after the position */
+		off_t left = f->f_inode->i_size - f->f_pos;
+
+		n = left > INT32_MAX ? INT32_MAX : (int)left;
+		err = 0;
+	}
+	task_leave(task);
+	if (!err) {
+		if (!arg)
+			return -EFAULT;
+		memcpy(arg, &n, sizeof(n));
+	}
+	return err;
+}
+
+ssize_t uvfs_inotify_take(struct uvfs_file *file, void *buf, size_t count)
+{
+	struct file *f = (struct file *)file;
+	struct uvfs *fs;
+	ssize_t ret;
+
+	if (!f || !file_group(f))
+		return -EINVAL;
+	fs = f->f_inode->i_sb->s_fs;
+	uvfs_lock(fs);
+	ret = f->private_data && ((struct fsnotify_group *)f->private_data)->head
+		      ? inotify_read(f, buf, count, NULL) : -EAGAIN;
+	uvfs_unlock(fs);
+	return ret;
+}
+
+uint64_t uvfs_inotify_queued(struct uvfs *fs)
+{
+	uint64_t n;
+
+	uvfs_lock(fs);
+	n = fs->fsn ? fs->fsn->queued : 0;
+	uvfs_unlock(fs);
+	return n;
+}
