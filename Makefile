@@ -26,7 +26,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-dev \
            libfuse3-dev fuse3 libedit-dev libseccomp-dev util-linux diffutils valgrind gnuplot-nox libclang-rt-dev \
-           git sqlite3 make perl tar coreutils procps psmisc lsof jq tmux openssh-client socat
+           git sqlite3 make perl tar coreutils procps psmisc lsof jq tmux openssh-client socat inotify-tools
 MESON_OPTS ?=
 
 .PHONY: all demo check pjdfstest check-asan check-clang check-install install deps docs bench bench-instr clean fuzz tsan

@@ -15,6 +15,8 @@
  *    IN_IGNORED (inotify_freeing_mark()).
  */
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "fsnotify.h"
 #include "mount.h"
@@ -166,18 +168,61 @@ static bool event_merges(const struct fsnotify_event *old, int wd, uint32_t mask
 			      !memcmp(old->name, name->name, name->len)));
 }
 
+/* The group's eventfd says whether the queue has an event: 1 written as the first
+ * comes, read back as the last goes (the counter is never above 1) */
+static void pollfd_set(const struct fsnotify_group *g, bool ready)
+{
+	uint64_t v = 1;
+
+	if (g->pollfd < 0)
+		return;
+	if (ready) {
+		if (write(g->pollfd, &v, sizeof(v)) != sizeof(v))
+			return;  /* EAGAIN: already at its maximum, readable */
+	} else if (read(g->pollfd, &v, sizeof(v)) != sizeof(v)) {
+		return;  /* EAGAIN: already 0 */
+	}
+}
+
 static void queue_append(struct fsnotify_group *g, struct fsnotify_event *e)
 {
 	e->next = NULL;
-	if (g->last)
+	if (g->last) {
 		g->last->next = e;
-	else
+	} else {
 		g->head = e;
+		pollfd_set(g, true);
+	}
 	g->last = e;
 	g->q_len++;
-	g->queued++;
-	g->fs->fsn->queued++;
 	waitq_wake_all(&g->wait);
+}
+
+struct fsnotify_event *fsnotify_remove_first(struct fsnotify_group *g)
+{
+	struct fsnotify_event *e = g->head;
+
+	if (!e)
+		return NULL;
+	g->head = e->next;
+	if (!g->head) {
+		g->last = NULL;
+		pollfd_set(g, false);
+	}
+	g->q_len--;
+	if (e->mask & FS_Q_OVERFLOW)
+		g->overflow_queued = false;
+	return e;
+}
+
+int fsnotify_group_pollfd(struct fsnotify_group *g)
+{
+	int fd = eventfd(g->head ? 1 : 0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	g->pollfd = fd;
+	return fd;
 }
 
 /* fsnotify_insert_event() with inotify_merge(): over the limit (or out of memory:
@@ -232,6 +277,7 @@ struct fsnotify_group *fsnotify_alloc_group(struct uvfs *fs, unsigned int max_ev
 		return NULL;
 	g->fs = fs;
 	g->max_events = max_events;
+	g->pollfd = -1;
 	return g;
 }
 
@@ -251,6 +297,8 @@ void fsnotify_destroy_group(struct fsnotify_group *g)
 		g->head = e->next;
 		free(e);
 	}
+	if (g->pollfd >= 0)
+		close(g->pollfd);
 	free(g);
 }
 

@@ -60,7 +60,8 @@ struct fsnotify_group {
 	struct fsnotify_mark *marks;     /* this group's marks (mark.g_next) */
 	int last_wd;                     /* inotify's idr_alloc_cyclic() point */
 	struct uvfs_waitq wait;          /* a blocked read waits here (lock.h) */
-	uint64_t queued;                 /* events ever queued: uvfs_inotify_changed() */
+	int pollfd;                      /* -1, or an eventfd readable while the queue
+					  * is not empty (uvfs_inotify_pollfd) */
 };
 
 struct fsnotify_mark {
@@ -81,7 +82,6 @@ struct fsnotify_state {
 	uint32_t cookie;                 /* fsnotify_get_cookie()'s counter */
 	struct mount *anon_mnt;          /* anon_inodefs: a kern_mount of no namespace */
 	struct dentry *anon_dentry;      /* "inotify" of its only inode (alloc_file_pseudo) */
-	uint64_t queued;                 /* events ever queued, any group */
 };
 
 #define I_FSNOTIFY 0x2u  /* i_state: the inode has marks */
@@ -131,6 +131,10 @@ struct fsnotify_mark *fsnotify_add_mark(struct fsnotify_group *g, struct inode *
 					uint32_t mask, int wd);
 /* fsnotify_destroy_mark(): IN_IGNORED queued, the mark and its reference gone */
 void fsnotify_destroy_mark(struct fsnotify_mark *m);
+/* The first event, off the queue (the caller frees it) */
+struct fsnotify_event *fsnotify_remove_first(struct fsnotify_group *g);
+/* g's eventfd, made readable as the queue is: the descriptor, or -errno */
+int fsnotify_group_pollfd(struct fsnotify_group *g);
 /* The state with the anonymous filesystem, made on first use: NULL on ENOMEM */
 struct fsnotify_state *fsnotify_state(struct uvfs *fs);
 /* uvfs_free(): what fsnotify_state() made */

@@ -83,13 +83,7 @@ static ssize_t inotify_read(struct file *f, void *buf, size_t count, off_t *pos)
 			memcpy(p + sizeof(h), e->name, e->name_len);
 			p += size;
 			count -= size;
-			g->head = e->next;
-			if (!g->head)
-				g->last = NULL;
-			g->q_len--;
-			if (e->mask & FS_Q_OVERFLOW)
-				g->overflow_queued = false;
-			free(e);
+			free(fsnotify_remove_first(g));
 			continue;
 		}
 		if (p != start)
@@ -420,28 +414,23 @@ int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg)
 	return err;
 }
 
-ssize_t uvfs_inotify_take(struct uvfs_file *file, void *buf, size_t count)
+int uvfs_inotify_pollfd(struct uvfs_task *task, int fd)
 {
-	struct file *f = (struct file *)file;
-	struct uvfs *fs;
-	ssize_t ret;
+	struct fsnotify_group *g;
+	struct file *f;
+	int err;
 
-	if (!f || !file_group(f))
-		return -EINVAL;
-	fs = f->f_inode->i_sb->s_fs;
-	uvfs_lock(fs);
-	ret = f->private_data && ((struct fsnotify_group *)f->private_data)->head
-		      ? inotify_read(f, buf, count, NULL) : -EAGAIN;
-	uvfs_unlock(fs);
-	return ret;
-}
-
-uint64_t uvfs_inotify_queued(struct uvfs *fs)
-{
-	uint64_t n;
-
-	uvfs_lock(fs);
-	n = fs->fsn ? fs->fsn->queued : 0;
-	uvfs_unlock(fs);
-	return n;
+	task_enter(task);
+	f = fdget(task, fd);
+	g = f ? file_group(f) : NULL;
+	if (!f)
+		err = -EBADF;
+	else if (!g)
+		err = -EINVAL;
+	else if (g->pollfd >= 0)
+		err = g->pollfd;
+	else
+		err = fsnotify_group_pollfd(g);
+	task_leave(task);
+	return err;
 }

@@ -725,14 +725,11 @@ int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd);
 /* uvfs_ioctl - FIONREAD (into the int at arg): an inotify descriptor's queued bytes, a
  * regular file's bytes after the position; ENOTTY for anything else, EBADF. */
 int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg);
-/* For a runner that gives a program its own stand-in for an inotify descriptor:
- * the whole events queued on the open file (uvfs_fget's) that fit in buf, without
- * waiting: the bytes, -EAGAIN when none is queued, -EINVAL (not inotify, or buf too
- * small for the first).  uvfs_inotify_queued counts the events queued on every
- * inotify file of the instance so far: unchanged, nothing new to take. */
-struct uvfs_file;
-ssize_t uvfs_inotify_take(struct uvfs_file *file, void *buf, size_t count);
-uint64_t uvfs_inotify_queued(struct uvfs *fs);
+/* uvfs_inotify_pollfd - a host descriptor (an eventfd) readable while the inotify
+ * descriptor fd has events queued, for poll/select/epoll; uvfs keeps it so and closes
+ * it with the inotify file's last reference (the caller must not close it; a dup of
+ * it is the caller's).  EBADF, EINVAL (not inotify), or the eventfd's errno. */
+int uvfs_inotify_pollfd(struct uvfs_task *task, int fd);
 
 /* uvfs_fstat - EBADF (not open; O_PATH descriptors work, as on Linux), EFAULT (st
  * NULL). */

@@ -71,6 +71,10 @@ static const char *const notified[] = {
 	/* file handles: uvfs's (memfs's as tmpfs's), never the kernel's to decode -- a
 	 * host handle opened by the kernel would reach a host inode past every check */
 	"name_to_handle_at", "open_by_handle_at",
+	/* inotify: uvfs's watches on uvfs's inodes (the kernel's would be on the host's,
+	 * named in the host's namespace); the descriptor's stand-in is the eventfd
+	 * uvfs keeps readable while events are queued, for poll, select and epoll */
+	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
 };
 static const int notified_nr[] = {
 	452,  /* fchmodat2 (Linux 6.6): libseccomp 2.5 has no name for it */
@@ -104,9 +108,6 @@ static const char *const trapped[] = {
  */
 static const char *const refused[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark",
-	/* inotify (a kernel without CONFIG_INOTIFY_USER): its watches would be on the
-	 * host's inodes, named in the host's namespace; tail -F and friends poll */
-	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
 	/* the new mount API (a kernel before 5.2): a tree it clones or a filesystem it
 	 * makes is the host's, reachable through a descriptor that is not uvfs's;
 	 * mount(2) is answered by uvfs (issue 33) */

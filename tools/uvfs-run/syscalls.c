@@ -25,6 +25,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -589,6 +590,31 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 	return install_opened(p, r, fd, flags);
 }
 
+/*
+ * inotify_init1(flags): uvfs's inotify descriptor, whose stand-in is a copy of the
+ * eventfd uvfs keeps readable while events are queued -- poll, select and epoll of
+ * the program see that; its reads, FIONREAD and close are uvfs's (watched numbers)
+ */
+static enum action do_inotify_init(struct proc *p, struct user_regs_struct *r, int flags)
+{
+	int fd = uvfs_inotify_init1(T(p), flags), efd;
+
+	if (fd < 0)
+		return skip(r, fd);
+	efd = uvfs_inotify_pollfd(T(p), fd);
+	return install(p, r, efd < 0 ? efd : fcntl(efd, F_DUPFD_CLOEXEC, 0), fd,
+		       (flags & IN_CLOEXEC) ? O_CLOEXEC : 0);
+}
+
+/* inotify_add_watch(fd, path, mask) and inotify_rm_watch(fd, wd) on a number that is
+ * not uvfs's: no inotify descriptor (inotify's are all uvfs's): EINVAL if the
+ * number is open on the host, else EBADF -- after the mask's own EINVALs, which
+ * uvfs gives first */
+static long inotify_on_host(const struct proc *p, int fd, long err)
+{
+	return err == -EBADF && host_fd_kind(p, fd) != -EBADF ? -EINVAL : err;
+}
+
 /* uvfs's new descriptor fd given to the program: the kernel's object that stands
  * for it (the real file, the memfd of its data, the kernel's /proc/PID, or the null
  * device), installed at the number uvfs gave */
@@ -1005,6 +1031,11 @@ static long do_getdents(struct proc *p, int fd, unsigned long long ubuf, size_t 
 			break;
 		}
 		done += (size_t)ret;
+		/* room left for the longest entry (19 + 256 bytes, 8-aligned): the
+		 * listing ended, and another call would only say so -- one iterate_dir()
+		 * a call, as the kernel's, so one IN_ACCESS (inotify) */
+		if ((size_t)ret + 280 <= want)
+			break;
 	}
 	free(buf);
 	/* an error after some entries: those entries, as the kernel's getdents64
@@ -1896,6 +1927,12 @@ static enum action do_ioctl(struct proc *p, struct user_regs_struct *r, int fd, 
 			return skip(r, fl);
 		return skip(r, uvfs_fcntl(T(p), fd, F_SETFL, v ? fl | O_NONBLOCK : fl & ~O_NONBLOCK));
 	}
+	if (cmd == FIONREAD && !uvfs_fstat(T(p), fd, &st) && !(st.st_mode & S_IFMT)) {
+		/* an inotify descriptor: the bytes of its queued events */
+		int err = uvfs_ioctl(T(p), fd, FIONREAD, &v);
+
+		return skip(r, err ? err : mem_write(p->tid, arg, &v, sizeof(v)));
+	}
 	if (cmd == FIONREAD && !uvfs_fstat(T(p), fd, &st) && S_ISREG(st.st_mode)) {
 		/* the bytes after uvfs's position (the stand-in's is not it), any file */
 		off_t pos = uvfs_lseek(T(p), fd, 0, SEEK_CUR);
@@ -1995,6 +2032,17 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		return skip(r, do_name_to_handle(p, r));
 	case SYS_open_by_handle_at:
 		return do_open_by_handle(p, r);
+	case SYS_inotify_init:
+		return do_inotify_init(p, r, 0);
+	case SYS_inotify_init1:
+		return do_inotify_init(p, r, iarg(A0(r)));
+	case SYS_inotify_add_watch:
+		if ((ret = get_path(p, A1(r), pa)))
+			return skip(r, ret);
+		return skip(r, inotify_on_host(p, fd, uvfs_inotify_add_watch(t, fd, pa,
+									      (uint32_t)A2(r))));
+	case SYS_inotify_rm_watch:
+		return skip(r, inotify_on_host(p, fd, uvfs_inotify_rm_watch(t, fd, iarg(A1(r)))));
 	case SYS_close:
 		if (ufd(p, fd))
 			uvfs_close(t, fd);

@@ -125,8 +125,12 @@ bool run_may_wait_traced(const struct proc *p, const struct user_regs_struct *r)
 		return false;
 	}
 	fl = uvfs_fcntl(p->up->task, fd, F_GETFL, 0);
-	return fl >= 0 && !(fl & O_NONBLOCK) && !uvfs_fstat(p->up->task, fd, &st) &&
-	       S_ISFIFO(st.st_mode);
+	if (fl < 0 || (fl & O_NONBLOCK) || uvfs_fstat(p->up->task, fd, &st))
+		return false;
+	/* a fifo; or an inotify descriptor (an anonymous inode: no type bits), whose
+	 * read waits for an event */
+	return S_ISFIFO(st.st_mode) ||
+	       (!(st.st_mode & S_IFMT) && (r->orig_rax == SYS_read || r->orig_rax == SYS_readv));
 }
 
 /* ---- helpers ---- */
