@@ -124,6 +124,18 @@ static struct fsnotify_group *file_group(const struct file *f)
 	return f->f_op == &inotify_fops ? f->private_data : NULL;
 }
 
+/* The group of the inotify descriptor fd (ns_lock held), or NULL with *err: EBADF
+ * for no descriptor, EINVAL for one that is not inotify's (fd_file(f)->f_op !=
+ * &inotify_fops) */
+static struct fsnotify_group *fdget_group(struct uvfs_task *task, int fd, int *err)
+{
+	struct file *f = fdget(task, fd);
+	struct fsnotify_group *g = f ? file_group(f) : NULL;
+
+	*err = !f ? -EBADF : !g ? -EINVAL : 0;
+	return g;
+}
+
 /* ---------------------------------------------------------------------------------
  * anon_inodefs: a filesystem of one inode, mounted nowhere
  */
@@ -313,7 +325,6 @@ int uvfs_inotify_add_watch(struct uvfs_task *task, int fd, const char *path, uin
 	struct fsnotify_group *g;
 	unsigned int how = 0;
 	struct path p;
-	struct file *f;
 	int err;
 
 	if ((mask & IN_MASK_ADD) && (mask & IN_MASK_CREATE))
@@ -321,16 +332,9 @@ int uvfs_inotify_add_watch(struct uvfs_task *task, int fd, const char *path, uin
 	if (!(mask & ALL_INOTIFY_BITS))
 		return -EINVAL;
 	task_enter(task);
-	f = fdget(task, fd);
-	if (!f) {
-		err = -EBADF;
+	g = fdget_group(task, fd, &err);
+	if (!g)
 		goto out;
-	}
-	g = file_group(f);
-	if (!g) {
-		err = -EINVAL;
-		goto out;
-	}
 	if (!(mask & IN_DONT_FOLLOW))
 		how |= LOOKUP_FOLLOW;
 	if (mask & IN_ONLYDIR)
@@ -354,17 +358,11 @@ int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd)
 {
 	struct fsnotify_group *g;
 	struct fsnotify_mark *m = NULL;
-	struct file *f;
-	int err = 0;
+	int err;
 
 	task_enter(task);
-	f = fdget(task, fd);
-	g = f ? file_group(f) : NULL;
-	if (!f)
-		err = -EBADF;
-	else if (!g)
-		err = -EINVAL;
-	if (!err) {
+	g = fdget_group(task, fd, &err);
+	if (g) {
 		for (m = g->marks; m && m->wd != wd; m = m->g_next)
 			;
 		if (!m)
@@ -417,16 +415,12 @@ int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg)
 int uvfs_inotify_pollfd(struct uvfs_task *task, int fd)
 {
 	struct fsnotify_group *g;
-	struct file *f;
 	int err;
 
 	task_enter(task);
-	f = fdget(task, fd);
-	g = f ? file_group(f) : NULL;
-	if (!f)
-		err = -EBADF;
-	else if (!g)
-		err = -EINVAL;
+	g = fdget_group(task, fd, &err);
+	if (!g)
+		;
 	else if (g->pollfd >= 0)
 		err = g->pollfd;
 	else

@@ -4,6 +4,7 @@
 set -e
 cd "$1"
 rm -rf iw && mkdir -p iw/t/a && cd iw
+: > out; : > err  # before the background shell makes them: the greps below read them
 inotifywait -m -r --format '%w|%e|%f' t > out 2>err &
 pid=$!
 i=0

@@ -6,6 +6,7 @@ set -e
 cd "$1"
 rm -rf tf && mkdir tf && cd tf
 echo one > log
+: > out  # before tail: wait_for's grep must find it (the background shell makes it late)
 tail -F -s 1000 log > out 2>/dev/null &
 pid=$!
 wait_for() {  # wait_for TEXT: until out has that line (20 s at most)
