@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -781,6 +783,154 @@ static void test_fifo_interrupted(void **state)
 	uvfs_intr_raise(fs, a.in);
 	pthread_join(th, NULL);
 	assert_int_equal(a.ret, 65536);
+	uvfs_intr_free(a.in);
+	uvfs_free(fs);
+}
+
+struct ino_arg {
+	struct uvfs_task *t;
+	struct uvfs_intr *in;
+	int fd;
+	long ret;
+	char buf[64];
+};
+
+static void *ino_reader(void *p)
+{
+	struct ino_arg *a = p;
+
+	uvfs_intr_attach(a->in);
+	a->ret = uvfs_read(a->t, a->fd, a->buf, sizeof(a->buf));
+	uvfs_intr_attach(NULL);
+	return NULL;
+}
+
+static bool fd_readable(int fd)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	return poll(&pf, 1, 0) == 1 && (pf.revents & POLLIN);
+}
+
+/* events of opening and closing a file n times, read back through a descriptor
+ * that watches it: how many, and the last one's mask and wd (the kernel's when
+ * t is NULL: a real inotify on a file of the host's /tmp) */
+static void open_close_events(struct uvfs_task *t, const char *file, int n, long *count,
+			      uint32_t *last_mask, int *last_wd)
+{
+	static char buf[1 << 16];
+	int fd = t ? uvfs_inotify_init1(t, IN_NONBLOCK) : inotify_init1(IN_NONBLOCK);
+
+	assert_true(fd >= 0);
+	assert_int_equal(t ? uvfs_inotify_add_watch(t, fd, file, IN_OPEN | IN_CLOSE_NOWRITE)
+			   : inotify_add_watch(fd, file, IN_OPEN | IN_CLOSE_NOWRITE), 1);
+	for (int i = 0; i < n; i++) {
+		int f = t ? uvfs_openat(t, AT_FDCWD, file, O_RDONLY, 0) : open(file, O_RDONLY);
+
+		assert_true(f >= 0);
+		assert_int_equal(t ? uvfs_close(t, f) : close(f), 0);
+	}
+	*count = 0;
+	for (;;) {
+		ssize_t got = t ? uvfs_read(t, fd, buf, sizeof(buf)) : read(fd, buf, sizeof(buf));
+		struct inotify_event e;
+
+		if (got < 0)
+			break;
+		for (ssize_t off = 0; off < got; off += (ssize_t)sizeof(e) + e.len) {
+			memcpy(&e, buf + off, sizeof(e));
+			*last_mask = e.mask;
+			*last_wd = e.wd;
+			++*count;
+		}
+	}
+	assert_int_equal(t ? uvfs_close(t, fd) : close(fd), 0);
+}
+
+/*
+ * inotify for an embedder: a blocking read woken by another thread's change, its
+ * interruption, uvfs_inotify_pollfd() readable exactly while events are queued and
+ * closed with the descriptor, EWOULDWAIT under uvfs_set_nowait(); and the queue's
+ * limit, against the kernel's: opens and closes past fs.inotify.max_queued_events give
+ * that many events and one IN_Q_OVERFLOW of wd -1, on both.
+ */
+static void test_inotify_embedder(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct ino_arg a = { .t = t, .in = uvfs_intr_new() };
+	char tmpl[] = "/tmp/uvfs-inotify.XXXXXX", host_file[64];
+	struct inotify_event e;
+	uint32_t mask[2] = { 0 };
+	long count[2];
+	int wd[2] = { 0 }, pfd, hfd;
+	pthread_t th;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	a.fd = uvfs_inotify_init1(t, 0);
+	assert_int_equal(a.fd, 0);
+	assert_int_equal(uvfs_inotify_add_watch(t, a.fd, "/d", IN_CREATE), 1);
+	pfd = uvfs_inotify_pollfd(t, a.fd);
+	assert_true(pfd >= 0);
+	assert_int_equal(uvfs_inotify_pollfd(t, a.fd), pfd);
+	assert_int_equal(uvfs_inotify_pollfd(t, 5), -EBADF);
+	assert_false(fd_readable(pfd));
+	uvfs_set_nowait(1);
+	assert_int_equal(uvfs_read(t, a.fd, a.buf, sizeof(a.buf)), -UVFS_EWOULDWAIT);
+	uvfs_set_nowait(0);
+	/* a read that waits for the next event, whenever it comes */
+	assert_int_equal(pthread_create(&th, NULL, ino_reader, &a), 0);
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/d/x", S_IFREG | 0600, 0), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, 32);
+	memcpy(&e, a.buf, sizeof(e));
+	assert_int_equal(e.wd, 1);
+	assert_int_equal(e.mask, IN_CREATE);
+	assert_int_equal(e.len, 16);
+	assert_string_equal(a.buf + sizeof(e), "x");
+	assert_false(fd_readable(pfd));
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/d/y", S_IFREG | 0600, 0), 0);
+	assert_true(fd_readable(pfd));
+	assert_int_equal(uvfs_read(t, a.fd, a.buf, sizeof(a.buf)), 32);
+	assert_false(fd_readable(pfd));
+	/* a waiting read interrupted */
+	uvfs_intr_raise(fs, a.in);
+	assert_int_equal(pthread_create(&th, NULL, ino_reader, &a), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, -UVFS_ERESTARTSYS);
+	uvfs_intr_clear(a.in);
+	/* the eventfd goes with the file */
+	assert_int_equal(uvfs_close(t, a.fd), 0);
+	assert_int_equal(fcntl(pfd, F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+
+	/* the limit: uvfs's and the kernel's */
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(host_file, sizeof(host_file), "%s/f", tmpl);
+	hfd = open(host_file, O_CREAT | O_WRONLY, 0600);
+	assert_true(hfd >= 0);
+	close(hfd);
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/f", S_IFREG | 0600, 0), 0);
+	{
+		FILE *q = fopen("/proc/sys/fs/inotify/max_queued_events", "re");
+		int max = 0, n;
+
+		assert_non_null(q);
+		assert_int_equal(fscanf(q, "%d", &max), 1);
+		fclose(q);
+		n = max / 2 + 10;  /* two events each: past the limit */
+		open_close_events(NULL, host_file, n, &count[0], &mask[0], &wd[0]);
+		open_close_events(t, "/f", n, &count[1], &mask[1], &wd[1]);
+		assert_int_equal(count[0], max + 1);
+	}
+	assert_int_equal(count[1], count[0]);
+	assert_int_equal(mask[0], IN_Q_OVERFLOW);
+	assert_int_equal(mask[1], mask[0]);
+	assert_int_equal(wd[0], -1);
+	assert_int_equal(wd[1], wd[0]);
+	unlink(host_file);
+	rmdir(tmpl);
 	uvfs_intr_free(a.in);
 	uvfs_free(fs);
 }
@@ -1588,6 +1738,7 @@ int main(void)
 		cmocka_unit_test(test_mount_differences),
 		cmocka_unit_test(test_statx_no_btime),
 		cmocka_unit_test(test_file_handles),
+		cmocka_unit_test(test_inotify_embedder),
 		cmocka_unit_test(test_symlink_chain_limit),
 		cmocka_unit_test(test_no_leaks),
 	};
