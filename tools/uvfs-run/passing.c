@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/inet_diag.h>
 #include <linux/kcmp.h>
 #include <linux/netlink.h>
@@ -281,6 +282,129 @@ static void send_one(void *arg, int fd)
 	return;
 out:
 	uvfs_fput(file);
+}
+
+/* p's credentials as a cmsg at c: a ucred of the host's tgid and the given ids */
+static void put_creds(struct cmsghdr *c, pid_t pid, uid_t uid, gid_t gid)
+{
+	struct ucred u = { .pid = pid, .uid = uid, .gid = gid };
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_CREDENTIALS;
+	c->cmsg_len = CMSG_LEN(sizeof(u));
+	memcpy(CMSG_DATA(c), &u, sizeof(u));
+}
+
+/* scm_check_creds(): the sender's own pid, or CAP_SYS_ADMIN; one of its real,
+ * effective or saved uids, or CAP_SETUID; the same of gids with CAP_SETGID */
+static int check_creds(struct proc *p, const struct ucred *u)
+{
+	struct uvfs_task *t = p->up->task;
+	struct uvfs_caps caps = { 0 };
+	uid_t ru = 0, eu = 0, su = 0;
+	gid_t rg = 0, eg = 0, sg = 0;
+
+	uvfs_getresuid(t, &ru, &eu, &su);
+	uvfs_getresgid(t, &rg, &eg, &sg);
+	uvfs_capget(t, &caps);
+	if ((u->pid == p->up->nspid || (caps.effective & (1ull << CAP_SYS_ADMIN))) &&
+	    (u->uid == ru || u->uid == eu || u->uid == su ||
+	     (caps.effective & (1ull << CAP_SETUID))) &&
+	    (u->gid == rg || u->gid == eg || u->gid == sg ||
+	     (caps.effective & (1ull << CAP_SETGID))))
+		return 0;
+	return -EPERM;
+}
+
+long run_send_control(struct proc *p, const struct msghdr *mh, char *out, size_t cap,
+		      int *fds, int *nfds)
+{
+	struct msghdr in = { .msg_control = control, .msg_controllen = 0 };
+	struct send_ctx s = { .p = p };
+	size_t len = 0, olen = 0;
+	bool creds = false;
+	uid_t ru = 0, eu, su;
+	gid_t rg = 0, eg, sg;
+	int total = 0;
+
+	*nfds = 0;
+	if (mh->msg_controllen > INT32_MAX)
+		return -ENOBUFS;  /* ____sys_sendmsg() */
+	if (mh->msg_controllen) {
+		len = mh->msg_controllen < CONTROL_MAX ? mh->msg_controllen : CONTROL_MAX;
+		if (mh->msg_controllen > CONTROL_MAX)
+			return -ENOBUFS;  /* sock_kmalloc() beyond net.core.optmem_max */
+		if (mh->msg_controllen < sizeof(struct cmsghdr))
+			return -EINVAL;
+		if (mem_read(p->tid, (unsigned long)mh->msg_control, control, len))
+			return -EFAULT;
+		in.msg_controllen = len;
+	}
+	for (struct cmsghdr *c = len ? CMSG_FIRSTHDR(&in) : NULL; c; c = CMSG_NXTHDR(&in, c)) {
+		size_t room = len - (size_t)((char *)c - control), n;
+		struct cmsghdr *o = (struct cmsghdr *)(out + olen);
+
+		if (c->cmsg_len < sizeof(*c) || c->cmsg_len > room)
+			return -EINVAL;  /* CMSG_OK() */
+		if (olen + CMSG_SPACE(c->cmsg_len) > cap)
+			return -ENOBUFS;
+		if (c->cmsg_level != SOL_SOCKET) {
+			memcpy(o, c, c->cmsg_len);  /* not the kernel's to read: kept */
+			olen += CMSG_ALIGN(c->cmsg_len);
+			continue;
+		}
+		if (c->cmsg_type == SCM_CREDENTIALS) {
+			struct ucred u;
+			pid_t host;
+
+			if (c->cmsg_len != CMSG_LEN(sizeof(u)))
+				return -EINVAL;
+			memcpy(&u, CMSG_DATA(c), sizeof(u));
+			if (check_creds(p, &u))
+				return -EPERM;
+			host = u.pid == p->up->nspid ? p->up->tgid : run_host_tgid(u.pid);
+			if (host < 0)
+				return -ESRCH;  /* find_get_pid() */
+			put_creds(o, host, u.uid, u.gid);
+			olen += CMSG_SPACE(sizeof(u));
+			creds = true;
+			continue;
+		}
+		if (c->cmsg_type != SCM_RIGHTS)
+			return -EINVAL;
+		/* scm_fp_copy(): SCM_MAX_FD (253) in all, each open (EBADF) */
+		n = c->cmsg_len < CMSG_LEN(0) ? 0 : (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		if (!n)
+			continue;
+		if (total + (int)n > 253)
+			return -EINVAL;
+		o->cmsg_level = SOL_SOCKET;
+		o->cmsg_type = SCM_RIGHTS;
+		o->cmsg_len = CMSG_LEN(n * sizeof(int));
+		for (size_t i = 0; i < n; i++) {
+			int fd, h;
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			h = run_take_fd(p->up->tgid, fd);
+			if (h < 0)
+				return h == -ENOENT ? -EBADF : h;  /* the caller closes fds[] */
+			fds[(*nfds)++] = h;
+			memcpy(CMSG_DATA(o) + i * sizeof(int), &h, sizeof(h));
+			send_one(&s, fd);  /* a uvfs descriptor: a flight */
+		}
+		total += (int)n;
+		olen += CMSG_SPACE(n * sizeof(int));
+	}
+	if (!creds) {
+		/* scm_send()'s default: the sender's tgid and real ids */
+		if (olen + CMSG_SPACE(sizeof(struct ucred)) > cap)
+			return -ENOBUFS;
+		uvfs_getresuid(p->up->task, &ru, &eu, &su);
+		uvfs_getresgid(p->up->task, &rg, &eg, &sg);
+		put_creds((struct cmsghdr *)(out + olen), p->up->tgid, ru, rg);
+		olen += CMSG_SPACE(sizeof(struct ucred));
+	}
+	return (long)olen;
 }
 
 /* The messages of a sendmmsg or recvmmsg (one for sendmsg, recvmsg) into mm:

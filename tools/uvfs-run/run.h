@@ -323,6 +323,18 @@ void run_flights_end(void);
 /* the open file description at fd of process pid, as the supervisor's own
  * descriptor (pidfd_getfd), or -errno */
 int run_take_fd(pid_t pid, int fd);
+struct msghdr;
+/* passing.c: the control data of a message the supervisor sends for p (a datagram
+ * to a path, unixsock.c), as __scm_send() takes p's: SCM_RIGHTS descriptors become
+ * the supervisor's copies of p's (in fds[], *nfds of them, for the caller to close
+ * after the send; a uvfs descriptor a flight, which run_send_exit() keeps or drops
+ * by the send's result), SCM_CREDENTIALS is checked against p's credentials
+ * (scm_check_creds()) and its pid made the host's, and p's own credentials are
+ * added when it gave none -- what the kernel attaches to a send of p's, which a
+ * receiver with SO_PASSCRED reads.  Into out (cap bytes): the length, or -errno
+ * (EINVAL, EBADF, EPERM, ESRCH as the kernel's). */
+long run_send_control(struct proc *p, const struct msghdr *mh, char *out, size_t cap,
+		      int *fds, int *nfds);
 /* trace.c: the process whose thread tid is (the loop's), or NULL */
 struct uproc *run_uproc_of(pid_t tid);
 /* The names of the process the program calls nspid (procsrc.c): the command names
@@ -352,6 +364,8 @@ void run_log_started(void);
 void run_key_set(struct uproc *up, const char *parent_key, const char *what);
 /* trace.c: the key of the process the program calls nspid (procs_lock) */
 int run_key_of(pid_t nspid, char *buf, size_t size);
+/* trace.c: the host's process id of the process the program calls nspid, or -ESRCH */
+pid_t run_host_tgid(pid_t nspid);
 void run_uproc_set_key(struct uproc *up, const char *key);
 void run_tree_dump(struct uvfs_task *t, const char *path);
 extern const char *run_explain_log;  /* --explain-log DIR */
@@ -382,9 +396,8 @@ void run_waits_raise(const struct proc *p, bool wait);
 /* unixsock.c: bind, connect and sendto (with an address) of a notified call: the
  * answer, or *native (not a unix socket: the kernel answers the call as made) */
 long run_sock_call(struct proc *p, const struct user_regs_struct *r, bool *native);
-/* ... and a sendmsg's, stopped for the tracer (passing.c): a datagram to a path with
- * no control data; else *native */
-struct msghdr;
+/* ... and a sendmsg's, stopped for the tracer (passing.c): a datagram to a path,
+ * its control data too; else *native */
 long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native);
 
 /* memory of the traced process; on a thread answering a notification (between

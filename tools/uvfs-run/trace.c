@@ -465,6 +465,21 @@ int run_key_of(pid_t nspid, char *buf, size_t size)
 	return ret;
 }
 
+pid_t run_host_tgid(pid_t nspid)
+{
+	pid_t ret = -ESRCH;
+
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH && ret < 0; i++)
+		for (struct proc *p = procs[i]; p; p = p->next)
+			if (!p->dead && p->up->nspid == nspid) {
+				ret = p->up->tgid;
+				break;
+			}
+	pthread_mutex_unlock(&procs_lock);
+	return ret;
+}
+
 /* The kernel's command name of a thread, and what Linux would have named it: kept
  * for procsrc.c, under procs_lock */
 static void exec_names(struct proc *p)

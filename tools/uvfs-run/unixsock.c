@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * unixsock.c - bind, connect and sendto of unix sockets with a path: the name is
- * uvfs's, the socket the kernel's.
+ * unixsock.c - bind, connect, sendto and sendmsg of unix sockets with a path: the
+ * name is uvfs's, the socket the kernel's.
  *
  * Every bind and connect, and a sendto with an address, comes by notification; the
  * supervisor takes the program's socket (pidfd_getfd: the same open file) and looks
@@ -25,9 +25,13 @@
  *  - an abstract name, autobind, AF_UNSPEC, a malformed address: the supervisor makes
  *    the call with the bytes it read; the kernel answers.
  *
+ *  - a datagram the supervisor sends (sendto, and sendmsg to a name: passing.c stops
+ *    it) carries the program's credentials and its control data made the
+ *    supervisor's (run_send_control()), as the program's own send would.
+ *
  * Deliberate differences (docs/SEMANTICS.md §9): the connecting process the kernel
- * records (SO_PEERCRED, SCM_CREDENTIALS of a datagram) is the supervisor -- pid 0 in
- * the program's pid namespace, uid and gid 0; a connect or send that waits (a full
+ * records for a stream connect (SO_PEERCRED) is the supervisor -- pid 0 in the
+ * program's pid namespace, uid and gid 0; a connect or send that waits (a full
  * backlog or receive queue of a blocking socket) waits in a worker; bind of a socket
  * already bound is EINVAL before the name is made (Linux makes and removes it); an
  * absolute name through directories that lead back to "/" on a --bind
@@ -244,8 +248,35 @@ static int find_path(struct proc *p, const char *name, int *h)
 	return *h < 0 ? *h : 0;
 }
 
-/* sendmsg to a name, without control data, on a datagram socket: the message
- * gathered and sent by the supervisor as sendto's is (run_send, passing.c) */
+/* Room for the control data run_send_control() makes: SCM_MAX_FD descriptors,
+ * credentials, and what else a message carries */
+union send_control {
+	char buf[CMSG_SPACE(253 * sizeof(int)) + 4096];
+	struct cmsghdr align;
+};
+
+/* The send the supervisor makes for p on its copy s of p's socket: the message, to
+ * the address, with control data made of p's (run_send_control(): its descriptors
+ * the supervisor's copies, its credentials -- given or not -- p's): the bytes sent,
+ * or -errno; SIGPIPE for the caller as the kernel sends it */
+static long send_for(struct proc *p, int s, const void *buf, size_t len, int flags,
+		     const struct sockaddr *to, socklen_t tolen, void *control, size_t clen)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_name = (void *)to, .msg_namelen = tolen, .msg_iov = &iov,
+			     .msg_iovlen = 1, .msg_control = control, .msg_controllen = clen };
+	long ret = sendmsg(s, &mh, flags | MSG_NOSIGNAL);
+
+	ret = ret < 0 ? -errno : ret;
+	if (ret == -EPIPE && !(flags & MSG_NOSIGNAL))
+		(void)syscall(SYS_tgkill, p->up->tgid, p->tid, SIGPIPE);
+	return ret;
+}
+
+/* sendmsg to a name on a datagram socket: the message gathered, its control data
+ * made the supervisor's (send_for), and sent by the supervisor as sendto's is
+ * (run_send, passing.c); the flights of its descriptors kept or dropped by the
+ * result (run_send_exit) */
 long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native)
 {
 	struct sockaddr_storage ss = { 0 };
@@ -255,15 +286,17 @@ long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags
 	size_t total = 0, plen;
 	int s, dom = 0, type = 0, h = -1;
 	socklen_t ol = sizeof(dom);
+	union send_control cm;
+	int fds[253], nfds = 0;
 	char *buf = NULL;
-	long ret;
+	long ret, clen = 0;
 
 	*native = true;
 	if (!mh->msg_name || mh->msg_namelen <= offsetof(struct sockaddr_un, sun_path) ||
-	    mh->msg_namelen > sizeof(struct sockaddr_un) || mh->msg_controllen ||
+	    mh->msg_namelen > sizeof(struct sockaddr_un) ||
 	    mem_read(p->tid, (unsigned long)mh->msg_name, &ss, mh->msg_namelen) ||
 	    su->sun_family != AF_UNIX || !su->sun_path[0])
-		return 0;  /* no path, or descriptors too: the kernel's (SEMANTICS §9) */
+		return 0;  /* no path: the kernel's (SEMANTICS §9) */
 	s = run_take_fd(p->up->tgid, fd);
 	if (s < 0)
 		return 0;
@@ -293,13 +326,16 @@ long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags
 		if (iov[i].iov_len && mem_read(p->tid, (unsigned long)iov[i].iov_base, buf + at,
 					       iov[i].iov_len))
 			ret = -EFAULT;
-	if (!ret && !(ret = find_path(p, name, &h))) {
-		ret = sendto(s, buf, total, flags | MSG_NOSIGNAL, (struct sockaddr *)&via,
-			     via_fd(&via, h));
-		ret = ret < 0 ? -errno : ret;
-		if (ret == -EPIPE && !(flags & MSG_NOSIGNAL))
-			(void)syscall(SYS_tgkill, p->up->tgid, p->tid, SIGPIPE);
-	}
+	/* unix_dgram_sendmsg(): scm_send() before the name's lookup -- the control
+	 * data's errors first; the flights of its descriptors stay if it is sent */
+	if (!ret && (ret = clen = run_send_control(p, mh, cm.buf, sizeof(cm.buf), fds, &nfds)) > 0)
+		ret = 0;
+	if (!ret && !(ret = find_path(p, name, &h)))
+		ret = send_for(p, s, buf, total, flags, (struct sockaddr *)&via, via_fd(&via, h),
+			       cm.buf, (size_t)clen);
+	run_send_exit(p, ret, false);
+	while (nfds)
+		close(fds[--nfds]);
 	if (h >= 0)
 		close(h);
 	free(buf);
@@ -396,15 +432,22 @@ long run_sock_call(struct proc *p, const struct user_regs_struct *r, bool *nativ
 		 * answers EISCONN or EOPNOTSUPP, a seqpacket ignores it */
 		if (path && type == SOCK_DGRAM && (ret = find_path(p, name, &h)))
 			break;
-		ret = path && type == SOCK_DGRAM ?
-		      sendto(s, buf, len, flags | MSG_NOSIGNAL, (struct sockaddr *)&via, via_fd(&via, h)) :
-		      sendto(s, buf, len, flags | MSG_NOSIGNAL, (struct sockaddr *)&ss, (socklen_t)alen);
-		if (ret < 0) {
-			ret = -errno;
-			/* the SIGPIPE the kernel sends the thread that wrote to a closed
-			 * peer: the caller's, not the supervisor's */
-			if (ret == -EPIPE && !(flags & MSG_NOSIGNAL))
-				(void)syscall(SYS_tgkill, p->up->tgid, p->tid, SIGPIPE);
+		/* with the caller's credentials, as its own send would carry them */
+		{
+			static const struct msghdr none;
+			union send_control cm;
+			int nfds = 0;
+			long clen = run_send_control(p, &none, cm.buf, sizeof(cm.buf), NULL, &nfds);
+
+			if (clen < 0) {
+				ret = clen;
+				break;
+			}
+			ret = path && type == SOCK_DGRAM ?
+			      send_for(p, s, buf, len, flags, (struct sockaddr *)&via,
+				       via_fd(&via, h), cm.buf, (size_t)clen) :
+			      send_for(p, s, buf, len, flags, (struct sockaddr *)&ss,
+				       (socklen_t)alen, cm.buf, (size_t)clen);
 		}
 		break;
 	}
