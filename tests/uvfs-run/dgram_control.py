@@ -76,3 +76,58 @@ send("badtype", [(socket.SOL_SOCKET, 77, b"xxxx")])
 send("missing", [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, cred)], d + "/missing")
 os.mkdir(d + "/dir")
 send("notsock", [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, cred)], d + "/dir")
+
+# sendmmsg: each message to its own name, a path or none; it stops at the first that
+# fails, and says how many went
+import ctypes
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+class IOVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+
+class MsgHdr(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_void_p), ("namelen", ctypes.c_uint32), ("iov", ctypes.POINTER(IOVec)),
+                ("iovlen", ctypes.c_size_t), ("control", ctypes.c_void_p), ("controllen", ctypes.c_size_t),
+                ("flags", ctypes.c_int)]
+
+
+class MMsgHdr(ctypes.Structure):
+    _fields_ = [("hdr", MsgHdr), ("len", ctypes.c_uint)]
+
+
+def sockaddr(path):
+    raw = struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0"
+    return ctypes.create_string_buffer(raw, len(raw))
+
+
+keep = []
+
+
+def mmsg(targets):
+    vec = (MMsgHdr * len(targets))()
+    for i, (text, path) in enumerate(targets):
+        data = ctypes.create_string_buffer(text.encode(), len(text))
+        iov = IOVec(ctypes.cast(data, ctypes.c_void_p), len(text))
+        keep.extend([data, iov])
+        vec[i].hdr.iov = ctypes.pointer(iov)
+        vec[i].hdr.iovlen = 1
+        if path:
+            sa = sockaddr(path)
+            keep.append(sa)
+            vec[i].hdr.name = ctypes.cast(sa, ctypes.c_void_p)
+            vec[i].hdr.namelen = len(sa.raw)
+    n = libc.sendmmsg(tx.fileno(), vec, len(targets), 0)
+    print("sendmmsg", n if n >= 0 else os.strerror(ctypes.get_errno()), [vec[i].len for i in range(len(targets))])
+
+
+mmsg([("m1", d + "/rx"), ("m2", d + "/rx"), ("m3", d + "/missing"), ("m4", d + "/rx")])
+recv("m1")
+recv("m2")
+mmsg([("m5", d + "/missing"), ("m6", d + "/rx")])
+tx.connect(d + "/rx")
+mmsg([("m7", None), ("m8", d + "/rx")])
+recv("m7")
+recv("m8")

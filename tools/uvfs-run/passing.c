@@ -444,6 +444,17 @@ enum action run_send(struct proc *p, struct user_regs_struct *r, bool many)
 			return ACT_SKIP;
 		}
 	}
+	if (many && vlen) {
+		/* sendmmsg to paths: the supervisor's sends too */
+		bool native;
+		long ret = run_sock_sendmmsg(p, (int)r->rdi, headers, vlen, r->rsi,
+					     (int)(unsigned int)r->r10, &native);
+
+		if (!native) {
+			r->rax = (unsigned long long)ret;
+			return ACT_SKIP;
+		}
+	}
 	for (s.msg = 0; s.msg < vlen; s.msg++) {
 		size_t len = read_control(p->tid, &headers[s.msg].msg_hdr, control);
 

@@ -399,6 +399,11 @@ long run_sock_call(struct proc *p, const struct user_regs_struct *r, bool *nativ
 /* ... and a sendmsg's, stopped for the tracer (passing.c): a datagram to a path,
  * its control data too; else *native */
 long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native);
+/* ... and a sendmmsg's with a path among its names (unixsock.c), its messages at
+ * mm_addr in the program */
+struct mmsghdr;
+long run_sock_sendmmsg(struct proc *p, int fd, const struct mmsghdr *mm, unsigned int vlen,
+		       unsigned long long mm_addr, int flags, bool *native);
 
 /* memory of the traced process; on a thread answering a notification (between
  * run_notif_begin and run_notif_end), -EFAULT once it is no longer alive (trace.c) */

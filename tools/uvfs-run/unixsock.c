@@ -273,44 +273,63 @@ static long send_for(struct proc *p, int s, const void *buf, size_t len, int fla
 	return ret;
 }
 
-/* sendmsg to a name on a datagram socket: the message gathered, its control data
- * made the supervisor's (send_for), and sent by the supervisor as sendto's is
- * (run_send, passing.c); the flights of its descriptors kept or dropped by the
- * result (run_send_exit) */
-long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native)
+/* The path mh's name gives, into name (NUL-terminated): true, or false for a name
+ * that is none (no name, an abstract one, another family) or cannot be read */
+static bool msg_path(const struct proc *p, const struct msghdr *mh, char *name)
 {
 	struct sockaddr_storage ss = { 0 };
-	struct sockaddr_un *su = (struct sockaddr_un *)&ss, via;
-	char name[sizeof(su->sun_path) + 1];
-	struct iovec *iov = NULL;
-	size_t total = 0, plen;
-	int s, dom = 0, type = 0, h = -1;
-	socklen_t ol = sizeof(dom);
-	union send_control cm;
-	int fds[253], nfds = 0;
-	char *buf = NULL;
-	long ret, clen = 0;
+	struct sockaddr_un *su = (struct sockaddr_un *)&ss;
+	size_t plen;
 
-	*native = true;
 	if (!mh->msg_name || mh->msg_namelen <= offsetof(struct sockaddr_un, sun_path) ||
 	    mh->msg_namelen > sizeof(struct sockaddr_un) ||
 	    mem_read(p->tid, (unsigned long)mh->msg_name, &ss, mh->msg_namelen) ||
 	    su->sun_family != AF_UNIX || !su->sun_path[0])
-		return 0;  /* no path: the kernel's (SEMANTICS §9) */
-	s = run_take_fd(p->up->tgid, fd);
+		return false;
+	plen = strnlen(su->sun_path, mh->msg_namelen - offsetof(struct sockaddr_un, sun_path));
+	memcpy(name, su->sun_path, plen);
+	name[plen] = '\0';
+	return true;
+}
+
+/* p's socket fd as the supervisor's copy, if it is a unix datagram socket (only one
+ * looks a name up: unix_dgram_sendmsg), else -1 */
+static int dgram_socket(const struct proc *p, int fd)
+{
+	int s = run_take_fd(p->up->tgid, fd), dom = 0, type = 0;
+	socklen_t ol = sizeof(dom);
+
 	if (s < 0)
-		return 0;
+		return -1;
 	if (getsockopt(s, SOL_SOCKET, SO_DOMAIN, &dom, &ol) || dom != AF_UNIX ||
 	    (ol = sizeof(type), getsockopt(s, SOL_SOCKET, SO_TYPE, &type, &ol)) ||
 	    type != SOCK_DGRAM) {
 		close(s);
-		return 0;  /* only a datagram socket looks the name up */
+		return -1;
 	}
-	*native = false;
-	plen = strnlen(su->sun_path, mh->msg_namelen - offsetof(struct sockaddr_un, sun_path));
-	memcpy(name, su->sun_path, plen);
-	name[plen] = '\0';
-	run_log_path(name);
+	return s;
+}
+
+/* One message of p's, sent by the supervisor on its copy s of a datagram socket:
+ * gathered, its control data made the supervisor's (run_send_control(): the errors
+ * of the control data before the name's, as scm_send() comes first), its name
+ * looked up by uvfs if a path (else given as it is, or none); the flights of its
+ * descriptors kept or dropped by the result (run_send_exit) */
+static long send_msg_for(struct proc *p, int s, const struct msghdr *mh, int flags)
+{
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_un via;
+	char name[sizeof(via.sun_path) + 1];
+	bool path = msg_path(p, mh, name);
+	struct iovec *iov = NULL;
+	union send_control cm;
+	int fds[253], nfds = 0, h = -1;
+	size_t total = 0;
+	char *buf = NULL;
+	long ret, clen = 0;
+
+	if (path)
+		run_log_path(name);
 	/* the kernel's copy of the vector: UIO_MAXIOV entries (EMSGSIZE), EFAULT */
 	ret = mh->msg_iovlen > 1024 ? -EMSGSIZE : 0;
 	if (!ret && mh->msg_iovlen) {
@@ -326,13 +345,18 @@ long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags
 		if (iov[i].iov_len && mem_read(p->tid, (unsigned long)iov[i].iov_base, buf + at,
 					       iov[i].iov_len))
 			ret = -EFAULT;
-	/* unix_dgram_sendmsg(): scm_send() before the name's lookup -- the control
-	 * data's errors first; the flights of its descriptors stay if it is sent */
+	if (!ret && !path && mh->msg_name && mh->msg_namelen &&
+	    (mh->msg_namelen > sizeof(ss) ||
+	     mem_read(p->tid, (unsigned long)mh->msg_name, &ss, mh->msg_namelen)))
+		ret = mh->msg_namelen > sizeof(ss) ? -EINVAL : -EFAULT;
 	if (!ret && (ret = clen = run_send_control(p, mh, cm.buf, sizeof(cm.buf), fds, &nfds)) > 0)
 		ret = 0;
-	if (!ret && !(ret = find_path(p, name, &h)))
+	if (!ret && path && !(ret = find_path(p, name, &h)))
 		ret = send_for(p, s, buf, total, flags, (struct sockaddr *)&via, via_fd(&via, h),
 			       cm.buf, (size_t)clen);
+	else if (!ret && !path)
+		ret = send_for(p, s, buf, total, flags, mh->msg_name ? (struct sockaddr *)&ss : NULL,
+			       mh->msg_name ? (socklen_t)mh->msg_namelen : 0, cm.buf, (size_t)clen);
 	run_send_exit(p, ret, false);
 	while (nfds)
 		close(fds[--nfds]);
@@ -340,8 +364,57 @@ long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags
 		close(h);
 	free(buf);
 	free(iov);
+	return ret;
+}
+
+/* sendmsg to a name on a datagram socket: the supervisor's send (send_msg_for) */
+long run_sock_sendmsg(struct proc *p, int fd, const struct msghdr *mh, int flags, bool *native)
+{
+	char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+	int s;
+	long ret;
+
+	*native = true;
+	if (!msg_path(p, mh, name) || (s = dgram_socket(p, fd)) < 0)
+		return 0;  /* no path, or no socket that looks one up: the kernel's */
+	*native = false;
+	ret = send_msg_for(p, s, mh, flags);
 	close(s);
 	return ret;
+}
+
+/* sendmmsg with a path among its names, on a datagram socket: each message the
+ * supervisor's send, in order, its msg_len written back (at mm_addr), until one
+ * fails -- the first one's error, or the count sent (__sys_sendmmsg()) */
+long run_sock_sendmmsg(struct proc *p, int fd, const struct mmsghdr *mm, unsigned int vlen,
+		       unsigned long long mm_addr, int flags, bool *native)
+{
+	char name[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+	unsigned int i, sent = 0;
+	long ret = 0;
+	int s;
+
+	*native = true;
+	for (i = 0; i < vlen && !msg_path(p, &mm[i].msg_hdr, name); i++)
+		;
+	if (i == vlen || (s = dgram_socket(p, fd)) < 0)
+		return 0;
+	*native = false;
+	for (; sent < vlen; sent++) {
+		unsigned int len;
+
+		ret = send_msg_for(p, s, &mm[sent].msg_hdr, flags);
+		if (ret < 0)
+			break;
+		len = (unsigned int)ret;
+		if (mem_write(p->tid, mm_addr + sent * sizeof(*mm) + offsetof(struct mmsghdr, msg_len),
+			      &len, sizeof(len))) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	close(s);
+	return sent ? (long)sent : ret;
 }
 
 long run_sock_call(struct proc *p, const struct user_regs_struct *r, bool *native)
