@@ -4,6 +4,7 @@
  *
  * Locking: every entry point takes ns_lock through task_enter() for its whole run.
  */
+#include "fsnotify.h"
 #include "inode.h"
 #include "permission.h"
 #include "task.h"
@@ -153,6 +154,21 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 		break;
 	case F_SETFL:
 		ret = setfl(&task->cred, f, (unsigned int)arg);
+		break;
+	case F_NOTIFY:
+		ret = fcntl_dirnotify(task, fd, f, (unsigned long)arg);
+		break;
+	case F_SETSIG:
+		/* valid_signal(): 0 (SIGIO again) to _NSIG */
+		if ((unsigned long)(int)arg > 64) {
+			ret = -EINVAL;
+			break;
+		}
+		f->f_sig = (int)arg;
+		ret = 0;
+		break;
+	case F_GETSIG:
+		ret = f->f_sig;
 		break;
 	default:
 		ret = -EINVAL;

@@ -73,6 +73,7 @@ void fput(struct file *f)
 		return;
 
 	fsnotify_close(f);  /* __fput() */
+	dnotify_release(f);  /* no request may outlive its file */
 	/* an O_PATH file has no ->open, so nothing to release -- unless the filesystem
 	 * gave it something since (memfs: the memfd of its data, for an exec) */
 	if ((!(f->f_mode & FMODE_PATH) || f->private_data) && f->f_op && f->f_op->release)
@@ -139,8 +140,10 @@ static int fdtable_grow(struct uvfs *fs, struct fdtable *t, unsigned int need)
 static void fdtable_release(struct uvfs *fs, struct fdtable *t)
 {
 	for (unsigned int i = 0; i < t->size; i++)
-		if (t->fd[i])
+		if (t->fd[i]) {
+			dnotify_flush(t->fd[i], t);  /* close_files(): filp_close() */
 			fput(t->fd[i]);
+		}
 	if (t->fd)
 		defer_kfree(fs, t->fd);
 	free(t->cloexec);
@@ -239,9 +242,10 @@ void fd_install(struct fdtable *t, unsigned int fd, struct file *f, bool cloexec
 	old = t->fd[fd];
 	__atomic_store_n(&t->fd[fd], f, __ATOMIC_RELEASE);  /* fdget_rcu() */
 	t->cloexec[fd] = cloexec;
-	if (old)
+	if (old) {
+		dnotify_flush(old, t);  /* do_dup2(): filp_close() */
 		fput(old);
-	else
+	} else
 		__atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELAXED);
 }
 
@@ -255,6 +259,7 @@ int fd_close(struct fdtable *t, int fd)
 	WRITE_ONCE(t->fd[fd], NULL);  /* fdget_rcu() */
 	t->cloexec[fd] = 0;
 	__atomic_store_n(&t->count, t->count - 1, __ATOMIC_RELAXED);
+	dnotify_flush(f, t);  /* filp_flush() */
 	fput(f);
 	return 0;
 }

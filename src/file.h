@@ -29,6 +29,7 @@ struct file {
 	off_t f_pos;
 	const struct file_operations *f_op; /* immutable */
 	unsigned long f_cred_id;            /* the opener's cred_id (task.h); immutable */
+	int f_sig;                          /* F_SETSIG's signal (0: SIGIO), f_owner.signum */
 	void *private_data;                 /* the filesystem's: set by ->open, freed by
 					     * ->release (hostfs: the host descriptor) */
 };

@@ -63,8 +63,9 @@ static int marks_reserve(struct fsnotify_state *s)
 
 struct fsnotify_state *fsnotify_state(struct uvfs *fs)
 {
+	/* stored atomically: uvfs_dnotify_take() looks without the lock */
 	if (!fs->fsn)
-		fs->fsn = uvfs_zalloc(sizeof(*fs->fsn));
+		__atomic_store_n(&fs->fsn, uvfs_zalloc(sizeof(*fs->fsn)), __ATOMIC_RELEASE);
 	return fs->fsn;
 }
 
@@ -283,7 +284,8 @@ struct fsnotify_group *fsnotify_alloc_group(struct uvfs *fs, unsigned int max_ev
 
 void fsnotify_destroy_mark(struct fsnotify_mark *m)
 {
-	queue_event(m->group, m->wd, FS_IN_IGNORED, 0, NULL);
+	if (!m->group->handle_event)
+		queue_event(m->group, m->wd, FS_IN_IGNORED, 0, NULL);
 	mark_free(m);
 }
 
@@ -319,10 +321,14 @@ static void send_to_marks(struct inode *inode, uint32_t mask, const struct qstr 
 		next = m->h_next;
 		if (m->inode != inode)
 			continue;
-		if (!(mask & m->mask & 0xfffu) && !(mask & FS_UNMOUNT))
+		if (!(mask & m->mask & (0xfffu | FS_RENAME)) && !(mask & FS_UNMOUNT))
 			continue;
 		if (unlinked && (m->mask & FS_EXCL_UNLINK))
 			continue;
+		if (m->group->handle_event) {
+			m->group->handle_event(m, mask);  /* may free m, not the rest */
+			continue;
+		}
 		queue_event(m->group, m->wd, mask, cookie, name);
 		if (m->mask & FS_IN_ONESHOT)
 			fsnotify_destroy_mark(m);  /* the rest of the chain is untouched */
@@ -414,6 +420,10 @@ void fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qs
 		return;
 	/* fsnotify_get_cookie(): one number for both halves of the move */
 	cookie = ++fsnotify_state(source->i_sb->s_fs)->cookie;
+	/* FS_RENAME, "information about both old and new parent+name", first: only
+	 * dnotify takes it, for a move within one directory (fsnotify_handle_event()) */
+	if (old_dir == new_dir && fsnotify_watched(old_dir))
+		send_to_marks(old_dir, FS_RENAME | dirbit, old_name, 0, false);
 	if (fsnotify_watched(old_dir))
 		send_to_marks(old_dir, FS_MOVED_FROM | dirbit, old_name, cookie, false);
 	if (fsnotify_watched(new_dir))

@@ -35,6 +35,7 @@
 #define FS_Q_OVERFLOW    0x00004000u
 #define FS_IN_IGNORED    0x00008000u
 #define FS_EXCL_UNLINK   0x04000000u  /* a mark's flag: IN_EXCL_UNLINK */
+#define FS_RENAME        0x10000000u  /* a name moved within its directory: dnotify's */
 #define FS_ISDIR         0x40000000u
 #define FS_IN_ONESHOT    0x80000000u  /* a mark's flag: IN_ONESHOT */
 /* the events a directory's mark hears about its children, with the child's name */
@@ -50,8 +51,13 @@ struct fsnotify_event {
 	char name[];
 };
 
+struct fsnotify_mark;
+
 struct fsnotify_group {
 	struct uvfs *fs;                 /* immutable */
+	/* immutable: NULL, an inotify group (events queued); else what a mark's event
+	 * does (dnotify's signals: src/dnotify.c) */
+	void (*handle_event)(struct fsnotify_mark *m, uint32_t mask);
 	struct fsnotify_event *head;     /* the queue, oldest first */
 	struct fsnotify_event *last;
 	unsigned int q_len;              /* events queued, the overflow event too */
@@ -71,6 +77,7 @@ struct fsnotify_mark {
 	struct fsnotify_mark *g_next;    /* the group's list */
 	uint32_t mask;                   /* IN_* events and IN_ONESHOT, IN_EXCL_UNLINK */
 	int wd;                          /* immutable */
+	void *private;                   /* the group's (dnotify: its dnotify_structs) */
 };
 
 /* The instance's marks and its anonymous inode's filesystem (made at the first
@@ -82,6 +89,17 @@ struct fsnotify_state {
 	uint32_t cookie;                 /* fsnotify_get_cookie()'s counter */
 	struct mount *anon_mnt;          /* anon_inodefs: a kern_mount of no namespace */
 	struct dentry *anon_dentry;      /* "inotify" of its only inode (alloc_file_pseudo) */
+	struct fsnotify_group *dnotify;  /* dnotify's one group, made at the first F_NOTIFY */
+	struct dnotify_signal *signals;  /* dnotify's signals due, oldest first */
+	struct dnotify_signal **signals_tail;
+};
+
+/* A signal dnotify owes a process (send_sigio()): its pid, the descriptor F_NOTIFY
+ * named; the runner sends it (uvfs_dnotify_take) */
+struct dnotify_signal {
+	struct dnotify_signal *next;
+	int pid;
+	int fd;
 };
 
 #define I_FSNOTIFY 0x2u  /* i_state: the inode has marks */
@@ -121,7 +139,14 @@ void fsnotify_inoderemove(struct inode *inode);
  * mark on one of its inodes */
 void fsnotify_sb_delete(struct super_block *sb);
 
-/* Groups and marks (inotify.c is the user) */
+/* dnotify (src/dnotify.c): fcntl(F_NOTIFY) on f, descriptor fd of t; a descriptor
+ * of f closed by table files (filp_flush()); f's last reference gone */
+struct fdtable;
+int fcntl_dirnotify(struct uvfs_task *t, int fd, struct file *f, unsigned long arg);
+void dnotify_flush(struct file *f, const struct fdtable *files);
+void dnotify_release(struct file *f);
+
+/* Groups and marks (inotify.c and dnotify.c are the users) */
 struct fsnotify_group *fsnotify_alloc_group(struct uvfs *fs, unsigned int max_events);
 /* fsnotify_destroy_group(): its marks go without IN_IGNORED, its queue is freed */
 void fsnotify_destroy_group(struct fsnotify_group *g);

@@ -239,13 +239,21 @@ void fsnotify_exit(struct uvfs *fs)
 	if (!s)
 		return;
 	assert(!s->nr_marks);
+	if (s->dnotify)
+		fsnotify_destroy_group(s->dnotify);
+	while (s->signals) {
+		struct dnotify_signal *sig = s->signals;
+
+		s->signals = sig->next;
+		free(sig);
+	}
 	if (s->anon_dentry) {
 		dput(s->anon_dentry);
 		mntput(s->anon_mnt);
 	}
 	free(s->hash);
 	free(s);
-	fs->fsn = NULL;
+	__atomic_store_n(&fs->fsn, NULL, __ATOMIC_RELAXED);
 }
 
 /* ---------------------------------------------------------------------------------

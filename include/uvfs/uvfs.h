@@ -722,6 +722,12 @@ int uvfs_open_by_handle_at(struct uvfs_task *task, int mount_fd, struct file_han
 int uvfs_inotify_init1(struct uvfs_task *task, int flags);
 int uvfs_inotify_add_watch(struct uvfs_task *task, int fd, const char *path, uint32_t mask);
 int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd);
+/* uvfs_dnotify_take - a signal fcntl(F_NOTIFY) owes (dnotify: a directory's entry
+ * changed), oldest first: 1 with the pid of the process that asked and the
+ * descriptor it named, 0 when none is due.  uvfs has no signals: the embedder sends
+ * SIGIO, or the signal F_SETSIG gave the file (with si_fd), as the kernel's
+ * send_sigio() would.  Cheap when no F_NOTIFY was ever made. */
+int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd);
 /* uvfs_ioctl - FIONREAD (into the int at arg): an inotify descriptor's queued bytes, a
  * regular file's bytes after the position; ENOTTY for anything else, EBADF. */
 int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg);

@@ -6,7 +6,8 @@
 # select and epoll readiness, FIONREAD, whole events, one cookie per move, a blocking
 # read woken by another process, IN_Q_OVERFLOW at the limit), on memfs and on a
 # --bind; tail -F following a log rotated by rename with a 1000 s poll interval, so
-# that only inotify can tell it; inotifywait -m -r on a tree under change.  Needs
+# that only inotify can tell it; inotifywait -m -r on a tree under change; dnotify.py
+# (fcntl F_NOTIFY's signals).  Needs
 # root and inotify-tools; prints TAP.
 set -u
 UR=$(realpath "$1")
@@ -31,6 +32,8 @@ want=$(native python3 "$here/inotify.py" /tmp 2>&1)
 same "inotify.py on memfs" "$want" "$("$UR" -- python3 "$here/inotify.py" /tmp 2>&1)"
 same "inotify.py on a --bind" "$(onbind python3 "$here/inotify.py" /mnt 2>&1)" \
 	"$("$UR" --bind "$bdir" /mnt -- python3 "$here/inotify.py" /mnt 2>&1)"
+same "dnotify.py on memfs" "$(native python3 "$here/dnotify.py" /tmp 2>&1)" \
+	"$("$UR" -- python3 "$here/dnotify.py" /tmp 2>&1)"
 want=$(native sh "$here/tail-follow.sh" /tmp 2>&1)
 same "tail -F natively follows the rotated log" "one two three four" "$(echo $want)"
 same "tail -F under uvfs-run, memfs" "$want" "$("$UR" -- sh "$here/tail-follow.sh" /tmp 2>&1)"

@@ -57,6 +57,31 @@ static int h_inotify_rm_watch(void *c, int fd, int wd)
 { return (int)R(inotify_rm_watch(fd, wd)); }
 static int h_fionread(void *c, int fd, int *n)
 { return (int)R(ioctl(fd, FIONREAD, n)); }
+/* dnotify's signals, blocked since the run began (run_child): each one pending */
+static int h_dnotify_signals(void *c, char *buf, size_t n)
+{
+	struct timespec zero = { 0 };
+	size_t used = 0;
+	siginfo_t si;
+	sigset_t set;
+	int count = 0, sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&set, sig);
+	buf[0] = 0;
+	while ((sig = sigtimedwait(&set, &si, &zero)) > 0) {
+		int k = sig == SIGIO ? snprintf(buf + used, n - used, "%sSIGIO", used ? " " : "")
+				     : snprintf(buf + used, n - used, "%s%d fd=%d", used ? " " : "",
+						sig, si.si_fd);
+
+		if (k > 0 && (size_t)k < n - used)
+			used += (size_t)k;
+		count++;
+	}
+	return (int)used;
+}
 static int h_statx(void *c, int d, const char *p, int f, unsigned int m, struct statx *sx)
 { return (int)R(syscall(SYS_statx, d, p, f, m, sx)); }
 static ssize_t h_getdents64(void *c, int fd, void *b, size_t n) { return R(syscall(SYS_getdents64, fd, b, n)); }
@@ -257,7 +282,7 @@ static struct sys_backend host_backend = {
 	.symlinkat = h_symlinkat, .readlinkat = h_readlinkat, .linkat = h_linkat,
 	.fstatat = h_fstatat, .fstat = h_fstat, .statx = h_statx, .inotify_init1 = h_inotify_init1,
 	.inotify_add_watch = h_inotify_add_watch, .inotify_rm_watch = h_inotify_rm_watch,
-	.fionread = h_fionread, .getdents64 = h_getdents64,
+	.fionread = h_fionread, .dnotify_signals = h_dnotify_signals, .getdents64 = h_getdents64,
 	.getcwd = h_getcwd, .chdir = h_chdir, .fchdir = h_fchdir, .fchmodat = h_fchmodat,
 	.faccessat2 = h_faccessat2,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
@@ -358,6 +383,16 @@ static char *run_child(int (*enter)(const void *earg), const void *earg,
 		if (!f)
 			_exit(2);
 		setvbuf(f, NULL, _IONBF, 0); /* fmemopen's buffer would need an fd-free flush */
+		{
+			/* dnotify's signals wait to be read ("dnotify_signals") */
+			sigset_t set;
+
+			sigemptyset(&set);
+			sigaddset(&set, SIGIO);
+			for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+				sigaddset(&set, sig);
+			sigprocmask(SIG_BLOCK, &set, NULL);
+		}
 		if (enter(earg)) {
 			fprintf(f, "host sandbox: %s\n", strerror(errno));
 			_exit(3);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <signal.h>
 #include <sys/ioctl.h>
 
 #include "sysscript.h"
@@ -58,6 +59,46 @@ static int u_inotify_rm_watch(void *c, int fd, int wd)
 { return uvfs_inotify_rm_watch(T(c), fd, wd); }
 static int u_fionread(void *c, int fd, int *n)
 { return uvfs_ioctl(T(c), fd, FIONREAD, n); }
+/* the signals uvfs owes (uvfs_dnotify_take), as the host's pend and are taken:
+ * SIGIO once, however many; the lowest signal first (the kernel's next_signal()),
+ * in the order sent among equals */
+static int u_dnotify_signals(void *c, char *buf, size_t n)
+{
+	struct uvfs_task *t = T(c);
+	struct { int sig, fd; } due[256];
+	int pid, fd, nd = 0;
+	size_t used = 0;
+
+	buf[0] = 0;
+	while (uvfs_dnotify_take(((struct uvfs_ctx *)c)->fs, &pid, &fd) == 1) {
+		int sig = uvfs_fcntl(t, fd, F_GETSIG, 0);
+		bool dup = false;
+
+		sig = sig > 0 ? sig : SIGIO;
+		for (int i = 0; i < nd && sig < SIGRTMIN; i++)
+			dup |= due[i].sig == sig;
+		if (!dup && nd < 256)
+			due[nd++] = (typeof(due[0])){ sig, fd };
+	}
+	for (int i = 1; i < nd; i++)  /* insertion sort: stable */
+		for (int k = i; k > 0 && due[k - 1].sig > due[k].sig; k--) {
+			typeof(due[0]) x = due[k];
+
+			due[k] = due[k - 1];
+			due[k - 1] = x;
+		}
+	for (int i = 0; i < nd; i++) {
+		int k = due[i].sig == SIGIO
+				? snprintf(buf + used, n - used, "%sSIGIO", used ? " " : "")
+				: snprintf(buf + used, n - used, "%s%d fd=%d", used ? " " : "",
+					   due[i].sig, due[i].fd);
+
+		if (k > 0 && (size_t)k < n - used)
+			used += (size_t)k;
+	}
+	return (int)used;
+}
+
 static int u_statx(void *c, int d, const char *p, int f, unsigned int m, struct statx *sx)
 { return uvfs_statx(T(c), d, p, f, m, sx); }
 static ssize_t u_getdents64(void *c, int fd, void *b, size_t n) { return uvfs_getdents64(T(c), fd, b, n); }
@@ -241,7 +282,7 @@ static const struct sys_backend uvfs_backend = {
 	.symlinkat = u_symlinkat, .readlinkat = u_readlinkat, .linkat = u_linkat,
 	.fstatat = u_fstatat, .fstat = u_fstat, .statx = u_statx, .inotify_init1 = u_inotify_init1,
 	.inotify_add_watch = u_inotify_add_watch, .inotify_rm_watch = u_inotify_rm_watch,
-	.fionread = u_fionread, .getdents64 = u_getdents64,
+	.fionread = u_fionread, .dnotify_signals = u_dnotify_signals, .getdents64 = u_getdents64,
 	.getcwd = u_getcwd, .chdir = u_chdir, .fchdir = u_fchdir, .fchmodat = u_fchmodat,
 	.faccessat2 = u_faccessat2,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,

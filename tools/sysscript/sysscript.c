@@ -57,7 +57,8 @@ static const struct sym syms[] = {
 	S(IN_DELETE), S(IN_DELETE_SELF), S(IN_MOVE_SELF), S(IN_ALL_EVENTS), S(IN_UNMOUNT),
 	S(IN_Q_OVERFLOW), S(IN_IGNORED), S(IN_ONLYDIR), S(IN_DONT_FOLLOW), S(IN_EXCL_UNLINK),
 	S(IN_MASK_CREATE), S(IN_MASK_ADD), S(IN_ISDIR), S(IN_ONESHOT), S(IN_NONBLOCK),
-	S(IN_CLOEXEC),
+	S(IN_CLOEXEC), S(F_NOTIFY), S(F_SETSIG), S(F_GETSIG), S(DN_ACCESS), S(DN_MODIFY),
+	S(DN_CREATE), S(DN_DELETE), S(DN_RENAME), S(DN_ATTRIB), { "DN_MULTISHOT", 0x80000000L },
 #undef S
 	{ "NULL", 0 },
 };
@@ -929,6 +930,11 @@ long sysscript_line(struct sysscript *s, const char *line)
 		BUF(size);
 		r = b->read(c, (int)a[0], buf, size);
 		kind = 12;
+	} else if (!strcmp(cmd, "dnotify_signals")) {
+		NEED(0);
+		BUF(4096);
+		r = b->dnotify_signals(c, buf, 4096);
+		kind = 2;
 	} else if (!strcmp(cmd, "fionread")) {
 		int queued = -1;
 

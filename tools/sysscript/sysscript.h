@@ -53,7 +53,9 @@
  * are the calls (IN_* symbols); "inotify_read FD [SIZE]" reads with a SIZE-byte
  * buffer (4096) and prints each event as {wd mask cookie "name"}, a cookie as the
  * order it was first seen in (c1, ...: the kernel's counter is global), 0 as 0;
- * "fionread FD" prints ioctl(FIONREAD)'s count.
+ * "fionread FD" prints ioctl(FIONREAD)'s count; "dnotify_signals" the signals
+ * fcntl(F_NOTIFY) sent since the last one (SIGIO once however many, as a standard
+ * signal pends; an F_SETSIG signal each time, with its si_fd).
  * OPENED, as a number, is what the last successful openat returned, and "{opened}"
  * the same inside a word ("/proc/self/fd/{opened}"); "{child}" in a line is the pid
  * of the newest "fork" (0 before the first).
@@ -145,6 +147,9 @@ struct sys_backend {
 	int (*inotify_add_watch)(void *ctx, int fd, const char *path, unsigned int mask);
 	int (*inotify_rm_watch)(void *ctx, int fd, int wd);
 	int (*fionread)(void *ctx, int fd, int *n);
+	/* the signals dnotify sent the script's task since the last call, as text into
+	 * buf ("SIGIO", "40 fd=3" for an F_SETSIG signal): their number */
+	int (*dnotify_signals)(void *ctx, char *buf, size_t n);
 };
 
 /* The text of "id" (both backends format it here): real/effective/saved/fs uid and

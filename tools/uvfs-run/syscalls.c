@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <sys/sysmacros.h>
 #include <stdint.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1979,16 +1980,57 @@ static enum action do_ioctl(struct proc *p, struct user_regs_struct *r, int fd, 
 static enum action syscall_answer(struct proc *p, struct user_regs_struct *r);
 
 /* Every call the filter delivers: answered, and with --explain recorded (explain.c) */
+/*
+ * The signals dnotify owes (uvfs_dnotify_take), sent before the call that caused
+ * them is answered, so that they are pending when it returns, as the kernel's
+ * send_sigio() makes them: SIGIO, or the signal F_SETSIG gave the descriptor's
+ * stand-in, with si_fd and si_band -- queued by the supervisor, so with si_code
+ * SI_QUEUE where the kernel's is POLL_MSG (a process may not queue a positive code to
+ * another: docs/SEMANTICS.md §9).
+ */
+static void run_dnotify_send(void)
+{
+	int pid, fd;
+
+	while (uvfs_dnotify_take(run_fs, &pid, &fd) == 1) {
+		pid_t host = run_host_tgid(pid);
+		int s, sig = 0;
+		siginfo_t si;
+
+		if (host < 0)
+			continue;  /* gone: nobody to tell */
+		s = run_take_fd(host, fd);
+		if (s >= 0) {
+			sig = fcntl(s, F_GETSIG);
+			close(s);
+		}
+		if (sig <= 0) {
+			(void)kill(host, SIGIO);
+			continue;
+		}
+		memset(&si, 0, sizeof(si));
+		si.si_signo = sig;
+		si.si_code = SI_QUEUE;
+		si.si_band = POLLIN | POLLRDNORM | POLLMSG;  /* band_table[POLL_MSG - POLL_IN] */
+		si.si_fd = fd;
+		(void)syscall(SYS_rt_sigqueueinfo, host, sig, &si);
+	}
+}
+
 enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 {
 	long nr = (long)r->orig_rax;
 	unsigned long long a0 = r->rdi;
 	enum action a;
 
-	if (run_log_fd < 0)
-		return syscall_answer(p, r);
+	if (run_log_fd < 0) {
+		a = syscall_answer(p, r);
+		run_dnotify_send();
+		return a;
+	}
 	run_log_begin();
 	a = syscall_answer(p, r);
+	run_dnotify_send();
 	run_log_call(p, nr, a0, (long)r->rax, a);
 	return a;
 }
@@ -2091,6 +2133,10 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return fcntl_setlease(p, r, fd, iarg(A2(r)));
 		case F_CREATED_QUERY_:
 			/* uvfs's open created the file, not the stand-in's */
+			return skip(r, uvfs_fcntl(t, fd, cmd, (long)A2(r)));
+		case F_NOTIFY:
+			/* dnotify: uvfs's requests on uvfs's directory; the signals are sent
+			 * after each call (run_dnotify_send), F_SETSIG's the stand-in's */
 			return skip(r, uvfs_fcntl(t, fd, cmd, (long)A2(r)));
 		case F_GETFD:
 		case F_DUPFD_QUERY_:
