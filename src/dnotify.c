@@ -142,12 +142,12 @@ static void remove_requests(struct file *f, const struct fdtable *owner)
 		recalc(m);
 }
 
-void dnotify_flush(struct file *f, const struct fdtable *files)
+void __dnotify_flush(struct file *f, const struct fdtable *files)
 {
 	remove_requests(f, files);
 }
 
-void dnotify_release(struct file *f)
+void __dnotify_release(struct file *f)
 {
 	remove_requests(f, NULL);
 }
@@ -162,7 +162,7 @@ int fcntl_dirnotify(struct uvfs_task *t, int fd, struct file *f, unsigned long a
 	arg &= 0xffffffffu;  /* the kernel's "unsigned int arg" */
 	/* a zero mask removes the request, of any descriptor */
 	if (!(arg & ~(unsigned long)DN_MULTISHOT)) {
-		dnotify_flush(f, t->files);
+		__dnotify_flush(f, t->files);
 		return 0;
 	}
 	if (!S_ISDIR(f->f_inode->i_mode))

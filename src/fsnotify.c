@@ -361,25 +361,25 @@ static void notify_dentry(struct dentry *d, uint32_t mask, bool unlinked)
 		send_to_marks(inode, mask, NULL, 0, unlinked);
 }
 
-void fsnotify_create(struct inode *dir, struct dentry *d)
+void __fsnotify_create(struct inode *dir, struct dentry *d)
 {
 	if (fsnotify_watched(dir))
 		send_to_marks(dir, FS_CREATE | isdir(d->d_inode), &d->d_name, 0, false);
 }
 
-void fsnotify_link_count(struct inode *inode)
+void __fsnotify_link_count(struct inode *inode)
 {
 	notify_inode(inode, FS_ATTRIB);
 }
 
-void fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d)
+void __fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d)
 {
-	fsnotify_link_count(inode);
+	__fsnotify_link_count(inode);
 	if (fsnotify_watched(dir))
 		send_to_marks(dir, FS_CREATE, &d->d_name, 0, false);
 }
 
-void fsnotify_inoderemove(struct inode *inode)
+void __fsnotify_inoderemove(struct inode *inode)
 {
 	struct fsnotify_state *s;
 	struct fsnotify_mark *m, *next;
@@ -398,18 +398,18 @@ void fsnotify_inoderemove(struct inode *inode)
 	}
 }
 
-void fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode)
+void __fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode)
 {
 	/* d_delete(): the unlinker alone holds d, so d goes negative and the inode's
 	 * last name with it now; held by others (an open file, a cwd), the inode stays
 	 * and its IN_DELETE_SELF comes with their last dput (dentry_kill()) */
 	if (d->d_count == 1 && inode->i_nlink == 0)
-		fsnotify_inoderemove(inode);
+		__fsnotify_inoderemove(inode);
 	if (fsnotify_watched(dir))
 		send_to_marks(dir, FS_DELETE | isdir(inode), &d->d_name, 0, false);
 }
 
-void fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qstr *old_name,
+void __fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qstr *old_name,
 		   struct inode *target, struct dentry *moved)
 {
 	struct inode *source = moved->d_inode;
@@ -429,11 +429,11 @@ void fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qs
 	if (fsnotify_watched(new_dir))
 		send_to_marks(new_dir, FS_MOVED_TO | dirbit, &moved->d_name, cookie, false);
 	if (target)
-		fsnotify_link_count(target);
+		__fsnotify_link_count(target);
 	notify_inode(source, FS_MOVE_SELF);
 }
 
-void fsnotify_change(struct dentry *d, unsigned int ia_valid)
+void __fsnotify_change(struct dentry *d, unsigned int ia_valid)
 {
 	uint32_t mask = 0;
 
@@ -452,7 +452,7 @@ void fsnotify_change(struct dentry *d, unsigned int ia_valid)
 		notify_dentry(d, mask, false);
 }
 
-void fsnotify_file(struct file *f, uint32_t mask)
+void __fsnotify_file(struct file *f, uint32_t mask)
 {
 	struct dentry *d = f->f_path.dentry;
 

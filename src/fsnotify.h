@@ -109,32 +109,102 @@ static inline bool fsnotify_watched(const struct inode *inode)
 	return inode && (inode->i_state & I_FSNOTIFY);
 }
 
-/* The hooks.  Each does nothing unless an inode it concerns has marks. */
+/*
+ * The hooks.  Each is an inline test of the inodes it concerns (I_FSNOTIFY) before
+ * the call that does the work, so that a change nobody watches costs a few loads.
+ */
+void __fsnotify_create(struct inode *dir, struct dentry *d);
+void __fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d);
+void __fsnotify_link_count(struct inode *inode);
+void __fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode);
+void __fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qstr *old_name,
+		     struct inode *target, struct dentry *moved);
+void __fsnotify_change(struct dentry *d, unsigned int ia_valid);
+void __fsnotify_file(struct file *f, uint32_t mask);
+void __fsnotify_inoderemove(struct inode *inode);
+
+/* d (or its directory, unless d is a root) has marks */
+static inline bool fsnotify_dentry_watched(const struct dentry *d)
+{
+	return fsnotify_watched(d->d_inode) || (!IS_ROOT(d) && fsnotify_watched(d->d_parent->d_inode));
+}
+
 /* fsnotify_create(): a new name in dir (mkdir, mknod, symlink, open's O_CREAT) */
-void fsnotify_create(struct inode *dir, struct dentry *d);
+static inline void fsnotify_create(struct inode *dir, struct dentry *d)
+{
+	if (fsnotify_watched(dir))
+		__fsnotify_create(dir, d);
+}
+
 /* fsnotify_link(): inode got a new name d in dir (IN_ATTRIB, then IN_CREATE) */
-void fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d);
+static inline void fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d)
+{
+	if (fsnotify_watched(dir) || fsnotify_watched(inode))
+		__fsnotify_link(dir, inode, d);
+}
+
 /* fsnotify_link_count(): inode's link count changed (IN_ATTRIB on it alone) */
-void fsnotify_link_count(struct inode *inode);
+static inline void fsnotify_link_count(struct inode *inode)
+{
+	if (fsnotify_watched(inode))
+		__fsnotify_link_count(inode);
+}
+
 /* d_delete_notify(): d (with inode) left dir: the inode's own IN_DELETE_SELF when d
  * was its last name and nobody holds d but the caller (d_delete()'s
  * dentry_unlink_inode()), then dir's IN_DELETE */
-void fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode);
+static inline void fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode)
+{
+	if (fsnotify_watched(dir) || fsnotify_watched(inode))
+		__fsnotify_d_delete(dir, d, inode);
+}
+
+/* Whether a rename of source over target (or NULL) between the two directories is
+ * heard: only then does vfs_rename() keep the old name for fsnotify_move() */
+static inline bool fsnotify_move_watched(const struct inode *old_dir, const struct inode *new_dir,
+					 const struct inode *source, const struct inode *target)
+{
+	return fsnotify_watched(old_dir) || fsnotify_watched(new_dir) ||
+	       fsnotify_watched(source) || fsnotify_watched(target);
+}
+
 /* fsnotify_move(): moved (already under its new name in new_dir) was old_name in
  * old_dir; target the inode it replaced, or NULL */
-void fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qstr *old_name,
-		   struct inode *target, struct dentry *moved);
+static inline void fsnotify_move(struct inode *old_dir, struct inode *new_dir,
+				 const struct qstr *old_name, struct inode *target,
+				 struct dentry *moved)
+{
+	if (fsnotify_move_watched(old_dir, new_dir, moved->d_inode, target))
+		__fsnotify_move(old_dir, new_dir, old_name, target, moved);
+}
+
 /* fsnotify_change(): notify_change() changed what ia_valid says of d's inode */
-void fsnotify_change(struct dentry *d, unsigned int ia_valid);
+static inline void fsnotify_change(struct dentry *d, unsigned int ia_valid)
+{
+	if (fsnotify_dentry_watched(d))
+		__fsnotify_change(d, ia_valid);
+}
+
 /* The events of an open file: FS_OPEN, FS_ACCESS, FS_MODIFY, FS_CLOSE_* */
-void fsnotify_file(struct file *f, uint32_t mask);
+static inline void fsnotify_file(struct file *f, uint32_t mask)
+{
+	if (fsnotify_dentry_watched(f->f_path.dentry))
+		__fsnotify_file(f, mask);
+}
+
 static inline void fsnotify_close(struct file *f)
 {
 	fsnotify_file(f, (f->f_mode & FMODE_WRITE) ? FS_CLOSE_WRITE : FS_CLOSE_NOWRITE);
 }
+
 /* fsnotify_inoderemove(): the inode's last name is gone (IN_DELETE_SELF), and with
  * it every mark (IN_IGNORED each) */
-void fsnotify_inoderemove(struct inode *inode);
+static inline void fsnotify_inoderemove(struct inode *inode)
+{
+	if (fsnotify_watched(inode))
+		__fsnotify_inoderemove(inode);
+}
+
 /* fsnotify_sb_delete(): the superblock goes: IN_UNMOUNT, then IN_IGNORED, for every
  * mark on one of its inodes */
 void fsnotify_sb_delete(struct super_block *sb);
@@ -143,8 +213,20 @@ void fsnotify_sb_delete(struct super_block *sb);
  * of f closed by table files (filp_flush()); f's last reference gone */
 struct fdtable;
 int fcntl_dirnotify(struct uvfs_task *t, int fd, struct file *f, unsigned long arg);
-void dnotify_flush(struct file *f, const struct fdtable *files);
-void dnotify_release(struct file *f);
+void __dnotify_flush(struct file *f, const struct fdtable *files);
+void __dnotify_release(struct file *f);
+/* (a request is held by a mark on its directory: none, nothing to do) */
+static inline void dnotify_flush(struct file *f, const struct fdtable *files)
+{
+	if (fsnotify_watched(f->f_inode))
+		__dnotify_flush(f, files);
+}
+
+static inline void dnotify_release(struct file *f)
+{
+	if (fsnotify_watched(f->f_inode))
+		__dnotify_release(f);
+}
 
 /* Groups and marks (inotify.c and dnotify.c are the users) */
 struct fsnotify_group *fsnotify_alloc_group(struct uvfs *fs, unsigned int max_events);

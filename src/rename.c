@@ -48,6 +48,7 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 	struct uvfs *fs = task->fs;
 	bool is_dir = S_ISDIR(source->i_mode), new_is_dir = false;
 	struct name_snapshot old_name;
+	bool notify;
 	int err;
 
 	if (source == target)
@@ -81,11 +82,15 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 	 * another namespace only is no obstacle (3.18), and goes with the name */
 	if (is_local_mountpoint(fs, task->mnt_ns, old) || is_local_mountpoint(fs, task->mnt_ns, new))
 		return -EBUSY;
-	/* vfs_rename(): the old name, for fsnotify_move() after d_move() */
-	take_dentry_name_snapshot(&old_name, old);
+	/* vfs_rename(): the old name, for fsnotify_move() after d_move() -- kept only
+	 * when someone will hear of the move (nothing changes that meanwhile: ns_lock) */
+	notify = fsnotify_move_watched(old_dir->d_inode, new_dir->d_inode, source, target);
+	if (notify)
+		take_dentry_name_snapshot(&old_name, old);
 	err = old_dir->d_inode->i_op->rename(old_dir->d_inode, old, new_dir->d_inode, new, flags);
 	if (err) {
-		release_dentry_name_snapshot(&old_name);
+		if (notify)
+			release_dentry_name_snapshot(&old_name);
 		return err;
 	}
 	if (!(flags & RENAME_EXCHANGE) && target)
@@ -99,11 +104,13 @@ static int vfs_rename(const struct cred *cred, struct dentry *old_dir, struct de
 		d_move(old, new);
 	/* fsnotify_move() of the source; of the other file too for an exchange,
 	 * which replaces nothing */
-	fsnotify_move(old_dir->d_inode, new_dir->d_inode, &old_name.name,
-		      (flags & RENAME_EXCHANGE) ? NULL : target, old);
-	if (flags & RENAME_EXCHANGE)
-		fsnotify_move(new_dir->d_inode, old_dir->d_inode, &old->d_name, NULL, new);
-	release_dentry_name_snapshot(&old_name);
+	if (notify) {
+		__fsnotify_move(old_dir->d_inode, new_dir->d_inode, &old_name.name,
+				(flags & RENAME_EXCHANGE) ? NULL : target, old);
+		if (flags & RENAME_EXCHANGE)
+			__fsnotify_move(new_dir->d_inode, old_dir->d_inode, &old->d_name, NULL, new);
+		release_dentry_name_snapshot(&old_name);
+	}
 	return 0;
 }
 
