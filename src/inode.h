@@ -222,9 +222,10 @@ struct super_operations {
 	blkcnt_t (*blocks)(const struct inode *inode);
 	/* Free the inode at its last iput even with links (procfs: made on demand). */
 	bool (*drop_inode)(const struct inode *inode);
-	/* statfs: the fields the filesystem knows (f_type, sizes, counts).  Optional:
-	 * without it, simple_statfs()'s block size and name length only. */
-	void (*statfs)(const struct super_block *sb, struct statfs *buf);
+	/* statfs of a dentry of the superblock (the kernel's ->statfs(dentry)): the
+	 * fields the filesystem knows (f_type, sizes, counts).  Optional: without it,
+	 * simple_statfs()'s block size and name length only. */
+	void (*statfs)(const struct dentry *d, struct statfs *buf);
 	/* Optional: a dentry of this superblock is being freed (the kernel's
 	 * ->d_release): forget what the filesystem keeps about it. */
 	void (*d_release)(struct dentry *dentry);

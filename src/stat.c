@@ -305,7 +305,7 @@ static void vfs_statfs(const struct path *path, struct statfs *buf)
 
 	memset(buf, 0, sizeof(*buf));
 	if (sb->s_op->statfs) {
-		sb->s_op->statfs(sb, buf);
+		sb->s_op->statfs(path->dentry, buf);
 	} else {
 		buf->f_bsize = UVFS_PAGE_SIZE;  /* simple_statfs() */
 		buf->f_namelen = 255;

@@ -1385,12 +1385,15 @@ static void hostfs_put_super(struct super_block *sb)
 	free(s);
 }
 
-/* the host filesystem's numbers; the flags are the mount's (vfs_statfs) */
-static void hostfs_statfs(const struct super_block *sb, struct statfs *buf)
+/* the numbers of the host filesystem the dentry's file is on -- a recursive mount's
+ * inode below a host mount point is on that mount's filesystem (/sys: sysfs), not
+ * the root's; the flags are the mount's (vfs_statfs) */
+static void hostfs_statfs(const struct dentry *d, struct statfs *buf)
 {
+	const struct inode *inode = d->d_inode;
 	struct statfs h;
 
-	if (fstatfs(HSB(sb)->root_fd, &h))
+	if (fstatfs(inode ? HI(inode)->fd : HSB(d_sb(d))->root_fd, &h))
 		return;
 	buf->f_type = h.f_type;
 	buf->f_bsize = h.f_bsize;

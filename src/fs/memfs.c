@@ -729,8 +729,10 @@ static void memfs_put_super(struct super_block *sb)
 }
 
 /* shmem_statfs(): limits where there are limits, zero where there are none */
-static void memfs_statfs(const struct super_block *sb, struct statfs *buf)
+static void memfs_statfs(const struct dentry *d, struct statfs *buf)
 {
+	const struct super_block *sb = d_sb(d);
+
 	const struct memfs_sb *s = MSB(sb);
 
 	buf->f_type = 0x01021994;  /* TMPFS_MAGIC */

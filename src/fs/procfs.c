@@ -145,7 +145,7 @@ static void proc_put_super(struct super_block *sb)
 }
 
 /* simple_statfs() with procfs's magic */
-static void proc_statfs(const struct super_block *sb, struct statfs *buf)
+static void proc_statfs(const struct dentry *d, struct statfs *buf)
 {
 	buf->f_type = 0x9fa0;  /* PROC_SUPER_MAGIC */
 	buf->f_bsize = 4096;

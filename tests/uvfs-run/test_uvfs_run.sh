@@ -930,6 +930,12 @@ same "tail -F --pid: inotify (uvfs's), and follows the file" "a
 b" "$("$UR" -- bash -c 'echo a > /tmp/l; (sleep 0.5; echo b >> /tmp/l; sleep 0.3) &
 	timeout 60 tail -s 0.1 -F --pid=$! /tmp/l' 2>&1)"
 
+# statfs below a host mount point of the read-only root: that mount's filesystem
+# (sysfs, devpts, proc's own), as the kernel says natively, not the root's
+want=$(native stat -f -c '%n %T %b %l' / /sys /dev /dev/pts 2>&1)
+same "statfs of the host's submounts: their own filesystems" "$want" \
+	"$("$UR" -- stat -f -c '%n %T %b %l' / /sys /dev /dev/pts 2>&1)"
+
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
 echo "1..$n"
