@@ -85,7 +85,8 @@ static void dnotify_event(struct fsnotify_mark *m, uint32_t mask)
 			sig->next = NULL;
 			sig->pid = dn->pid;
 			sig->fd = dn->fd;
-			*s->signals_tail = sig;
+			/* stored atomically: uvfs_dnotify_take() looks without the lock */
+			__atomic_store_n(s->signals_tail, sig, __ATOMIC_RELEASE);
 			s->signals_tail = &sig->next;
 		}
 		if (dn->mask & DN_MULTISHOT_) {
@@ -208,13 +209,14 @@ int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd)
 	struct dnotify_signal *sig;
 	int ret = 0;
 
-	if (!__atomic_load_n(&fs->fsn, __ATOMIC_RELAXED))
-		return 0;  /* never asked: nothing to take, no lock */
+	/* nothing due (the usual answer, after every call uvfs-run makes): no lock */
+	s = __atomic_load_n(&fs->fsn, __ATOMIC_ACQUIRE);
+	if (!s || !__atomic_load_n(&s->signals, __ATOMIC_RELAXED))
+		return 0;
 	uvfs_lock(fs);
-	s = fs->fsn;
-	sig = s ? s->signals : NULL;
+	sig = s->signals;
 	if (sig) {
-		s->signals = sig->next;
+		__atomic_store_n(&s->signals, sig->next, __ATOMIC_RELAXED);
 		if (!s->signals)
 			s->signals_tail = &s->signals;
 		*pid = sig->pid;

@@ -161,8 +161,18 @@ static bool anon_drop_inode(const struct inode *inode)
 	return true;
 }
 
+/* simple_statfs() with ANON_INODE_FS_MAGIC */
+static void anon_statfs(const struct dentry *d, struct statfs *buf)
+{
+	(void)d;
+	buf->f_type = 0x09041934;
+	buf->f_bsize = UVFS_PAGE_SIZE;
+	buf->f_namelen = 255;
+}
+
 static const struct super_operations anon_sops = {
 	.drop_inode = anon_drop_inode,
+	.statfs = anon_statfs,
 	.d_dname = anon_d_dname,
 };
 
