@@ -20,20 +20,27 @@ for t in python3 tail inotifywait; do
 		exit 77
 	fi
 done
-trap 'rm -rf "${bdir:-}" "${ndir:-}"' EXIT
+trap 'rm -rf "${bdir:-}" "${ndir:-}" "${sdir:-}"' EXIT
 bdir=$(mktemp -d /var/tmp/uvfs-run-inotify.XXXXXX)
 ndir=$(mktemp -d /var/tmp/uvfs-run-inotify-native.XXXXXX)
+# the scripts, where both sides see them: a checkout under /tmp is hidden by the
+# fresh tmpfs on /tmp, natively and under uvfs-run alike
+sdir=$(mktemp -d /var/tmp/uvfs-run-inotify-scripts.XXXXXX)
+cp "$here/inotify.py" "$here/dnotify.py" "$here/tail-follow.sh" "$here/inotifywait.sh" "$sdir/"
+here=$sdir
 onbind() {  # onbind COMMAND...: natively with $ndir bound on /mnt, as uvfs-run's --bind
 	native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && shift && "$@"' \
 		x "$ndir" "$@"
 }
 
 want=$(native python3 "$here/inotify.py" /tmp 2>&1)
+same "inotify.py ran natively" "watch 1 anon_inode:inotify 0o600" "$(head -1 <<< "$want")"
 same "inotify.py on memfs" "$want" "$("$UR" -- python3 "$here/inotify.py" /tmp 2>&1)"
 same "inotify.py on a --bind" "$(onbind python3 "$here/inotify.py" /mnt 2>&1)" \
 	"$("$UR" --bind "$bdir" /mnt -- python3 "$here/inotify.py" /mnt 2>&1)"
-same "dnotify.py on memfs" "$(native python3 "$here/dnotify.py" /tmp 2>&1)" \
-	"$("$UR" -- python3 "$here/dnotify.py" /tmp 2>&1)"
+want=$(native python3 "$here/dnotify.py" /tmp 2>&1)
+same "dnotify.py ran natively" "siginfo: the F_SETSIG signal True" "$(tail -1 <<< "$want")"
+same "dnotify.py on memfs" "$want" "$("$UR" -- python3 "$here/dnotify.py" /tmp 2>&1)"
 want=$(native sh "$here/tail-follow.sh" /tmp 2>&1)
 same "tail -F natively follows the rotated log" "one two three four" "$(echo $want)"
 same "tail -F under uvfs-run, memfs" "$want" "$("$UR" -- sh "$here/tail-follow.sh" /tmp 2>&1)"

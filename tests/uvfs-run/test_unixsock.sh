@@ -40,13 +40,16 @@ same "... the host directory holds the same sockets and files" \
 # datagrams to a path with control data (descriptors, credentials given or not) and
 # what a receiver with SO_PASSCRED reads: the sender's credentials, not the
 # supervisor's; the control data's errors before the name's
-same "datagrams with control data on memfs" "$(native python3 "$here/dgram_control.py" /tmp 2>&1)" \
-	"$(cd "$start" && "$UR" -- python3 "$here/dgram_control.py" /tmp 2>&1)"
+cp "$here/dgram_control.py" "$udir/"  # where both sides see it (not a /tmp checkout)
+want=$(native python3 "$udir/dgram_control.py" /tmp 2>&1)
+same "datagrams with control data: ran natively" "given sent 5" "$(head -1 <<< "$want")"
+same "datagrams with control data on memfs" "$want" \
+	"$(cd "$start" && "$UR" -- python3 "$udir/dgram_control.py" /tmp 2>&1)"
 mkdir "$udir/dnative" "$udir/drun"
 want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &&
-	python3 "$2" /mnt' x "$udir/dnative" "$here/dgram_control.py" 2>&1)
+	python3 "$2" /mnt' x "$udir/dnative" "$udir/dgram_control.py" 2>&1)
 same "datagrams with control data on a --bind" "$want" \
-	"$(cd "$start" && "$UR" --bind "$udir/drun" /mnt -- python3 "$here/dgram_control.py" /mnt 2>&1)"
+	"$(cd "$start" && "$UR" --bind "$udir/drun" /mnt -- python3 "$udir/dgram_control.py" /mnt 2>&1)"
 # a server inside on a --bind and a client outside, then the other way round
 rm -rf "${udir:?}/run"/*
 cross='import os, socket, sys, time
