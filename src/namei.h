@@ -134,7 +134,12 @@ lockless_read static inline int may_lookup(const struct cred *cred, const struct
 	inode = READ_ONCE(dir->d_inode);
 	if (!inode)
 		return rcu ? -ECHILD : 0;
-	return inode_permission(cred, (struct inode *)inode, MAY_EXEC | (rcu ? MAY_NOT_BLOCK : 0));
+	/* __inode_permission(), not the inline fast path: it is lockless_read (a
+	 * procfs inode made by another thread may be read here before ns_seq says so),
+	 * which gcc does not carry into an inline copy -- its ThreadSanitizer reported
+	 * the fast path's read of i_uid/i_mode in test_stress; and a directory with
+	 * DCACHE_OP_PERMISSION seldom passes that path anyway */
+	return __inode_permission(cred, (struct inode *)inode, MAY_EXEC | (rcu ? MAY_NOT_BLOCK : 0));
 }
 
 /*
