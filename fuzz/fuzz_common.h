@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fuzz_common.h - what every fuzz target shares: a uvfs backend that makes no fifos
- * (opening one without a peer waits for it, forever in a single-threaded target),
+ * (opening one without a peer waits for it, forever in a single-threaded target) and
+ * whose calls never wait,
  * input limits, and the checks after a run: every object the instance made is gone
  * once it is freed.  Any failed check aborts, which libFuzzer reports with the input.
  */
@@ -35,12 +36,17 @@ static int fuzz_mknodat(void *ctx, int dfd, const char *path, mode_t mode, dev_t
 	return fuzz_real_mknodat(ctx, dfd, path, mode, dev);
 }
 
-/* A uvfs backend with /proc held at 1023, as the differential scripts expect. */
+/* A uvfs backend with /proc held at 1023, as the differential scripts expect; and
+ * no call waits (uvfs_set_nowait): a read of an inotify descriptor with nothing
+ * queued would wait forever in a single-threaded target, where it is -UVFS_EWOULDWAIT
+ * instead -- the fuzz_sysscript input CI's minute found, "inotify_init1 0" then a
+ * read of it. */
 static inline struct sys_backend *fuzz_backend(void)
 {
 	struct sys_backend *b = sys_backend_uvfs_proc(NULL);
 
 	FUZZ_CHECK(b);
+	uvfs_set_nowait(1);
 	fuzz_real_mknodat = b->mknodat;
 	b->mknodat = fuzz_mknodat;
 	return b;

@@ -361,7 +361,8 @@ static struct uvfs_task *build(struct uvfs *fs, unsigned how)
 }
 
 /* The harness's rules: no host mount the input chooses, no fifo (opening one
- * without a peer waits for it, forever in a single-threaded harness), no descriptor
+ * without a peer waits for it, forever in a single-threaded harness, as a read of an
+ * empty inotify queue does: no inotify descriptor either), no descriptor
  * passing (passing.c takes the harness's own descriptors with pidfd_getfd and holds
  * uvfs files beyond the instance's life). */
 static bool refused(const struct user_regs_struct *r)
@@ -370,7 +371,7 @@ static bool refused(const struct user_regs_struct *r)
 	char type[8];
 
 	if (nr == SYS_sendmsg || nr == SYS_sendmmsg || nr == SYS_recvmsg || nr == SYS_recvmmsg ||
-	    nr == SYS_pidfd_getfd)
+	    nr == SYS_pidfd_getfd || nr == SYS_inotify_init || nr == SYS_inotify_init1)
 		return true;
 
 	if (nr == SYS_mknod || nr == SYS_mknodat)
