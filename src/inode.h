@@ -133,6 +133,12 @@ struct inode_operations {
 	 * stays readable for the RCU read section); -ECHILD: take the lock. */
 	int (*get_magic_rcu)(struct dentry *dentry, const struct uvfs_task *reader,
 			     struct path *out);
+	/* Optional: what readlink(2) gives, made by the filesystem, where following
+	 * the link is ->get_magic's (the kernel's ->readlink: proc_pid_readlink() is
+	 * one; procfs's links to the embedder's descriptors, whose text uvfs does not
+	 * make).  Called under ns_lock; like readlink, no NUL, truncated to bufsiz. */
+	ssize_t (*readlink)(struct dentry *dentry, const struct uvfs_task *reader, char *buf,
+			    size_t bufsiz);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
 	/* Optional: make the change attr describes in the filesystem's own store, after

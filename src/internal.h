@@ -197,6 +197,10 @@ struct uvfs {
 	 * and the system (procfs.c) */
 	struct uvfs_proc_source proc_src;
 	void *proc_src_arg;
+	/* ns_lock: uvfs_set_proc_fd_source()'s, copied: the embedder's descriptors in
+	 * /proc/PID/fd (procfs.c) */
+	struct uvfs_proc_fd_source proc_fds;
+	void *proc_fds_arg;
 	/* ns_lock: a cache went over its bound; task_leave() has the superblocks'
 	 * ->shrink evict, once the call is done and no walk stands on a dentry
 	 * without a reference (shrink_caches(), super.c) */

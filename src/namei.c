@@ -448,6 +448,8 @@ ssize_t vfs_readlink(struct uvfs_task *reader, struct dentry *dentry, char *buf,
 	const char *body;
 	size_t len;
 
+	if (iop->readlink)
+		return iop->readlink(dentry, reader, buf, bufsiz);
 	if (iop->get_magic) {
 		/* proc_pid_readlink(): d_path of the target from the reader's root */
 		struct path target;

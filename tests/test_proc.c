@@ -696,6 +696,160 @@ static void test_proc_source(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * The embedder's descriptors (uvfs_set_proc_fd_source) beside uvfs's, as the kernel
+ * lists a whole table: ascending in one listing, a number uvfs has a file at shown
+ * as uvfs's, the link's text and mode the embedder's, fdinfo its text; following
+ * such a link ENOENT (uvfs has no file behind it), another user's EACCES.
+ */
+struct fake_fds {
+	int n;                 /* how many of 0, 1, 2, 9, 70 the process has */
+	mode_t mode9;          /* the link mode of 9 */
+	int calls;
+};
+
+static int fake_fd_list(void *arg, int pid, struct uvfs_proc_fd *fds, size_t max)
+{
+	static const int nums[] = { 0, 1, 2, 9, 70 };
+	struct fake_fds *f = arg;
+
+	f->calls++;
+	if (pid != 1)
+		return -ESRCH;
+	for (int i = 0; i < f->n && (size_t)i < max; i++) {
+		fds[i].fd = nums[i];
+		fds[i].mode = nums[i] == 9 ? f->mode9 : nums[i] ? 0300 : 0500;
+	}
+	return f->n;
+}
+
+static ssize_t fake_fd_readlink(void *arg, int pid, int fd, char *buf, size_t size)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), fd == 9 ? "socket:[%d]" : "/dev/pts/%d", fd + pid);
+
+	(void)arg;
+	if ((size_t)n <= size)
+		memcpy(buf, text, (size_t)n);
+	return n;
+}
+
+static ssize_t fake_fdinfo(void *arg, int pid, int fd, char *buf, size_t size)
+{
+	char text[700];
+	int n;
+
+	(void)arg;
+	/* longer than uvfs's first buffer for fd 70: asked again with room */
+	n = snprintf(text, sizeof(text), "pos:\t0\nflags:\t02\nfd:\t%d %d\n%s", fd, pid,
+		     fd == 70 ? "x" : "");
+	if (fd == 70) {
+		memset(text + n, 'y', 600);
+		n += 600;
+	}
+	if ((size_t)n <= size)
+		memcpy(buf, text, (size_t)n);
+	return n;
+}
+
+static void test_proc_fd_source(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *t2 = uvfs_task_fork(t);
+	struct fake_fds f = { .n = 5, .mode9 = 0700 };
+	const struct uvfs_proc_fd_source ops = {
+		.fds = fake_fd_list, .readlink = fake_fd_readlink, .fdinfo = fake_fdinfo,
+	};
+	const struct uvfs_proc_fd_source no_link = { .fds = fake_fd_list };
+	char names[2048], buf[8192];
+	struct stat st;
+	long d_off;
+	int fd, fd2;
+
+	(void)state;
+	assert_int_equal(uvfs_set_proc_fd_source(NULL, &ops, &f), -EINVAL);
+	assert_int_equal(uvfs_set_proc_fd_source(fs, &no_link, &f), -EINVAL);
+	assert_int_equal(uvfs_set_proc_fd_source(fs, &ops, &f), 0);
+	/* uvfs's first two descriptors take 0 and 1: the embedder's there are hidden */
+	fd = uvfs_openat(t, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY, 0);
+	assert_int_equal(fd, 0);
+	fd2 = uvfs_openat(t, AT_FDCWD, "/proc/1/fd", O_RDONLY | O_DIRECTORY, 0);
+	assert_int_equal(fd2, 1);
+	assert_int_equal(uvfs_dup3(t, fd, 5, 0), 5);
+	f.calls = 0;
+	/* (2: uvfs's, list_dir's own descriptor of the directory) */
+	list_dir(t, "/proc/1/fd", names, sizeof(names), "70", &d_off);
+	assert_string_equal(names, ". .. 0 1 2 5 9 70 ");
+	/* one question to the embedder per getdents64 call (the one that lists, the one
+	 * that finds the end), not one per entry */
+	assert_int_equal(f.calls, 2);
+	assert_int_equal(d_off, 73);
+	list_dir(t, "/proc/1/fdinfo", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 0 1 2 5 9 70 ");
+	/* a process the embedder knows nothing of: uvfs's alone */
+	list_dir(t2, "/proc/2/fd", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 0 ");
+
+	readlink_str(t, "/proc/1/fd/2", buf, sizeof(buf));
+	assert_string_equal(buf, "/dev/pts/3");
+	readlink_str(t, "/proc/self/fd/9", buf, sizeof(buf));
+	assert_string_equal(buf, "socket:[10]");
+	readlink_str(t, "/proc/1/fd/0", buf, sizeof(buf));
+	assert_string_equal(buf, "/");
+	/* readlink truncates silently, as for any link */
+	assert_int_equal(uvfs_readlinkat(t, AT_FDCWD, "/proc/1/fd/9", buf, 4), 4);
+	assert_memory_equal(buf, "sock", 4);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/9", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_mode, S_IFLNK | 0700);
+	assert_int_equal(st.st_size, 64);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/2", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_mode, S_IFLNK | 0300);
+	/* nothing uvfs has behind it */
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/2", &st, 0), -ENOENT);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/proc/1/fd/9", O_RDONLY, 0), -ENOENT);
+	assert_int_equal(uvfs_chdir(t, "/proc/1/fd/70"), -ENOENT);
+	/* no such descriptor */
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/8", &st, AT_SYMLINK_NOFOLLOW),
+			 -ENOENT);
+	assert_int_equal(read_file(t, "/proc/1/fdinfo/9", buf, sizeof(buf)), 25);
+	assert_string_equal(buf, "pos:\t0\nflags:\t02\nfd:\t9 1\n");
+	assert_int_equal(read_file(t, "/proc/1/fdinfo/70", buf, sizeof(buf)), 627);
+
+	/* the embedder's mode changes: the cached entry follows it (tid_fd_revalidate) */
+	f.mode9 = 0500;
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/9", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_mode, S_IFLNK | 0500);
+	/* ... and it closes 9 and 70: gone from the listing and from lookups */
+	f.n = 3;
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/9", &st, AT_SYMLINK_NOFOLLOW),
+			 -ENOENT);
+	list_dir(t, "/proc/1/fd", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 0 1 2 5 ");
+	/* uvfs opens a file at 2: uvfs's from then on */
+	assert_int_equal(uvfs_dup3(t, fd, 2, 0), 2);
+	readlink_str(t, "/proc/1/fd/2", buf, sizeof(buf));
+	assert_string_equal(buf, "/");
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/fd/2", &st, 0), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(uvfs_close(t, 2), 0);
+	readlink_str(t, "/proc/1/fd/2", buf, sizeof(buf));
+	assert_string_equal(buf, "/dev/pts/3");
+
+	/* another user: EACCES, read or followed (proc_fd_access_allowed()) */
+	assert_int_equal(uvfs_setresuid(t2, 1000, 1000, 1000), 0);
+	assert_int_equal(uvfs_readlinkat(t2, AT_FDCWD, "/proc/1/fd/1", buf, sizeof(buf)),
+			 -EACCES);
+	assert_int_equal(uvfs_readlinkat(t2, AT_FDCWD, "/proc/1/fd/2", buf, sizeof(buf)),
+			 -EACCES);
+
+	/* taken away: uvfs's alone again */
+	assert_int_equal(uvfs_set_proc_fd_source(fs, NULL, NULL), 0);
+	list_dir(t, "/proc/1/fd", names, sizeof(names), NULL, &d_off);
+	assert_string_equal(names, ". .. 0 1 2 5 ");
+	assert_int_equal(uvfs_readlinkat(t, AT_FDCWD, "/proc/1/fd/9", buf, sizeof(buf)), -ENOENT);
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -706,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_proc_listing),
 		cmocka_unit_test(test_fdinfo),
 		cmocka_unit_test(test_proc_source),
+		cmocka_unit_test(test_proc_fd_source),
 		cmocka_unit_test(test_no_leaks),
 	};
 

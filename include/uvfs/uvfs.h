@@ -957,6 +957,43 @@ struct uvfs_proc_source {
 int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg);
 
 /*
+ * The descriptors a process has that are not uvfs's -- the terminal and pipes it was
+ * started with, its sockets, anything the embedder opened for it -- listed beside
+ * uvfs's own in /proc/PID/fd and /proc/PID/fdinfo (and a thread's), as the kernel
+ * lists every descriptor of the table (ls -l /proc/self/fd, lsof).  A number uvfs
+ * has a file at is uvfs's: the embedder's entry at that number is not shown.
+ *   fds(arg, pid, fds, max) - process pid's descriptors, ascending, at most max
+ *     stored, each with the permission bits of its /proc link (what the kernel's
+ *     proc_fd_link mode shows of its open mode: 0500 read, 0300 write, 0700 both;
+ *     lstat of the kernel's /proc/PID/fd/N); returns how many there are (more than
+ *     max: called again with room), or -errno (none listed).
+ *   readlink(arg, pid, fd, buf, size) - what readlink(2) of /proc/PID/fd/FD gives
+ *     ("pipe:[8812]", "/dev/pts/0", "socket:[31]"): its length, which may exceed
+ *     size (uvfs then calls again with room), or -errno.
+ *   fdinfo(arg, pid, fd, buf, size) - the text of /proc/PID/fdinfo/FD, the same way.
+ * All three are called with uvfs's lock held: they must not call uvfs.  uvfs has no
+ * file behind such a link: lstat and readlink answer, but a walk that follows it
+ * (open, stat, chdir) is ENOENT -- the embedder, which holds the descriptor, answers
+ * those itself (uvfs-run opens the kernel's /proc/TID/fd/N for the program).  A
+ * reader ptrace_may_access() refuses gets EACCES, as for uvfs's own.  The size of
+ * /proc/PID/fd (stat's st_size, the number of open descriptors on Linux) counts
+ * uvfs's only.
+ * uvfs_set_proc_fd_source - sets (NULL: removes) it; the structure is copied.  0, or
+ *   -EINVAL (fs NULL, or a source without fds or readlink).
+ */
+struct uvfs_proc_fd {
+	int fd;
+	mode_t mode;  /* the link's permission bits (0500, 0300, 0700) */
+};
+struct uvfs_proc_fd_source {
+	int (*fds)(void *arg, int pid, struct uvfs_proc_fd *fds, size_t max);
+	ssize_t (*readlink)(void *arg, int pid, int fd, char *buf, size_t size);
+	ssize_t (*fdinfo)(void *arg, int pid, int fd, char *buf, size_t size);
+};
+int uvfs_set_proc_fd_source(struct uvfs *fs, const struct uvfs_proc_fd_source *source,
+			    void *arg);
+
+/*
  * uvfs_proc_pid - the process a /proc/PID directory open on fd is about: on Linux
  * such a descriptor is also a pidfd (pidfd_send_signal(2); psmisc's killall signals
  * through it), which a runner gives the program by installing the kernel's own

@@ -51,13 +51,16 @@ enum proc_type {
 	PROC_THREAD_SELF,     /* /proc/thread-self */
 	PROC_NS_DIR,          /* /proc/PID/ns */
 	PROC_NS,              /* /proc/PID/ns/TYPE: the source's text, read only */
+	PROC_EFD,             /* /proc/PID/fd/N of the embedder's descriptor N */
+	PROC_EFDINFO,         /* /proc/PID/fdinfo/N of the same */
 };
 
 struct proc_inode {
 	struct inode vfs_inode;
 	enum proc_type type;  /* immutable */
 	int pid;              /* immutable; the process (the tgid) */
-	int fd;               /* immutable; PROC_SRC, PROC_LINK: the index in its table */
+	int fd;               /* immutable; PROC_SRC, PROC_LINK: the index in its table;
+			       * PROC_FD, PROC_FDINFO, PROC_EFD, PROC_EFDINFO: the number */
 	int tid;              /* immutable; below /proc/PID/task/TID: TID, else 0 */
 };
 
@@ -67,10 +70,17 @@ struct proc_sb {
 	char ns[64];          /* ns_lock: that of the last /proc/PID/ns/TYPE read */
 };
 
+/* The embedder's descriptors of one process, asked once per listing (efd_get) */
+struct efd_list {
+	struct uvfs_proc_fd *fds;  /* ascending, malloc'd; NULL: none */
+	int n;
+	bool asked;
+};
+
 static const struct inode_operations proc_dir_iops, proc_fd_dir_iops, proc_fdinfo_dir_iops,
 	proc_pid_dir_iops, proc_link_iops, proc_task_dir_iops, proc_src_iops,
 	proc_fixed_link_iops, proc_thread_self_iops, proc_src_rw_iops, proc_ns_iops,
-	proc_self_iops, proc_file_iops, proc_mounts_iops;
+	proc_self_iops, proc_file_iops, proc_mounts_iops, proc_efd_iops, proc_efdinfo_iops;
 static const struct file_operations proc_dir_fops, proc_fdinfo_fops, proc_mounts_fops;
 /* Each kind of entry's operations (a writable source file: proc_src_rw_iops) */
 static const struct inode_operations *const type_iops[] = {
@@ -84,8 +94,9 @@ static const struct inode_operations *const type_iops[] = {
 	[PROC_SRC] = &proc_src_iops, [PROC_SYS] = &proc_dir_iops,
 	[PROC_LINK] = &proc_fixed_link_iops, [PROC_THREAD_SELF] = &proc_thread_self_iops,
 	[PROC_NS_DIR] = &proc_pid_dir_iops, [PROC_NS] = &proc_ns_iops,
+	[PROC_EFD] = &proc_efd_iops, [PROC_EFDINFO] = &proc_efdinfo_iops,
 };
-_Static_assert(ARRAY_SIZE(type_iops) == PROC_NS + 1, "an entry for every kind");
+_Static_assert(ARRAY_SIZE(type_iops) == PROC_EFDINFO + 1, "an entry for every kind");
 _Static_assert(offsetof(struct proc_inode, vfs_inode) == 0, "new_inode gives the struct");
 
 static inline struct proc_inode *PI(const struct inode *inode)
@@ -359,6 +370,79 @@ static void fill_fd_entry(struct proc_entry *e, enum proc_type dir_type, int pid
 }
 
 /*
+ * The embedder's descriptors of process pid (uvfs_set_proc_fd_source), into l once:
+ * none when there is no such source or it fails.  Under ns_lock (its fds() is told
+ * so); l->fds is the caller's to free.
+ */
+static void efd_get(struct uvfs *fs, int pid, struct efd_list *l)
+{
+	size_t max = 64;
+
+	if (l->asked)
+		return;
+	l->asked = true;
+	l->n = 0;
+	while (fs->proc_fds.fds) {
+		struct uvfs_proc_fd *nf = realloc(l->fds, max * sizeof(*nf));
+		int n;
+
+		if (!nf)
+			break;
+		l->fds = nf;
+		n = fs->proc_fds.fds(fs->proc_fds_arg, pid, l->fds, max);
+		if (n < 0)
+			break;
+		if ((size_t)n <= max) {
+			l->n = n;
+			break;
+		}
+		max = (size_t)n;
+	}
+}
+
+/* The embedder's descriptor fd of the list, or NULL; one uvfs has a file at is
+ * uvfs's (t: the process) */
+static const struct uvfs_proc_fd *efd_find(const struct efd_list *l, const struct uvfs_task *t,
+					   unsigned long fd)
+{
+	if (fd < t->files->size && t->files->fd[fd])
+		return NULL;
+	for (int i = 0; i < l->n; i++)
+		if (l->fds[i].fd >= 0 && (unsigned long)l->fds[i].fd == fd)
+			return &l->fds[i];
+	return NULL;
+}
+
+/* The first of the list at fd or above that uvfs has no file at, or NULL */
+static const struct uvfs_proc_fd *efd_next(const struct efd_list *l, const struct uvfs_task *t,
+					   unsigned long fd)
+{
+	for (int i = 0; i < l->n; i++) {
+		unsigned long n = (unsigned long)l->fds[i].fd;
+
+		if (l->fds[i].fd < 0 || n < fd || (n < t->files->size && t->files->fd[n]))
+			continue;
+		return &l->fds[i];
+	}
+	return NULL;
+}
+
+static void fill_efd_entry(struct proc_entry *e, enum proc_type dir_type, int pid,
+			   const struct uvfs_proc_fd *ef)
+{
+	snprintf(e->name, sizeof(e->name), "%d", ef->fd);
+	e->pid = pid;
+	e->fd = ef->fd;
+	if (dir_type == PROC_FD_DIR) {
+		e->type = PROC_EFD;
+		e->mode = S_IFLNK | (ef->mode & 0700);
+	} else {
+		e->type = PROC_EFDINFO;
+		e->mode = S_IFREG | 0444;
+	}
+}
+
+/*
  * The threads of process pid, from the source (ascending; none: the process is its
  * own only thread): how many, the first max of them in tids, or -errno.  Under
  * ns_lock (the source's tids() is told so).
@@ -395,7 +479,8 @@ static bool proc_tid_alive(struct uvfs *fs, int pid, int tid)
  * table or the descriptor table from *pos on, to the next live entry; the caller's
  * loop continues from the returned position.
  */
-static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
+static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e,
+			    struct efd_list *efds)
 {
 	struct uvfs *fs = dir->i_sb->s_fs;
 	const struct proc_inode *pi = PI(dir);
@@ -507,11 +592,19 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 		e->mode = S_IFLNK | 0777;
 		return true;
 	case PROC_FD_DIR:
-	case PROC_FDINFO_DIR:
+	case PROC_FDINFO_DIR: {
+		const struct uvfs_proc_fd *ef;
+		unsigned long end;
+
 		t = find_task(fs, pi->pid);
 		if (!t)
 			return false;
-		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files->size; fd++) {
+		/* uvfs's next descriptor and the embedder's, whichever is lower */
+		efd_get(fs, pi->pid, efds);
+		ef = efd_next(efds, t, (unsigned long)*pos - 2);
+		end = ef ? (unsigned long)ef->fd : t->files->size;
+		for (unsigned long fd = (unsigned long)*pos - 2; fd < t->files->size && fd < end;
+		     fd++) {
 			if (!t->files->fd[fd])
 				continue;
 			STAT_ADD(fs->stats.dir_steps, fd - ((unsigned long)*pos - 2) + 1);
@@ -519,10 +612,21 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e)
 			fill_fd_entry(e, pi->type, pi->pid, (unsigned int)fd, t->files->fd[fd]);
 			return true;
 		}
+		if (ef) {
+			*pos = (long)ef->fd + 2;
+			fill_efd_entry(e, pi->type, pi->pid, ef);
+			return true;
+		}
 		if ((unsigned long)*pos - 2 < t->files->size)
 			STAT_ADD(fs->stats.dir_steps, t->files->size - ((unsigned long)*pos - 2));
-		*pos = (long)t->files->size + 2;
+		/* the end: past the table's size, or the embedder's last descriptor */
+		end = t->files->size;
+		if (efds->n && (unsigned long)efds->fds[efds->n - 1].fd + 1 > end)
+			end = (unsigned long)efds->fds[efds->n - 1].fd + 1;
+		if ((long)end + 2 > *pos)
+			*pos = (long)end + 2;
 		return false;
+	}
 	default:
 		return false;
 	}
@@ -612,13 +716,25 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 		e->mode = S_IFDIR | 0555;
 		return true;
 	case PROC_FD_DIR:
-	case PROC_FDINFO_DIR:
+	case PROC_FDINFO_DIR: {
+		struct efd_list efds = { 0 };
+		const struct uvfs_proc_fd *ef;
+
 		STAT_ADD(fs->stats.dir_steps, 1);
 		t = find_task(fs, pi->pid);
-		if (!number || !t || n >= t->files->size || !t->files->fd[n])
+		if (!number || !t || n > INT32_MAX)
 			return false;
-		fill_fd_entry(e, pi->type, pi->pid, (unsigned int)n, t->files->fd[n]);
-		return true;
+		if (n < t->files->size && t->files->fd[n]) {
+			fill_fd_entry(e, pi->type, pi->pid, (unsigned int)n, t->files->fd[n]);
+			return true;
+		}
+		efd_get(fs, pi->pid, &efds);
+		ef = efd_find(&efds, t, n);
+		if (ef)
+			fill_efd_entry(e, pi->type, pi->pid, ef);
+		free(efds.fds);
+		return ef != NULL;
+	}
 	default:
 		return false;
 	}
@@ -670,7 +786,7 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	if (!inode)
 		return -ENOMEM;
 	PI(inode)->tid = e.tid;
-	if (e.type == PROC_FD)
+	if (e.type == PROC_FD || e.type == PROC_EFD)
 		inode->i_size = 64;
 	if (e.pid) {
 		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
@@ -682,7 +798,8 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	}
 	d_add(dentry, inode);
 	/* proc_fd_instantiate(), proc_fdinfo_instantiate(): dont_mount() (6.18 has it) */
-	if (e.type == PROC_FD || e.type == PROC_FDINFO)
+	if (e.type == PROC_FD || e.type == PROC_FDINFO || e.type == PROC_EFD ||
+	    e.type == PROC_EFDINFO)
 		d_flags_set(dentry, DCACHE_CANT_MOUNT);
 	return 0;
 }
@@ -710,6 +827,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 	struct inode *dir = f->f_inode;
 	enum proc_type dt = PI(dir)->type;
 	bool dense = dt == PROC_PID || dt == PROC_TID || dt == PROC_TASK || dt == PROC_NS_DIR;
+	struct efd_list efds = { 0 };
 	char *last = NULL;
 	long last_pos = 0;
 	size_t used = 0;
@@ -736,7 +854,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 			name = "..";
 			ino = f->f_path.dentry->d_parent->d_inode->i_ino;
 			type = DT_DIR;
-		} else if (proc_entry_from(dir, &pos, &e)) {
+		} else if (proc_entry_from(dir, &pos, &e, &efds)) {
 			name = e.name;
 			ino = proc_ino(e.type, e.tid ? e.tid : e.pid, e.fd);
 			type = inode_dtype(e.mode);
@@ -752,8 +870,10 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 			 * on Linux, so the one that did not fit is at f_pos already */
 			if (!dense)
 				f->f_pos = pos;
-			if (!used)
+			if (!used) {
+				free(efds.fds);
 				return -EINVAL;
+			}
 			break;
 		}
 		if (last)
@@ -778,6 +898,7 @@ static ssize_t proc_iterate(struct file *f, void *buf, size_t count)
 	 * arch_status after timerslack_ns, at 53) makes it there */
 	if (last)
 		set_d_off(last, dense ? last_pos + 1 : (long)f->f_pos);
+	free(efds.fds);
 	return (ssize_t)used;
 }
 
@@ -807,6 +928,22 @@ static const char *proc_self_get_link(struct inode *inode)
 	_Static_assert(sizeof(psb->self) == 16, "pid_name's buffer");
 	/* proc_self_get_link(): the reader's own pid; no reader, no self. */
 	return reader ? pid_name(reader->pid, psb->self) : NULL;
+}
+
+/* The embedder's descriptor an entry names: still the embedder's (the source lists
+ * it, uvfs has no file at its number), its mode as the source says now.  Under
+ * ns_lock. */
+static int efd_revalidate(struct inode *inode, const struct uvfs_task *t)
+{
+	struct efd_list efds = { 0 };
+	const struct uvfs_proc_fd *ef;
+
+	efd_get(inode->i_sb->s_fs, PI(inode)->pid, &efds);
+	ef = efd_find(&efds, t, (unsigned long)PI(inode)->fd);
+	if (ef && PI(inode)->type == PROC_EFD)
+		inode->i_mode = (uint16_t)(S_IFLNK | (ef->mode & 0700));
+	free(efds.fds);
+	return ef != NULL;
 }
 
 /* pid_revalidate(), tid_fd_revalidate(): the task, and the descriptor, still there;
@@ -854,6 +991,8 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 			inode->i_gid = gid;
 		}
 	}
+	if (pi->type == PROC_EFD || pi->type == PROC_EFDINFO)
+		return rcu ? -ECHILD : efd_revalidate(inode, t);
 	if (pi->type != PROC_FD && pi->type != PROC_FDINFO)
 		return 1;
 	f = rcu ? fdget_rcu(t, pi->fd) : fdget(t, pi->fd);
@@ -1029,6 +1168,80 @@ static const char *proc_ns_get_link(struct inode *inode)
 		return NULL;
 	psb->ns[n] = 0;
 	return psb->ns;
+}
+
+/*
+ * /proc/PID/fd/N of the embedder's descriptor: readlink gives the embedder's text
+ * (uvfs_set_proc_fd_source); uvfs has no file to follow it to (ENOENT).  Both ask
+ * ptrace_may_access() first, as proc_fd_access_allowed() does for any fd link.
+ */
+static int proc_efd_get_magic(struct dentry *dentry, const struct uvfs_task *reader,
+			      struct path *out)
+{
+	const struct proc_inode *pi = PI(dentry->d_inode);
+	struct uvfs_task *t = find_task(dentry->d_inode->i_sb->s_fs, pi->pid);
+
+	(void)out;
+	if (t && reader && !ptrace_may_read(reader, t))
+		return -EACCES;
+	return -ENOENT;
+}
+
+static ssize_t proc_efd_readlink(struct dentry *dentry, const struct uvfs_task *reader,
+				 char *buf, size_t bufsiz)
+{
+	const struct proc_inode *pi = PI(dentry->d_inode);
+	struct uvfs *fs = dentry->d_inode->i_sb->s_fs;
+	struct uvfs_task *t = find_task(fs, pi->pid);
+	char text[UVFS_PATH_MAX];
+	ssize_t n;
+
+	if (!t || !fs->proc_fds.readlink)
+		return -ENOENT;
+	if (reader && !ptrace_may_read(reader, t))
+		return -EACCES;
+	n = fs->proc_fds.readlink(fs->proc_fds_arg, pi->pid, pi->fd, text, sizeof(text));
+	if (n < 0)
+		return n;
+	if ((size_t)n > sizeof(text))
+		n = sizeof(text);  /* d_path's texts end below PATH_MAX */
+	if ((size_t)n > bufsiz)
+		n = (ssize_t)bufsiz;
+	if (!buf)
+		return -EFAULT;
+	memcpy(buf, text, (size_t)n);
+	return n;
+}
+
+/* /proc/PID/fdinfo/N of the embedder's descriptor: the embedder's text, made anew at
+ * each read as seq_show() makes uvfs's */
+static ssize_t proc_efdinfo_read(struct file *f, void *buf, size_t count, off_t *pos)
+{
+	const struct proc_inode *pi = PI(f->f_inode);
+	struct uvfs *fs = f->f_inode->i_sb->s_fs;
+	size_t size = 512;
+	char *text = NULL;
+	ssize_t n;
+
+	if (!find_task(fs, pi->pid) || !fs->proc_fds.fdinfo)
+		return -ENOENT;
+	for (;;) {
+		char *nt = realloc(text, size);
+
+		if (!nt) {
+			n = -ENOMEM;
+			break;
+		}
+		text = nt;
+		n = fs->proc_fds.fdinfo(fs->proc_fds_arg, pi->pid, pi->fd, text, size);
+		if (n < 0 || (size_t)n <= size)
+			break;
+		size = (size_t)n;
+	}
+	if (n >= 0)
+		n = simple_read_from_buffer(buf, count, pos, text, (size_t)n);
+	free(text);
+	return n;
 }
 
 /* /proc/mounts: "self/mounts" (proc_symlink() in proc_self_init's neighbour,
@@ -1235,6 +1448,21 @@ int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source,
 	return 0;
 }
 
+int uvfs_set_proc_fd_source(struct uvfs *fs, const struct uvfs_proc_fd_source *source,
+			    void *arg)
+{
+	if (!fs || (source && (!source->fds || !source->readlink)))
+		return -EINVAL;
+	uvfs_lock(fs);
+	if (source)
+		fs->proc_fds = *source;
+	else
+		memset(&fs->proc_fds, 0, sizeof(fs->proc_fds));
+	fs->proc_fds_arg = source ? arg : NULL;
+	uvfs_unlock(fs);
+	return 0;
+}
+
 /* proc_setattr(): no mode changes below /proc (its root takes them: simple_setattr) */
 static int proc_setattr(struct inode *inode, unsigned int ia_valid)
 {
@@ -1364,6 +1592,16 @@ static const struct inode_operations proc_thread_self_iops = {
 static const struct inode_operations proc_link_iops = {
 	.get_magic = proc_get_magic, .get_magic_rcu = proc_get_magic_rcu,
 	.revalidate = proc_revalidate, .setattr = proc_setattr,
+};
+static const struct inode_operations proc_efd_iops = {
+	.get_magic = proc_efd_get_magic, .readlink = proc_efd_readlink,
+	.revalidate = proc_revalidate, .setattr = proc_setattr,
+};
+static const struct file_operations proc_efdinfo_fops = {
+	.read = proc_efdinfo_read, .fop_flags = FOP_SEQ,
+};
+static const struct inode_operations proc_efdinfo_iops = {
+	.revalidate = proc_revalidate, .fop = &proc_efdinfo_fops, .setattr = proc_setattr,
 };
 static const struct inode_operations proc_self_iops = {
 	.get_link = proc_self_get_link, .get_link_rcu = proc_self_get_link_rcu,

@@ -27,7 +27,7 @@ named() {
 	done
 }
 cp /usr/bin/sleep /tmp/food
-/tmp/food 1000 &
+/tmp/food 1000 5< /etc/hostname 6< /tmp 7> /dev/null &
 food=$!
 sleep 1000 &
 sl=$!
@@ -73,6 +73,15 @@ grep -c '^Rss:' /proc/$food/smaps_rollup
 readlink /proc/$food/exe
 top -bn1 | awk 'NR > 7 && ($12 == "food" || $12 == "sleep") { print $1, $2, $8, $12 }' | sort -n
 lsof -p $food -a -d cwd,rtd,txt -Fftn 2>&1 | grep -v '^p'
+# its descriptors and mappings, and the reader's own descriptors: uvfs's (a file, a directory) beside the
+# kernel's (the pipe to the runner, /dev/null), listed, read, stat'ed, followed
+ls -l /proc/$food/fd | awk 'NR > 1 { print $1, $2, $9, $10, $11 }' | sed 's/:\[[0-9]*\]$/:[N]/'
+ls -l /proc/self/fd | awk 'NR > 1 { print $1, $9, $10, $11 }' | sed 's/:\[[0-9]*\]$/:[N]/; s|/proc/[0-9]*/fd$|/proc/P/fd|'
+ls /proc/$food/fdinfo | tr '\n' ' '; echo
+grep -E '^(pos|flags):' /proc/$food/fdinfo/1 /proc/$food/fdinfo/5
+stat -c '%A %s %N' /proc/$food/fd/0 /proc/$food/fd/1 /proc/$food/fd/6 | sed 's/:\[[0-9]*\]/:[N]/'
+stat -L -c '%F' /proc/$food/fd/0 /proc/$food/fd/1 /proc/$food/fd/5
+lsof -p $food -Ffatn 2>&1 | grep -v "^p"
 rm /tmp/food
 awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
 readlink /proc/$food/exe

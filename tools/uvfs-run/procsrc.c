@@ -172,32 +172,100 @@ static ssize_t fix_comm(const char *name, char **text, ssize_t len, const struct
 	return len;
 }
 
-/* maps and smaps: the path of every line about the executable's file becomes uvfs's
- * (show_map_vma(): "start-end perms offset MAJ:MIN inode", padding, the path) */
-static ssize_t fix_maps(char **text, ssize_t len, const struct run_names *nm)
+/*
+ * A mapping's identity as uvfs shows it, for maps' line about (kdev, kino) named path
+ * by the kernel: the executable's file (the kernel's device and inode of what it
+ * ran, kept at on_exec) is uvfs's /proc/PID/exe with uvfs's device and inode; a file
+ * whose kernel path reaches, in uvfs, a file of the same inode number (the host's
+ * root, which uvfs mounts whole: hostfs keeps the host's numbers) has uvfs's device
+ * -- what stat of that path says, which lsof compares with maps.  Anything else (a
+ * --bind file named by its host path, a memfs file's /memfd:uvfs) is left as the
+ * kernel has it.  false: leave the line.
+ */
+struct map_id {
+	dev_t kdev, dev;
+	unsigned long kino, ino;
+	bool exe;
+};
+
+static bool map_identity(int pid, const char *path, size_t plen, const struct run_names *nm,
+			 struct map_id *id)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (nm->exe[0] && id->kino == nm->exe_ino && id->kdev == nm->exe_dev) {
+		id->exe = true;
+		id->dev = nm->uexe_dev ? nm->uexe_dev : id->kdev;
+		id->ino = nm->uexe_dev ? (unsigned long)nm->uexe_ino : id->kino;
+		return true;
+	}
+	if (!plen || path[0] != '/' || plen >= sizeof(p))
+		return false;
+	memcpy(p, path, plen);
+	p[plen] = 0;
+	if (run_uproc_stat(pid, p, &st) || st.st_ino != id->kino || st.st_dev == id->kdev)
+		return false;
+	id->dev = st.st_dev;
+	id->ino = id->kino;
+	return true;
+}
+
+/*
+ * maps and smaps: each mapping's line with uvfs's identity of its file (above), made
+ * as show_vma_header_prefix() makes it: "start-end perms offset MAJ:MIN inode ", then
+ * spaces up to column 72 (25 + 6 * sizeof(void *) - 1) and one more, then the name.
+ */
+#define MAPS_PAD 72
+static ssize_t fix_maps(int pid, char **text, ssize_t len, const struct run_names *nm)
 {
 	size_t at = 0;
 
-	if (!nm->exe[0] || !nm->exe_ino)
-		return len;
 	while (at < (size_t)len) {
 		char *line = *text + at, *nl = strchr(line, '\n');
 		size_t llen = nl ? (size_t)(nl - line) : strlen(line);
 		unsigned int maj, min;
 		unsigned long ino;
-		int pathat = 0;
+		int devat = 0, pathat = 0;
+		struct map_id id;
 
-		/* only a mapping's line: smaps's "Size:  4 kB" lines do not parse */
-		if (sscanf(line, "%*x-%*x %*4s %*x %x:%x %lu %n", &maj, &min, &ino, &pathat) == 3 &&
-		    pathat > 0 && (size_t)pathat < llen && ino == nm->exe_ino &&
-		    makedev(maj, min) == nm->exe_dev) {
-			ssize_t n = splice_text(text, (size_t)len, at + (size_t)pathat,
-						llen - (size_t)pathat, nm->exe);
+		/* only a mapping's line with a name: smaps's "Size:  4 kB" lines and
+		 * anonymous mappings do not parse */
+		if (sscanf(line, "%*x-%*x %*4s %*x %n%x:%x %lu %n", &devat, &maj, &min, &ino,
+			   &pathat) == 3 && pathat > 0 && (size_t)pathat < llen) {
+			const char *name = line + pathat;
+			size_t nlen = llen - (size_t)pathat;
 
-			if (n < 0)
-				return n;
-			llen = (size_t)pathat + strlen(nm->exe);
-			len = n;
+			while (nlen && *name == ' ')
+				name++, nlen--;
+			memset(&id, 0, sizeof(id));
+			id.kdev = makedev(maj, min);
+			id.kino = ino;
+			if (nlen && map_identity(pid, name, nlen, nm, &id)) {
+				char head[128], *rep;
+				const char *nm_name = id.exe ? nm->exe : name;
+				size_t rn = id.exe ? strlen(nm->exe) : nlen;
+				int hl = snprintf(head, sizeof(head), "%02x:%02x %lu ", major(id.dev),
+						  minor(id.dev), id.ino);
+				size_t pad = (size_t)devat + (size_t)hl < MAPS_PAD ?
+					     MAPS_PAD - (size_t)devat - (size_t)hl : 0;
+				ssize_t n;
+
+				rep = malloc((size_t)hl + pad + 1 + rn + 1);
+				if (!rep)
+					return -ENOMEM;
+				memcpy(rep, head, (size_t)hl);
+				memset(rep + hl, ' ', pad + 1);
+				memcpy(rep + (size_t)hl + pad + 1, nm_name, rn);
+				rep[(size_t)hl + pad + 1 + rn] = 0;
+				n = splice_text(text, (size_t)len, at + (size_t)devat,
+						llen - (size_t)devat, rep);
+				llen = (size_t)devat + strlen(rep);
+				free(rep);
+				if (n < 0)
+					return n;
+				len = n;
+			}
 		}
 		at += llen + 1;
 	}
@@ -247,7 +315,7 @@ static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf
 		return len;
 	if (pid && (maps || state || !strcmp(name, "comm")) &&
 	    !run_uproc_names(pid, maps, &nm)) {
-		len = maps ? fix_maps(&text, len, &nm) : fix_comm(name, &text, len, &nm);
+		len = maps ? fix_maps(pid, &text, len, &nm) : fix_comm(name, &text, len, &nm);
 		if (len >= 0 && state && reader_is(tid, &nm))
 			len = fix_state(name, &text, len);
 	}
@@ -314,6 +382,84 @@ static int src_current_tid(void *arg, int pid)
 	return run_cur_nstid();
 }
 
+/*
+ * The program's descriptors that are not uvfs's (the terminal, pipes, sockets, what
+ * it inherited), for /proc/PID/fd and fdinfo (uvfs_set_proc_fd_source): the
+ * kernel's table as its proc lists it.  Every uvfs descriptor's stand-in sits at the
+ * same number in that table, and uvfs shows its own there.  Called with uvfs's lock
+ * held: only the kernel is asked.
+ */
+static int src_fds(void *arg, int pid, struct uvfs_proc_fd *fds, size_t max)
+{
+	char path[32];
+	int dfd, n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	(void)arg;
+	/* pid 1 is uvfs-run's init (main.c), not the program: what it holds (its pipe
+	 * to uvfs-run, the namespace's /dev) is shown to nobody */
+	if (pid == 1)
+		return 0;
+	snprintf(path, sizeof(path), "%d/fd", pid);
+	dfd = openat(run_proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	/* the kernel lists them ascending (proc_readfd_common) */
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;  /* closed since the listing */
+		if ((size_t)n < max) {
+			fds[n].fd = atoi(de->d_name);
+			fds[n].mode = st.st_mode & 0700;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static ssize_t src_fd_link(void *arg, int pid, int fd, char *buf, size_t size)
+{
+	char path[48];
+	ssize_t n;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "%d/fd/%d", pid, fd);
+	n = readlinkat(run_proc_fd, path, buf, size);
+	/* a text that filled the buffer may be longer: the caller asks again with room */
+	return n < 0 ? -errno : (size_t)n == size ? (ssize_t)size + 1 : n;
+}
+
+static ssize_t src_fdinfo(void *arg, int pid, int fd, char *buf, size_t size)
+{
+	char name[32];
+	char *text;
+	ssize_t len;
+
+	(void)arg;
+	snprintf(name, sizeof(name), "fdinfo/%d", fd);
+	len = kernel_text(pid, 0, name, &text);
+	if (len < 0)
+		return len;
+	if ((size_t)len <= size)
+		memcpy(buf, text, (size_t)len);
+	free(text);
+	return len;
+}
+
+static const struct uvfs_proc_fd_source run_fd_source = {
+	.fds = src_fds, .readlink = src_fd_link, .fdinfo = src_fdinfo,
+};
+
 static const struct uvfs_proc_source run_source = {
 	.read = src_read, .write = src_write, .tids = src_tids,
 	.current_tid = src_current_tid,
@@ -337,6 +483,7 @@ void run_proc_source(struct uvfs_task *t, const char *where)
 		return;
 	}
 	uvfs_set_proc_source(run_fs, &run_source, NULL);
+	uvfs_set_proc_fd_source(run_fs, &run_fd_source, NULL);
 	snprintf(sys, sizeof(sys), "%s/sys", where);
 	err = uvfs_mount2(t, sys, "/proc/sys", "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	if (err)
@@ -345,6 +492,7 @@ void run_proc_source(struct uvfs_task *t, const char *where)
 
 void run_proc_source_end(void)
 {
+	uvfs_set_proc_fd_source(run_fs, NULL, NULL);
 	uvfs_set_proc_source(run_fs, NULL, NULL);
 	if (run_proc_fd >= 0)
 		close(run_proc_fd);

@@ -345,9 +345,13 @@ struct run_names {
 	char exe[4096];
 	dev_t exe_dev;
 	ino_t exe_ino;
+	dev_t uexe_dev;              /* uvfs's stat of it (0: unknown) */
+	ino_t uexe_ino;
 	pid_t tgid;                  /* the host's */
 };
 int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm);
+/* uvfs's stat (following) of path by process nspid: 0 or -errno */
+int run_uproc_stat(pid_t nspid, const char *path, struct stat *st);
 /* the program's id of the thread whose call the calling thread answers, or -1 */
 extern _Thread_local pid_t run_cur_tid;  /* the host's id of that thread */
 int run_cur_nstid(void);

@@ -163,17 +163,39 @@ static bool one_dirfd_bad(const struct proc *p, int *ofd, const char *op, int *n
 /*
  * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<own pid>/fd/N and /dev/fd/N,
  * /dev/stdin, /dev/stdout, /dev/stderr for a descriptor N of the host's (a pipe of
- * bash's process substitution, the terminal): uvfs's /proc does not have it; the
- * kernel's does.  Returns N, or -1.
+ * bash's process substitution, the terminal), and /proc/PID/fd/N of another process
+ * of the program's for one of its own (lsof stats them): uvfs lists such a link
+ * (procsrc.c's fd source) but has no file behind it; the kernel's /proc does.
+ * Returns N with link the kernel's name of it (/proc/TID/fd/N, host pids), or -1.
  */
-static int host_fd_name(const struct proc *p, const char *path)
+static int host_fd_name(const struct proc *p, const char *path, char *link, size_t size)
 {
 	char own[32];
 	const char *n = NULL;
 	char *end;
-	long fd;
+	long fd, pid;
 
 	snprintf(own, sizeof(own), "/proc/%d/fd/", p->up->nspid);
+	if (!strncmp(path, "/proc/", 6) && path[6] >= '1' && path[6] <= '9' &&
+	    strncmp(path, own, strlen(own))) {
+		/* another process's: one its fd directory lists as the embedder's, a
+		 * link uvfs has no file behind (a link uvfs follows is its own) */
+		struct stat st;
+		pid_t host;
+
+		errno = 0;
+		pid = strtol(path + 6, &end, 10);
+		if (errno || pid > INT_MAX || strncmp(end, "/fd/", 4) || end[4] < '0' ||
+		    end[4] > '9')
+			return -1;
+		fd = strtol(end + 4, &end, 10);
+		if (errno || *end || fd > INT_MAX ||
+		    uvfs_fstatat(T(p), AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISLNK(st.st_mode) || (host = run_host_tgid((pid_t)pid)) <= 0)
+			return -1;
+		snprintf(link, size, "/proc/%d/fd/%ld", host, fd);
+		return (int)fd;
+	}
 	if (!strncmp(path, "/proc/self/fd/", 14))
 		n = path + 14;
 	else if (!strncmp(path, "/proc/thread-self/fd/", 21))
@@ -194,6 +216,7 @@ static int host_fd_name(const struct proc *p, const char *path)
 	fd = strtol(n, &end, 10);
 	if (errno || *end || fd > INT_MAX || ufd(p, fd))
 		return -1;
+	snprintf(link, size, "/proc/%d/fd/%ld", p->tid, fd);
 	return (int)fd;
 }
 
@@ -204,15 +227,11 @@ static unsigned long scratch(const struct user_regs_struct *r, size_t len)
 }
 
 /*
- * A path call on a host descriptor's /proc name (stat, statx, access, readlink): made
- * by the supervisor on the kernel's /proc/TID/fd/N, the result written back -- the
- * kernel is never given a path to read from the program's memory.
+ * A path call on a host descriptor's /proc name (stat, statx, access, readlink, open)
+ * is made by the supervisor on the kernel's /proc/TID/fd/N (host_fd_name()), the
+ * result written back -- the kernel is never given a path to read from the
+ * program's memory.
  */
-static void host_fd_link(const struct proc *p, int fd, char *link, size_t n)
-{
-	snprintf(link, n, "/proc/%d/fd/%d", p->tid, fd);
-}
-
 
 /* ---------------------------------------------------------------------------------
  * Opening (delivered by notification): uvfs opens, the supervisor opens what stands
@@ -311,13 +330,11 @@ static void as_supervisor(struct sup_creds *sc)
 /* access() and faccessat() of a host descriptor's /proc name: checked by the kernel
  * on /proc/TID/fd/N with the credentials the caller's call would use (as_caller_ids:
  * the real ids, or with AT_EACCESS its own), its supplementary groups among them */
-static long host_fd_access(const struct proc *p, int fd, int mode, int flags)
+static long host_fd_access(const struct proc *p, const char *link, int mode, int flags)
 {
 	struct sup_creds sc;
-	char link[64];
 	long ret;
 
-	host_fd_link(p, fd, link, sizeof(link));
 	ret = as_caller_ids(p, &sc, !(flags & AT_EACCESS));
 	if (!ret) {
 		ret = syscall(SYS_faccessat2, AT_FDCWD, link, mode, flags | AT_EACCESS);
@@ -573,12 +590,9 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		return err ? skip(r, err) : ACT_NATIVE;
 	}
 	if (fd == -ENOENT || fd == -ENXIO) {
-		int h = host_fd_name(p, path);
-
-		if (h >= 0) {
+		if (host_fd_name(p, path, link, sizeof(link)) >= 0) {
 			/* the same file as the host descriptor, as the kernel's
 			 * /proc/TID/fd/N reopens it */
-			snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, h);
 			hfd = open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE |
 								 O_CLOEXEC)) | O_NOCTTY | O_CLOEXEC);
 			return install(p, r, hfd, -1, flags);
@@ -1092,12 +1106,13 @@ static void host_device_ids(struct proc *p, int dirfd, const char *path, int fla
 
 /* getxattr, lgetxattr, listxattr, llistxattr of a host descriptor's /proc name: the
  * kernel's answer for /proc/TID/fd/N (EOPNOTSUPP from procfs) */
-static long host_fd_xattr(struct proc *p, long nr, int fd, const struct user_regs_struct *r)
+static long host_fd_xattr(struct proc *p, long nr, const char *link,
+			  const struct user_regs_struct *r)
 {
 	bool list = nr == SYS_listxattr || nr == SYS_llistxattr;
 	bool nofollow = nr == SYS_lgetxattr || nr == SYS_llistxattr;
 	size_t size = (size_t)(list ? A2(r) : A3(r));
-	char link[64], name[256];
+	char name[256];
 	char *buf = NULL;
 	long ret;
 
@@ -1107,7 +1122,6 @@ static long host_fd_xattr(struct proc *p, long nr, int fd, const struct user_reg
 		return ret == -ENAMETOOLONG ? -ERANGE : ret;
 	if (size && !(buf = malloc(size)))
 		return -ENOMEM;
-	host_fd_link(p, fd, link, sizeof(link));
 	if (list)
 		ret = nofollow ? llistxattr(link, buf, size) : listxattr(link, buf, size);
 	else
@@ -2273,7 +2287,6 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		unsigned long long pathp = nr == SYS_newfstatat ? A1(r) : A0(r);
 		unsigned long long stp = nr == SYS_newfstatat ? A2(r) : A1(r);
 		int flags = nr == SYS_newfstatat ? iarg(A3(r)) : nr == SYS_lstat ? AT_SYMLINK_NOFOLLOW : 0;
-		int h;
 
 		if (nr == SYS_newfstatat && !pathp && (flags & AT_EMPTY_PATH))
 			pa[0] = 0;  /* 6.11+: NULL with AT_EMPTY_PATH is fstat */
@@ -2282,8 +2295,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (dirfd_native(p, dirfd, pa) || (!pa[0] && (flags & AT_EMPTY_PATH) && !ufd(p, dirfd)))
 			return ACT_NATIVE;
 		ret = uvfs_fstatat(t, dirfd, pa, &st, flags);
-		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0) {
-			host_fd_link(p, h, pb, sizeof(pb));
+		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0) {
 			ret = fstatat(AT_FDCWD, pb, &st, flags & AT_SYMLINK_NOFOLLOW) ? -errno : 0;
 		} else if (!ret) {
 			host_device_ids(p, dirfd, pa, flags, &st);
@@ -2292,7 +2304,6 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	}
 	case SYS_statx: {
 		char tmp[8];
-		int h;
 
 		if (!A1(r) || (!mem_read_str(p->tid, A1(r), tmp, 1) && !tmp[0])) {
 			if ((A2(r) & AT_EMPTY_PATH) && !ufd(p, fd))
@@ -2300,11 +2311,10 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		}
 		if (A1(r) && !get_path(p, A1(r), pa) && dirfd_native(p, fd, pa))
 			return ACT_NATIVE;
-		if (A1(r) && !get_path(p, A1(r), pa) && (h = host_fd_name(p, pa)) >= 0 &&
-		    uvfs_fstatat(t, fd, pa, &st, 0) == -ENOENT) {
+		if (A1(r) && !get_path(p, A1(r), pa) && uvfs_fstatat(t, fd, pa, &st, 0) == -ENOENT &&
+		    host_fd_name(p, pa, pb, sizeof(pb)) >= 0) {
 			struct statx sx;
 
-			host_fd_link(p, h, pb, sizeof(pb));
 			ret = statx(AT_FDCWD, pb, iarg(A2(r)), (unsigned int)A3(r), &sx) ? -errno : 0;
 			if (!ret && mem_write(p->tid, A4(r), &sx, sizeof(sx)))
 				ret = -EFAULT;
@@ -2327,15 +2337,14 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		unsigned long long pathp = nr == SYS_access ? A0(r) : A1(r);
 		int mode = iarg(nr == SYS_access ? A1(r) : A2(r));
 		int flags = nr == SYS_faccessat2 ? iarg(A3(r)) : 0;
-		int h;
 
 		if ((ret = get_path(p, pathp, pa)))
 			return skip(r, ret);
 		if (dirfd_native(p, dirfd, pa))
 			return ACT_NATIVE;
 		ret = uvfs_faccessat2(t, dirfd, pa, mode, flags);
-		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0)
-			ret = host_fd_access(p, h, mode, flags);
+		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0)
+			ret = host_fd_access(p, pb, mode, flags);
 		return skip(r, ret);
 	}
 	case SYS_readlink:
@@ -2345,7 +2354,6 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		unsigned long long bufp = nr == SYS_readlink ? A1(r) : A2(r);
 		long size = (long)iarg(nr == SYS_readlink ? A2(r) : A3(r));
 		char *buf;
-		int h;
 
 		if ((ret = get_path(p, pathp, pa)))
 			return skip(r, ret);
@@ -2361,8 +2369,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (!buf)
 			return skip(r, -ENOMEM);
 		ret = uvfs_readlinkat(t, dirfd, pa, buf, (size_t)size);
-		if (ret == -ENOENT && (h = host_fd_name(p, pa)) >= 0) {
-			host_fd_link(p, h, pb, sizeof(pb));
+		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0) {
 			ret = readlink(pb, buf, (size_t)size);
 			ret = ret < 0 ? -errno : ret;
 		}
@@ -2529,8 +2536,8 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		ret = uvfs_fstatat(t, AT_FDCWD, pa, &st,
 				   nr == SYS_lgetxattr || nr == SYS_llistxattr ? AT_SYMLINK_NOFOLLOW : 0);
-		if (ret == -ENOENT && host_fd_name(p, pa) >= 0)
-			return skip(r, host_fd_xattr(p, nr, host_fd_name(p, pa), r));
+		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0)
+			return skip(r, host_fd_xattr(p, nr, pb, r));
 		if (ret)
 			return skip(r, ret);
 		return skip(r, nr == SYS_listxattr || nr == SYS_llistxattr ? 0 : -ENODATA);

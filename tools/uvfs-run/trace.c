@@ -432,10 +432,35 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
 			/* uvfs under procs_lock: the task lives while it is held */
 			n = exe ? uvfs_readlink_exe(up->task, nm->exe, sizeof(nm->exe) - 1) : 0;
 			nm->exe[n > 0 ? n : 0] = 0;
+			if (n > 0) {
+				struct stat st;
+
+				/* the executable's own identity in uvfs (its
+				 * /proc/self/exe followed: the process is the reader) */
+				if (!uvfs_fstatat(up->task, AT_FDCWD, "/proc/self/exe", &st, 0)) {
+					nm->uexe_dev = st.st_dev;
+					nm->uexe_ino = st.st_ino;
+				}
+			}
 			ret = 0;
 			break;
 		}
 	}
+	pthread_mutex_unlock(&procs_lock);
+	return ret;
+}
+
+int run_uproc_stat(pid_t nspid, const char *path, struct stat *st)
+{
+	int ret = -ESRCH;
+
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH && ret == -ESRCH; i++)
+		for (struct proc *p = procs[i]; p; p = p->next)
+			if (!p->dead && p->up->nspid == nspid) {
+				ret = uvfs_fstatat(p->up->task, AT_FDCWD, path, st, 0);
+				break;
+			}
 	pthread_mutex_unlock(&procs_lock);
 	return ret;
 }
