@@ -82,6 +82,19 @@ grep -E '^(pos|flags):' /proc/$food/fdinfo/1 /proc/$food/fdinfo/5
 stat -c '%A %s %N' /proc/$food/fd/0 /proc/$food/fd/1 /proc/$food/fd/6 | sed 's/:\[[0-9]*\]/:[N]/'
 stat -L -c '%F' /proc/$food/fd/0 /proc/$food/fd/1 /proc/$food/fd/5
 lsof -p $food -Ffatn 2>&1 | grep -v "^p"
+# names relative to /proc/self/fd (gVisor's fstatat(proc_self_fd, "0")): followed and not
+python3 - 3< /dev/null 4> /dev/null <<'EOF'
+import os
+d = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
+for n in ("3", "4"):
+    print(n, oct(os.stat(n, dir_fd=d).st_mode & 0o170000),
+          oct(os.stat(n, dir_fd=d, follow_symlinks=False).st_mode), os.readlink(n, dir_fd=d))
+os.chdir("/proc/self/fd")
+print(oct(os.stat("3").st_mode & 0o170000), os.access("3", os.R_OK), os.access("4", os.R_OK))
+print(sorted(int(x) for x in os.listdir(".")) == sorted(int(x) for x in os.listdir("/proc/self/fd")))
+fd = os.open("3", os.O_RDONLY)
+print(oct(os.fstat(fd).st_mode & 0o170000))
+EOF
 rm /tmp/food
 awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
 readlink /proc/$food/exe

@@ -168,6 +168,33 @@ static bool one_dirfd_bad(const struct proc *p, int *ofd, const char *op, int *n
  * (procsrc.c's fd source) but has no file behind it; the kernel's /proc does.
  * Returns N with link the kernel's name of it (/proc/TID/fd/N, host pids), or -1.
  */
+static int host_fd_name(const struct proc *p, const char *path, char *link, size_t size);
+
+/*
+ * The same for a name relative to a directory of uvfs's (dirfd, or the cwd): "0" in
+ * /proc/self/fd (gVisor's fstatat(proc_self_fd, "0")), made absolute by uvfs's own
+ * path of that directory first.
+ */
+static int host_fd_name_at(const struct proc *p, int dirfd, const char *path, char *link,
+			   size_t size)
+{
+	char abs[PATH_MAX];
+	ssize_t n;
+
+	if (path[0] == '/' || !path[0])
+		return path[0] ? host_fd_name(p, path, link, size) : -1;
+	n = dirfd == AT_FDCWD ? uvfs_readlink_cwd(T(p), abs, sizeof(abs) - 1)
+			      : uvfs_readlink_fd(T(p), dirfd, abs, sizeof(abs) - 1);
+	if (n <= 0 || abs[0] != '/' || (size_t)n + 1 + strlen(path) >= sizeof(abs))
+		return -1;
+	abs[n] = 0;
+	/* only a directory of /proc: its path names it as a program would */
+	if (strncmp(abs, "/proc/", 6))
+		return -1;
+	snprintf(abs + n, sizeof(abs) - (size_t)n, "/%s", path);
+	return host_fd_name(p, abs, link, size);
+}
+
 static int host_fd_name(const struct proc *p, const char *path, char *link, size_t size)
 {
 	char own[32];
@@ -590,7 +617,7 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		return err ? skip(r, err) : ACT_NATIVE;
 	}
 	if (fd == -ENOENT || fd == -ENXIO) {
-		if (host_fd_name(p, path, link, sizeof(link)) >= 0) {
+		if (host_fd_name_at(p, dirfd, path, link, sizeof(link)) >= 0) {
 			/* the same file as the host descriptor, as the kernel's
 			 * /proc/TID/fd/N reopens it */
 			hfd = open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE |
@@ -2295,7 +2322,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (dirfd_native(p, dirfd, pa) || (!pa[0] && (flags & AT_EMPTY_PATH) && !ufd(p, dirfd)))
 			return ACT_NATIVE;
 		ret = uvfs_fstatat(t, dirfd, pa, &st, flags);
-		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0) {
+		if (ret == -ENOENT && host_fd_name_at(p, dirfd, pa, pb, sizeof(pb)) >= 0) {
 			ret = fstatat(AT_FDCWD, pb, &st, flags & AT_SYMLINK_NOFOLLOW) ? -errno : 0;
 		} else if (!ret) {
 			host_device_ids(p, dirfd, pa, flags, &st);
@@ -2312,7 +2339,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (A1(r) && !get_path(p, A1(r), pa) && dirfd_native(p, fd, pa))
 			return ACT_NATIVE;
 		if (A1(r) && !get_path(p, A1(r), pa) && uvfs_fstatat(t, fd, pa, &st, 0) == -ENOENT &&
-		    host_fd_name(p, pa, pb, sizeof(pb)) >= 0) {
+		    host_fd_name_at(p, fd, pa, pb, sizeof(pb)) >= 0) {
 			struct statx sx;
 
 			ret = statx(AT_FDCWD, pb, iarg(A2(r)), (unsigned int)A3(r), &sx) ? -errno : 0;
@@ -2343,7 +2370,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (dirfd_native(p, dirfd, pa))
 			return ACT_NATIVE;
 		ret = uvfs_faccessat2(t, dirfd, pa, mode, flags);
-		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0)
+		if (ret == -ENOENT && host_fd_name_at(p, dirfd, pa, pb, sizeof(pb)) >= 0)
 			ret = host_fd_access(p, pb, mode, flags);
 		return skip(r, ret);
 	}
@@ -2369,7 +2396,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (!buf)
 			return skip(r, -ENOMEM);
 		ret = uvfs_readlinkat(t, dirfd, pa, buf, (size_t)size);
-		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0) {
+		if (ret == -ENOENT && host_fd_name_at(p, dirfd, pa, pb, sizeof(pb)) >= 0) {
 			ret = readlink(pb, buf, (size_t)size);
 			ret = ret < 0 ? -errno : ret;
 		}
@@ -2536,7 +2563,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		ret = uvfs_fstatat(t, AT_FDCWD, pa, &st,
 				   nr == SYS_lgetxattr || nr == SYS_llistxattr ? AT_SYMLINK_NOFOLLOW : 0);
-		if (ret == -ENOENT && host_fd_name(p, pa, pb, sizeof(pb)) >= 0)
+		if (ret == -ENOENT && host_fd_name_at(p, AT_FDCWD, pa, pb, sizeof(pb)) >= 0)
 			return skip(r, host_fd_xattr(p, nr, pb, r));
 		if (ret)
 			return skip(r, ret);
