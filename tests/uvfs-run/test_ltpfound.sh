@@ -1,17 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_ltpfound.sh UVFS_RUN LTPFOUND - what the Linux Test Project found wrong in
-# uvfs-run's decoding (issue 33): tests/uvfs-run/ltpfound.c under uvfs-run on its
-# memfs /tmp, compared line by line with the same program on the running kernel in a
-# private mount namespace with a fresh tmpfs on /tmp.  Needs root; prints TAP.
+# test_ltpfound.sh UVFS_RUN LTPFOUND THREAD_CREDS - what the Linux Test Project and
+# gVisor's syscall tests found wrong in uvfs-run (issue 33): tests/uvfs-run/ltpfound.c
+# and thread_creds.c under uvfs-run on its memfs /tmp, compared line by line with the
+# same programs on the running kernel in a private mount namespace with a fresh tmpfs
+# on /tmp.  Needs root; prints TAP.
 set -u
 UR=$(realpath "$1")
 # the program, copied out of the build directory (which may be under /tmp)
 bin=$(mktemp -d /var/tmp/uvfs-run-ltp.XXXXXX)
 trap 'rm -rf "$bin"' EXIT
-cp "$2" "$bin/"
+cp "$2" "$3" "$bin/"
 LTPFOUND=$bin/$(basename "$2")
+THREAD_CREDS=$bin/$(basename "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/native.sh"
 
@@ -29,6 +31,11 @@ same() {
 want=$(native "$LTPFOUND" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- "$LTPFOUND" /tmp 2>&1; echo "status $?")
 same "issue 33's calls on memfs" "$want" "$got"
+
+# credentials per thread: one thread's raw setresuid leaves the other root
+want=$(native "$THREAD_CREDS" /tmp 2>&1; echo "status $?")
+got=$(cd /tmp && "$UR" -- "$THREAD_CREDS" /tmp 2>&1; echo "status $?")
+same "credentials per thread (a raw setresuid in one thread)" "$want" "$got"
 
 # LTP truncate03's shape through real programs: bash's ulimit -f (KiB; soft and hard)
 # and the programs SIGXFSZ kills (status 153; bash's report without its pid); and

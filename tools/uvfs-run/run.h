@@ -127,6 +127,10 @@ struct uproc {
 	unsigned int watched;        /* the groups (run_fd_group) the process's filters
 				      * trap descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
+	/* act lock: while its threads' credentials differ (a raw set*id made by one
+	 * thread: credentials are per thread in the kernel), the thread whose the task
+	 * holds; 0 while they are all the same (syscalls.c, sync_creds) */
+	pid_t cred_tid;
 };
 
 /* A watching filter being installed in a process (trace.c, watch()): the seccomp
@@ -350,6 +354,10 @@ struct run_names {
 	pid_t tgid;                  /* the host's */
 };
 int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm);
+/* the live threads' host ids of up's process, at most max stored: how many */
+size_t run_uproc_tids(const struct uproc *up, pid_t *tids, size_t max);
+/* uvfs's task takes the credentials the kernel shows for p's thread (syscalls.c) */
+void run_sync_creds(struct proc *p);
 /* uvfs's stat (following) of path by process nspid: 0 or -errno */
 int run_uproc_stat(pid_t nspid, const char *path, struct stat *st);
 /* the program's id of the thread whose call the calling thread answers, or -1 */

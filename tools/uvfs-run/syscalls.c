@@ -2087,6 +2087,9 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 
 	p->pending = PEND_NONE;
 	run_cur_tid = p->tid;  /* /proc/thread-self (procsrc.c) */
+	/* the threads' credentials differ: this one's for its call */
+	if (p->up->cred_tid && p->up->cred_tid != p->tid)
+		run_sync_creds(p);
 	/* the steps of an exec (do_exec; trace.c, exec_stop): the calls the supervisor
 	 * made the process make, at the instruction of its execve */
 	if (p->exec_step == EX_INSTALL && nr == SYS_openat && r->rip == p->exec_regs.rip &&
@@ -2695,54 +2698,104 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	return ACT_NATIVE;
 }
 
-/*
- * A credential call the kernel has answered (set*id, setgroups, capset): uvfs's task
- * takes the credentials the kernel now shows for the thread (/proc/TID/status), so
- * that the two never disagree -- the kernel has what uvfs has no call for (keep-caps,
- * securebits, ambient sets: setpriv uses them).
- */
-static void sync_creds(struct proc *p)
-{
-	struct uvfs_cred c = { 0 };
+/* The credentials the kernel shows for thread tid (/proc/TID/status): 0 or -errno */
+struct thread_creds {
+	struct uvfs_cred c;
 	gid_t groups[1024];
+};
+
+static int read_creds(pid_t tid, struct thread_creds *tc)
+{
+	struct uvfs_cred *c = &tc->c;
 	char path[64], line[8192];
 	FILE *f;
-	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", p->tid);
+	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
 	if (!f)
-		return;
+		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long v;
 
-		if (sscanf(line, "Uid: %u %u %u %u", &c.uid, &c.euid, &c.suid, &c.fsuid) == 4 ||
-		    sscanf(line, "Gid: %u %u %u %u", &c.gid, &c.egid, &c.sgid, &c.fsgid) == 4)
+		if (sscanf(line, "Uid: %u %u %u %u", &c->uid, &c->euid, &c->suid, &c->fsuid) == 4 ||
+		    sscanf(line, "Gid: %u %u %u %u", &c->gid, &c->egid, &c->sgid, &c->fsgid) == 4)
 			continue;
 		if (!strncmp(line, "Groups:", 7)) {
 			char *s = line + 7, *end;
 
-			while (c.ngroups < sizeof(groups) / sizeof(groups[0])) {
+			while (c->ngroups < sizeof(tc->groups) / sizeof(tc->groups[0])) {
 				unsigned long g = strtoul(s, &end, 10);
 
 				if (end == s)
 					break;
-				groups[c.ngroups++] = (gid_t)g;
+				tc->groups[c->ngroups++] = (gid_t)g;
 				s = end;
 			}
 		} else if (sscanf(line, "CapInh: %llx", &v) == 1) {
-			c.caps.inheritable = v;
+			c->caps.inheritable = v;
 		} else if (sscanf(line, "CapPrm: %llx", &v) == 1) {
-			c.caps.permitted = v;
+			c->caps.permitted = v;
 		} else if (sscanf(line, "CapEff: %llx", &v) == 1) {
-			c.caps.effective = v;
+			c->caps.effective = v;
 		}
 	}
 	fclose(f);
-	c.groups = groups;
-	err = uvfs_task_setcred(T(p), &c);
-	if (err)
+	c->groups = tc->groups;
+	return 0;
+}
+
+static bool creds_equal(const struct thread_creds *a, const struct thread_creds *b)
+{
+	const struct uvfs_cred *x = &a->c, *y = &b->c;
+
+	return x->uid == y->uid && x->euid == y->euid && x->suid == y->suid &&
+	       x->fsuid == y->fsuid && x->gid == y->gid && x->egid == y->egid &&
+	       x->sgid == y->sgid && x->fsgid == y->fsgid &&
+	       x->caps.effective == y->caps.effective && x->caps.permitted == y->caps.permitted &&
+	       x->caps.inheritable == y->caps.inheritable && x->ngroups == y->ngroups &&
+	       !memcmp(a->groups, b->groups, x->ngroups * sizeof(gid_t));
+}
+
+/*
+ * A credential call the kernel has answered (set*id, setgroups, capset): uvfs's task
+ * takes the credentials the kernel now shows for the thread (/proc/TID/status), so
+ * that the two never disagree -- the kernel has what uvfs has no call for (keep-caps,
+ * securebits, ambient sets: setpriv uses them).  The kernel keeps credentials per
+ * thread, uvfs per task (a process): glibc's set*id makes every thread call the
+ * kernel, so they agree again once the last has; a raw call in one thread leaves the
+ * threads different.  Then the task holds one thread's (uproc.cred_tid), and a call
+ * of another thread first takes that thread's (dispatch), as the kernel checks each
+ * thread's call with its own.  Under the process's act lock.
+ */
+void run_sync_creds(struct proc *p)
+{
+	struct thread_creds *mine = malloc(sizeof(*mine)), *other = malloc(sizeof(*other));
+	pid_t tids[256];
+	size_t n;
+	int err;
+
+	if (!mine || !other || read_creds(p->tid, mine))
+		goto out;
+	err = uvfs_task_setcred(T(p), &mine->c);
+	if (err) {
 		fprintf(stderr, "uvfs-run: pid %d: credentials: %s\n", p->up->nspid, strerror(-err));
+		goto out;
+	}
+	/* do the other threads have the same?  (an exited one reads as none) */
+	p->up->cred_tid = 0;
+	n = run_uproc_tids(p->up, tids, sizeof(tids) / sizeof(tids[0]));
+	for (size_t i = 0; i < n; i++) {
+		if (tids[i] == p->tid || read_creds(tids[i], other))
+			continue;
+		if (!creds_equal(mine, other)) {
+			p->up->cred_tid = p->tid;
+			break;
+		}
+	}
+out:
+	free(mine);
+	free(other);
 }
 
 int run_installed(struct proc *p, long ret)
@@ -2841,7 +2894,7 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 		}
 		break;
 	case PEND_CREDS:
-		sync_creds(p);
+		run_sync_creds(p);
 		break;
 	case PEND_SEND:
 		run_send_exit(p, ret, (long)r->orig_rax == SYS_sendmmsg);

@@ -450,6 +450,19 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
 	return ret;
 }
 
+size_t run_uproc_tids(const struct uproc *up, pid_t *tids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH; i++)
+		for (struct proc *p = procs[i]; p; p = p->next)
+			if (!p->dead && p->up == up && n < max)
+				tids[n++] = p->tid;
+	pthread_mutex_unlock(&procs_lock);
+	return n;
+}
+
 int run_uproc_stat(pid_t nspid, const char *path, struct stat *st)
 {
 	int ret = -ESRCH;
@@ -620,6 +633,10 @@ static int new_tracee(struct proc *parent, pid_t tid)
 		free(up);
 		return -ENOMEM;
 	}
+	/* the child has the credentials of the thread that forked it, which the
+	 * parent's task holds only while its threads all agree */
+	if (parent->up->cred_tid && parent->up->cred_tid != parent->tid)
+		run_sync_creds(proc_find(tid));
 	if ((flags & CLONE_FILES) && !(up->watched & (1u << RUN_GROUP_ALL))) {
 		proc_find(tid)->watch_all = true;
 		parent->watch_all = true;
