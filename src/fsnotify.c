@@ -14,6 +14,7 @@
  *  - FS_IN_ONESHOT destroys the mark after its event; a destroyed mark queues
  *    IN_IGNORED (inotify_freeing_mark()).
  */
+#include <assert.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -143,6 +144,10 @@ static void mark_free(struct fsnotify_mark *m)
 	s->nr_marks--;
 	if (!more)
 		inode->i_state &= ~I_FSNOTIFY;
+	/* dnotify's requests are gone first: each needs an open descriptor of the
+	 * directory, whose release (dnotify_release(), in fput) takes it off before
+	 * the dentry, hence the inode's last name or its superblock, can go */
+	assert(!m->private);
 	free(m);
 	iput(inode);
 }
@@ -381,21 +386,14 @@ void __fsnotify_link(struct inode *dir, struct inode *inode, struct dentry *d)
 
 void __fsnotify_inoderemove(struct inode *inode)
 {
-	struct fsnotify_state *s;
-	struct fsnotify_mark *m, *next;
+	struct fsnotify_mark *m;
 
 	if (!fsnotify_watched(inode))
 		return;
 	notify_inode(inode, FS_DELETE_SELF);
 	/* __fsnotify_inode_delete(): every mark left (FS_IN_ONESHOT may have taken one) */
-	s = inode->i_sb->s_fs->fsn;
-	for (m = s->hash[mark_bucket(s, inode)]; m; m = next) {
-		next = m->h_next;
-		if (m->inode == inode) {
-			fsnotify_destroy_mark(m);
-			next = s->hash[mark_bucket(s, inode)];  /* the chain changed */
-		}
-	}
+	while ((m = find_any(inode)))
+		fsnotify_destroy_mark(m);
 }
 
 void __fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inode)

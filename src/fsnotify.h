@@ -246,7 +246,7 @@ int fsnotify_group_pollfd(struct fsnotify_group *g);
 struct fsnotify_state *fsnotify_state(struct uvfs *fs);
 /* uvfs_free(): what fsnotify_state() made */
 void fsnotify_exit(struct uvfs *fs);
-/* Bytes the first event takes in a read (16 + its name), 0 when none is queued */
+/* Bytes event e takes in a read: struct inotify_event's 16 and its padded name */
 static inline size_t fsnotify_event_size(const struct fsnotify_event *e)
 {
 	return 16 + e->name_len;
