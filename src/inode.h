@@ -158,6 +158,10 @@ struct inode_operations {
 	/* Optional: the host memory file holding the data of the regular file open as f
 	 * (memfs with UVFS_MEMFD), for uvfs_memfd(); kept while f is open. */
 	int (*memfd)(struct file *f);
+	/* Optional: the embedder's stand-in of the inode open as f, made by make(arg)
+	 * when the inode has none, for uvfs_standin(); kept while f is open (memfs's
+	 * directories).  Under ns_lock, as make() is called. */
+	int (*standin)(struct file *f, int (*make)(void *arg), void *arg);
 	/* The file operations of an open inode of this kind (the kernel keeps i_fop in
 	 * every inode; in uvfs all inodes with one i_op share them). */
 	const struct file_operations *fop;

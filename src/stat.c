@@ -222,6 +222,25 @@ int uvfs_memfd(struct uvfs_task *task, int fd)
 	return ret;
 }
 
+int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *arg)
+{
+	struct file *f;
+	int ret;
+
+	if (!task || !make)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f)
+		ret = -EBADF;
+	else if (!f->f_inode->i_op->standin || (f->f_mode & FMODE_PATH))
+		ret = -EXDEV;
+	else
+		ret = f->f_inode->i_op->standin(f, make, arg);
+	task_leave(task);
+	return ret;
+}
+
 ssize_t uvfs_readlinkat(struct uvfs_task *task, int dirfd, const char *name, char *buf,
 			size_t bufsiz)
 {

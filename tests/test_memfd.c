@@ -26,6 +26,8 @@
 
 #include <cmocka.h>
 
+#include <sys/eventfd.h>
+
 #include "internal.h"
 #include "testutil.h"
 
@@ -756,6 +758,93 @@ static void test_enomem(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * uvfs_standin: one embedder's object per memfs directory while any open file of it
+ * was handed one -- make() once however many files ask, closed with the last of them,
+ * made anew after; refused for what is not a memfs directory, and make()'s error
+ * returned with nothing kept.
+ */
+struct standin_maker {
+	int calls;
+	int fail;  /* -errno to return */
+};
+
+static int make_standin(void *arg)
+{
+	struct standin_maker *m = arg;
+
+	m->calls++;
+	return m->fail ? m->fail : eventfd(0, EFD_CLOEXEC);
+}
+
+static void test_standin(void **state)
+{
+	struct uvfs *fs = new_fs(0, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct standin_maker m = { 0 };
+	int d1, d2, e, f, p, s1, s2, s3;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/a", 0755), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/b", 0755), 0);
+	d1 = uvfs_openat(t, AT_FDCWD, "/a", O_RDONLY | O_DIRECTORY, 0);
+	d2 = uvfs_openat(t, AT_FDCWD, "/a", O_RDONLY, 0);
+	e = uvfs_openat(t, AT_FDCWD, "/b", O_RDONLY, 0);
+	f = open_file(t, "/a/f");
+	p = uvfs_openat(t, AT_FDCWD, "/b", O_PATH, 0);
+	assert_true(d1 >= 0 && d2 >= 0 && e >= 0 && p >= 0);
+
+	assert_int_equal(uvfs_standin(NULL, d1, make_standin, &m), -EINVAL);
+	assert_int_equal(uvfs_standin(t, d1, NULL, &m), -EINVAL);
+	assert_int_equal(uvfs_standin(t, 99, make_standin, &m), -EBADF);
+	assert_int_equal(uvfs_standin(t, f, make_standin, &m), -EXDEV);
+	assert_int_equal(uvfs_standin(t, p, make_standin, &m), -EXDEV);
+	assert_int_equal(m.calls, 0);
+
+	/* one per directory: its two open files share it, another directory has its own */
+	s1 = uvfs_standin(t, d1, make_standin, &m);
+	assert_true(s1 >= 0);
+	assert_int_equal(uvfs_standin(t, d1, make_standin, &m), s1);
+	assert_int_equal(uvfs_standin(t, d2, make_standin, &m), s1);
+	s2 = uvfs_standin(t, e, make_standin, &m);
+	assert_true(s2 >= 0 && s2 != s1);
+	assert_int_equal(m.calls, 2);
+	/* kept while one file that was handed it is open; closed with the last */
+	assert_int_equal(uvfs_close(t, d1), 0);
+	assert_true(fcntl(s1, F_GETFD) >= 0);
+	assert_int_equal(uvfs_close(t, d2), 0);
+	assert_int_equal(fcntl(s1, F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+	/* ... and made anew for the next */
+	d1 = uvfs_openat(t, AT_FDCWD, "/a", O_RDONLY, 0);
+	s3 = uvfs_standin(t, d1, make_standin, &m);
+	assert_true(s3 >= 0);
+	assert_int_equal(m.calls, 3);
+	/* a dup is the same open file: no second user */
+	assert_int_equal(uvfs_dup3(t, d1, 20, 0), 20);
+	assert_int_equal(uvfs_standin(t, 20, make_standin, &m), s3);
+	assert_int_equal(uvfs_close(t, d1), 0);
+	assert_true(fcntl(s3, F_GETFD) >= 0);
+	assert_int_equal(uvfs_close(t, 20), 0);
+	assert_int_equal(fcntl(s3, F_GETFD), -1);
+
+	/* make() failing: its error, nothing kept, asked again next time */
+	m.fail = -EMFILE;
+	d1 = uvfs_openat(t, AT_FDCWD, "/a", O_RDONLY, 0);
+	assert_int_equal(uvfs_standin(t, d1, make_standin, &m), -EMFILE);
+	m.fail = 0;
+	s1 = uvfs_standin(t, d1, make_standin, &m);
+	assert_true(s1 >= 0);
+	assert_int_equal(m.calls, 5);
+	uvfs_close(t, d1);
+	uvfs_close(t, e);
+	assert_int_equal(fcntl(s2, F_GETFD), -1);
+	uvfs_close(t, f);
+	uvfs_close(t, p);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -773,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_fallocated_stays),
 		cmocka_unit_test(test_attach_beyond_end),
 		cmocka_unit_test(test_enomem),
+		cmocka_unit_test(test_standin),
 		cmocka_unit_test(test_no_leaks),
 	};
 

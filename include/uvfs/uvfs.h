@@ -868,6 +868,22 @@ int uvfs_host_fd(struct uvfs_task *task, int fd);
 int uvfs_memfd(struct uvfs_task *task, int fd);
 
 /*
+ * uvfs_standin - the embedder's kernel object that stands for the memfs directory open
+ * on fd in its program (a runner installs one at each uvfs descriptor's number), one
+ * per directory: the first call while none is kept calls make(arg), under uvfs's
+ * lock (it must not call uvfs), and keeps the descriptor it returns for the
+ * directory; every open file of the directory handed it holds it, and the last of
+ * them to close closes it.  So the kernel's flock and POSIX locks on reopens of it
+ * are per directory, as on Linux, while a directory nobody has open costs the
+ * embedder no descriptor (uvfs-run makes an empty directory of the kernel's and
+ * removes it once open: flock works on it, mmap is ENODEV as for a directory).
+ * Valid until fd's open file is closed (do not close it).  The descriptor, or -EINVAL
+ * (task or make NULL), -EBADF, -EXDEV (not a memfs directory, or an O_PATH file),
+ * -ENOMEM, or make's -errno (nothing kept).
+ */
+int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *arg);
+
+/*
  * uvfs_task_exec - what execve(2) does to the namespace; no program runs.  Resolves
  * path (symlinks followed), checks that the file is in a format the kernel could
  * run, pins it as the task's executable (/proc/PID/exe), and closes the O_CLOEXEC

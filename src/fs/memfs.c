@@ -91,6 +91,22 @@ struct memfs_sb {
 	/* for mountinfo (shmem_show_options()): the mount's options, and whether the
 	 * limits are shown against Linux's defaults (a mount(2)) or only when set */
 	struct fs_mount_opts shown;
+	/* ns_lock: the runner's stand-ins of directories open now (uvfs_standin) */
+	struct memfs_standin *standins;
+};
+
+/*
+ * A directory's stand-in in a runner's program (uvfs_standin): the embedder's kernel
+ * object, kept while some open file of the directory was handed it (their
+ * private_data), so that each directory has one object for the kernel's locks while
+ * any lock can be held, and none while it is closed -- a runner holds no descriptor
+ * per directory of a tree its program has only walked.  Few are open at once: a list.
+ */
+struct memfs_standin {
+	struct inode *inode;    /* held by the open files */
+	int fd;                 /* the embedder's: closed with the last of them */
+	unsigned int users;     /* open files handed it */
+	struct memfs_standin *next;
 };
 
 /* shmem_default_max_blocks(), shmem_default_max_inodes(): half the machine's pages */
@@ -609,6 +625,52 @@ static void memfs_file_release(struct inode *inode, struct file *f)
 		memfd_detach(inode);
 }
 
+/* uvfs_standin() of a directory: the one its open files were handed, or a new one
+ * make() gives */
+static int memfs_dir_standin(struct file *f, int (*make)(void *arg), void *arg)
+{
+	struct memfs_sb *s = MSB(f->f_inode->i_sb);
+	struct memfs_standin *st;
+
+	if (f->private_data)
+		return ((struct memfs_standin *)f->private_data)->fd;
+	for (st = s->standins; st && st->inode != f->f_inode; st = st->next)
+		;
+	if (!st) {
+		int fd;
+
+		st = malloc(sizeof(*st));  /* allocated before anything is made */
+		if (!st)
+			return -ENOMEM;
+		fd = make(arg);
+		if (fd < 0) {
+			free(st);
+			return fd < -4095 ? -EINVAL : fd;
+		}
+		st->inode = f->f_inode;
+		st->fd = fd;
+		st->users = 0;
+		st->next = s->standins;
+		s->standins = st;
+	}
+	st->users++;
+	f->private_data = st;
+	return st->fd;
+}
+
+static void memfs_dir_release(struct inode *inode, struct file *f)
+{
+	struct memfs_standin *st = f->private_data, **p;
+
+	if (!st || --st->users)
+		return;
+	for (p = &MSB(inode->i_sb)->standins; *p != st; p = &(*p)->next)
+		;
+	*p = st->next;
+	close(st->fd);
+	free(st);
+}
+
 /* ---------------------------------------------------------------------------------
  * Inodes
  */
@@ -725,6 +787,9 @@ static blkcnt_t memfs_blocks(const struct inode *inode)
 
 static void memfs_put_super(struct super_block *sb)
 {
+	/* a stand-in goes with the last open file of its directory, which held the
+	 * superblock */
+	assert(!MSB(sb)->standins);
 	free(sb->s_fs_info);
 }
 
@@ -1385,6 +1450,7 @@ static const struct inode_operations memfs_dir_iops = {
 	.rmdir = memfs_rmdir,
 	.rename = memfs_rename,
 	.tmpfile = memfs_tmpfile,
+	.standin = memfs_dir_standin,
 	.fop = &memfs_dir_fops,
 };
 
@@ -1791,6 +1857,7 @@ out_steps:
 /* simple_offset_dir_operations: noop_fsync, offset_dir_llseek */
 static const struct file_operations memfs_dir_fops = {
 	.iterate = memfs_iterate,
+	.release = memfs_dir_release,
 	.fop_flags = FOP_FSYNC | FOP_OFFSET_DIR,
 };
 

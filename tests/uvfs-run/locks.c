@@ -15,7 +15,8 @@
  * open delivering SIGIO or F_SETSIG's signal to the holder, a downgrade, the holder's
  * exit, a truncate, a caller not the owner), and exec of a file the process has
  * locked.  Lines start with "lease:", "dir:", "opath:" and "exec:" where uvfs-run is
- * known to differ (docs/SEMANTICS.md §9), for the test to tell them apart.
+ * or was known to differ (docs/SEMANTICS.md §9; "dir:" agrees since memfs directories
+ * have stand-ins of their own), for the test to tell them apart.
  *
  * Where one process must wait in a call while another acts, the other sleeps 200 ms
  * first; the results do not depend on it (a waiter that arrives late gets the same

@@ -467,6 +467,11 @@ static int run_once(const struct opts *o, const char *abi)
 	run_null_fd = open(cwd, O_PATH | O_CLOEXEC);
 	if (run_null_fd < 0)
 		die(RUN_STAND_IN, errno);
+	/* ... and its tmpfs, where the stand-ins of memfs directories are made */
+	snprintf(cwd, sizeof(cwd), "/proc/%d/root" RUN_STAND_IN_DIR, init);
+	run_standin_dir = open(cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (run_standin_dir < 0)
+		die(RUN_STAND_IN_DIR, errno);
 	/* the kernel's proc of the program's pid namespace */
 	snprintf(cwd, sizeof(cwd), "/proc/%d/root" RUN_PROC, init);
 	run_proc_source(t, cwd);

@@ -261,6 +261,9 @@ struct run_wait {
 extern struct uvfs *run_fs;
 extern pid_t run_tracer_pid;
 extern int run_null_fd;
+/* the tmpfs the null device lies on (O_PATH): memfs directories' stand-ins are made
+ * there (syscalls.c, standin_dir) */
+extern int run_standin_dir;
 /* The program's kernel-side /dev, read-only (main.c, init_main), O_PATH; -1 where it
  * could not be made so: a device on uvfs's read-only root is opened through it */
 extern int run_dev_fd;

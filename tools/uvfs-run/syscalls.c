@@ -657,9 +657,32 @@ static long inotify_on_host(const struct proc *p, int fd, long err)
 	return err == -EBADF && host_fd_kind(p, fd) != -EBADF ? -EINVAL : err;
 }
 
+/*
+ * A memfs directory's stand-in (uvfs_standin's make): an empty directory of the
+ * kernel's, made on the stand-ins' tmpfs and removed as soon as it is open, so that
+ * the kernel's locks on the reopens of it are the directory's own (on the null
+ * device, every memfs directory's locks were one); mmap of it is ENODEV as of any
+ * directory.  Nothing is left on the tmpfs but while a worker is here.
+ */
+static int standin_dir(void *arg)
+{
+	static unsigned long seq;
+	char name[32];
+	int fd, err;
+
+	(void)arg;
+	snprintf(name, sizeof(name), ".d%lu", __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+	if (mkdirat(run_standin_dir, name, 0500))
+		return -errno;
+	fd = openat(run_standin_dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = errno;
+	(void)unlinkat(run_standin_dir, name, AT_REMOVEDIR);
+	return fd < 0 ? -err : fd;
+}
+
 /* uvfs's new descriptor fd given to the program: the kernel's object that stands
- * for it (the real file, the memfd of its data, the kernel's /proc/PID, or the null
- * device), installed at the number uvfs gave */
+ * for it (the real file, the memfd of its data, the kernel's /proc/PID, a memfs
+ * directory's own, or the null device), installed at the number uvfs gave */
 static enum action install_opened(struct proc *p, struct user_regs_struct *r, int fd, int flags)
 {
 	char link[64];
@@ -692,8 +715,13 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		 * which is a pidfd as Linux's is (pidfd_send_signal: psmisc's killall
 		 * signals through it); uvfs answers the rest, as for any directory */
 		return install(p, r, hfd, fd, flags);
+	} else if (!(flags & O_PATH) && (hfd = uvfs_standin(T(p), fd, standin_dir, NULL)) != -EXDEV) {
+		/* a memfs directory: its own (above) */
+		if (hfd < 0)
+			return install(p, r, hfd, fd, flags);
+		hflags = O_RDONLY | O_DIRECTORY;
 	} else {
-		/* /proc, a memfs directory, a host mount's fifo, socket or symlink, and
+		/* /proc, a host mount's fifo, socket or symlink, and
 		 * every O_PATH file: the null device stands in (ADDFD installs no O_PATH
 		 * descriptor -- the kernel's fget() -- and a host fifo must not be
 		 * opened: uvfs answers its reads and writes) */

@@ -85,7 +85,7 @@ struct uvfs *run_fs;
 pid_t run_tracer_pid;
 struct run_stats run_stats;
 int run_workers;
-int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1;
+int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1, run_standin_dir = -1;
 
 #define PROC_HASH 4096
 static struct proc *procs[PROC_HASH];
