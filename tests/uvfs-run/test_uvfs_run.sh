@@ -184,8 +184,6 @@ rm -rf "$rdir"
 #  - lines of leases ("lease:"): uvfs's files have none, a deliberate difference
 #    (docs/SEMANTICS.md §9): F_SETLEASE is EINVAL, or EACCES for a caller neither the
 #    owner nor CAP_LEASE, F_GETLEASE F_UNLCK -- the same on memfs and a --bind
-#  - flock(2) of an O_PATH descriptor ("opath: flock"): not trapped, it locks the null
-#    device that stands in (0 where Linux says EBADF)
 #  - exec of a file the process has a POSIX lock on ("exec:"), or a failed one: the
 #    lock is gone, as the descriptor uvfs-run installs for the execveat closes
 ldir=$(mktemp -d /var/tmp/uvfs-run-locks.XXXXXX)
