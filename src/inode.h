@@ -239,6 +239,10 @@ struct super_operations {
 	/* Optional: a dentry of this superblock is being freed (the kernel's
 	 * ->d_release): forget what the filesystem keeps about it. */
 	void (*d_release)(struct dentry *dentry);
+	/* Optional: the path of an open file whose data lives in the host memory file
+	 * the kernel knows as (kdev, kino) (memfs's memfds: uvfs_memfd_name), or NULL.
+	 * Under ns_lock; the path is valid until it is released. */
+	const struct path *(*memfd_path)(struct super_block *sb, dev_t kdev, ino_t kino);
 	/* Optional: evict unused cached entries beyond the filesystem's bound (the
 	 * kernel's shrinker); called under ns_lock between calls (shrink_caches()). */
 	void (*shrink)(struct super_block *sb);

@@ -222,6 +222,34 @@ int uvfs_memfd(struct uvfs_task *task, int fd)
 	return ret;
 }
 
+ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, char *buf,
+			size_t bufsiz, struct stat *st)
+{
+	struct uvfs *fs;
+	struct mount *m;
+	ssize_t ret = -ENOENT;
+
+	if (!task || (ssize_t)bufsiz <= 0)
+		return -EINVAL;
+	fs = task->fs;
+	task_enter(task);
+	/* every superblock, through its mounts: a memfd belongs to one file */
+	cds_list_for_each_entry(m, &fs->mounts, mnt_list) {
+		const struct super_operations *sop = m->mnt_sb->s_op;
+		const struct path *p = sop->memfd_path ?
+				       sop->memfd_path(m->mnt_sb, (dev_t)kdev, (ino_t)kino) : NULL;
+
+		if (!p)
+			continue;
+		ret = readlink_path(p, &task->fs_struct->root, buf, bufsiz);
+		if (ret >= 0 && st)
+			inode_fillattr(p->dentry->d_inode, st);
+		break;
+	}
+	task_leave(task);
+	return ret;
+}
+
 int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *arg)
 {
 	struct file *f;

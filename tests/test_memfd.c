@@ -845,6 +845,59 @@ static void test_standin(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * uvfs_memfd_name: a memfd handed out is named after its open file (d_path from the
+ * task's root: renamed, " (deleted)"), with that file's stat; unknown once the last
+ * open file is closed.
+ */
+static void test_memfd_name(void **state)
+{
+	struct uvfs *fs = new_fs(UVFS_MEMFD, 0);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct stat kst, ust, st;
+	char buf[256];
+	int fd = open_file(t, "/a"), fd2, mfd;
+
+	(void)state;
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/d", 0755), 0);
+	mfd = uvfs_memfd(t, fd);
+	assert_true(mfd >= 0);
+	assert_int_equal(fstat(mfd, &kst), 0);
+	assert_int_equal(uvfs_fstat(t, fd, &ust), 0);
+	assert_int_equal(uvfs_memfd_name(NULL, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL),
+			 -EINVAL);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, 0, NULL), -EINVAL);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino + 1, buf, sizeof(buf), NULL),
+			 -ENOENT);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), &st), 2);
+	assert_memory_equal(buf, "/a", 2);
+	assert_int_equal(st.st_ino, ust.st_ino);
+	assert_int_equal(st.st_dev, ust.st_dev);
+	/* readlink's truncation */
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, 1, NULL), 1);
+	/* the name follows the file; a second open file keeps the first's name */
+	assert_int_equal(uvfs_renameat2(t, AT_FDCWD, "/a", AT_FDCWD, "/d/b", 0), 0);
+	fd2 = uvfs_openat(t, AT_FDCWD, "/d/b", O_RDONLY, 0);
+	assert_int_equal(uvfs_memfd(t, fd2), mfd);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL), 4);
+	assert_memory_equal(buf, "/d/b", 4);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/d/b", 0), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL), 14);
+	assert_memory_equal(buf, "/d/b (deleted)", 14);
+	/* seen from a chroot, as d_path sees it */
+	assert_int_equal(uvfs_chroot(t, "/d"), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL), 12);
+	assert_memory_equal(buf, "/b (deleted)", 12);
+	/* the first file closed, the second still names it; both: nothing */
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL), 12);
+	assert_int_equal(uvfs_close(t, fd2), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL),
+			 -ENOENT);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -863,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_attach_beyond_end),
 		cmocka_unit_test(test_enomem),
 		cmocka_unit_test(test_standin),
+		cmocka_unit_test(test_memfd_name),
 		cmocka_unit_test(test_no_leaks),
 	};
 

@@ -868,6 +868,21 @@ int uvfs_host_fd(struct uvfs_task *task, int fd);
 int uvfs_memfd(struct uvfs_task *task, int fd);
 
 /*
+ * uvfs_memfd_name - what /proc/PID/maps names a mapping of a memfd uvfs_memfd()
+ * handed out, given the device and inode the kernel's maps shows for it: the path of
+ * the file it was handed for, as task sees it from its root (d_path: " (deleted)"
+ * once that name is unlinked, in the instance's era), into buf as readlink does (no
+ * NUL, truncated to bufsiz); and, st not NULL, that file's stat (its device and
+ * inode as uvfs numbers them).  Known while an open file of it is: once the last is
+ * closed the data goes back to uvfs's memory (or, mapped shared and writable, stays
+ * in the memfd unnamed), and a mapping that outlives its descriptor keeps the
+ * kernel's name.  The length, or -EINVAL (task NULL, bufsiz 0), -ENOENT (no open
+ * file's memfd is that), -ENAMETOOLONG.
+ */
+ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, char *buf,
+			size_t bufsiz, struct stat *st);
+
+/*
  * uvfs_standin - the embedder's kernel object that stands for the memfs directory open
  * on fd in its program (a runner installs one at each uvfs descriptor's number), one
  * per directory: the first call while none is kept calls make(arg), under uvfs's

@@ -36,6 +36,7 @@
 #include "../dcache.h"
 #include "../file.h"
 #include "../inode.h"
+#include "../mount.h"
 #include "../pipe.h"
 #include "../simple_offset.h"
 #include "fs.h"
@@ -93,6 +94,8 @@ struct memfs_sb {
 	struct fs_mount_opts shown;
 	/* ns_lock: the runner's stand-ins of directories open now (uvfs_standin) */
 	struct memfs_standin *standins;
+	/* ns_lock: the files' memfds (struct memfs_memfd), for uvfs_memfd_name */
+	struct memfs_memfd *memfds;
 };
 
 /*
@@ -347,6 +350,14 @@ static uint64_t radix_find(const struct memfs_inode *mi, uint64_t from, uint64_t
 struct memfs_memfd {
 	int fd;             /* memfd_create(MFD_CLOEXEC | MFD_ALLOW_SEALING), O_RDWR */
 	unsigned int users; /* open files that were handed it (their private_data) */
+	dev_t kdev;         /* the kernel's device and inode of the memfd: what */
+	ino_t kino;         /* /proc/PID/maps shows of a mapping of it; immutable */
+	/* the first of the open files handed it (a reference), while any is open:
+	 * whose name maps gives (uvfs_memfd_name), as the kernel names a mapping
+	 * after the file it was made from */
+	struct path path;
+	/* the superblock's list of memfds (memfs_sb.memfds) */
+	struct memfs_memfd *next, **pprev;
 };
 
 static inline struct memfs_memfd *memfd_of(const struct memfs_inode *mi)
@@ -523,11 +534,24 @@ static struct memfs_memfd *memfd_attach(struct inode *inode)
 		if (done != (ssize_t)n)
 			goto fail;  /* short: the host's memory ran out */
 	}
+	{
+		struct stat st;
+
+		if (fstat(mm->fd, &st))
+			goto fail_errno;
+		mm->kdev = st.st_dev;
+		mm->kino = st.st_ino;
+	}
 	/* the pages move: uncharged from the tree, charged as the memfd's */
 	radix_truncate(inode->i_sb, mi, 0);
 	mi->root = mm;
 	mi->height = HEIGHT_MEMFD;
 	memfd_recount(inode->i_sb, mi);
+	mm->next = MSB(inode->i_sb)->memfds;
+	if (mm->next)
+		mm->next->pprev = &mm->next;
+	mm->pprev = &MSB(inode->i_sb)->memfds;
+	MSB(inode->i_sb)->memfds = mm;
 	return mm;
 
 fail_errno:
@@ -547,6 +571,13 @@ fail:
  * while it has pages the copy cannot see (fallocate's).  The seal
  * comes after the copy, so a failed copy leaves the memfd writable and in use.
  */
+static void memfd_unlist(struct memfs_memfd *mm)
+{
+	*mm->pprev = mm->next;
+	if (mm->next)
+		mm->next->pprev = mm->pprev;
+}
+
 static void memfd_detach(struct inode *inode)
 {
 	struct memfs_inode *mi = MI(inode), tree = { .root = NULL };
@@ -583,6 +614,7 @@ static void memfd_detach(struct inode *inode)
 		goto undo;
 	if (fcntl(mm->fd, F_ADD_SEALS, F_SEAL_WRITE))
 		goto undo;
+	memfd_unlist(mm);
 	close(mm->fd);
 	free(mm);
 	mi->root = tree.root;
@@ -613,6 +645,10 @@ static int memfs_file_memfd(struct file *f)
 	if (!f->private_data) {
 		f->private_data = mm;
 		mm->users++;
+		if (!mm->path.dentry) {
+			mm->path = f->f_path;
+			path_get(&mm->path);
+		}
 	}
 	return mm->fd;
 }
@@ -621,8 +657,26 @@ static void memfs_file_release(struct inode *inode, struct file *f)
 {
 	struct memfs_memfd *mm = f->private_data;
 
-	if (mm && !--mm->users)
+	if (mm && !--mm->users) {
+		/* the name goes with the last open file: a mapping that outlives it
+		 * (and keeps the memfd: memfd_detach) pins nothing of uvfs's */
+		struct path p = mm->path;
+
+		mm->path.dentry = NULL;
+		mm->path.mnt = NULL;
 		memfd_detach(inode);
+		if (p.dentry)
+			path_put(&p);
+	}
+}
+
+/* ->memfd_path: the name of the open file whose memfd is (kdev, kino) */
+static const struct path *memfs_memfd_path(struct super_block *sb, dev_t kdev, ino_t kino)
+{
+	for (struct memfs_memfd *mm = MSB(sb)->memfds; mm; mm = mm->next)
+		if (mm->kino == kino && mm->kdev == kdev)
+			return mm->path.dentry ? &mm->path : NULL;
+	return NULL;
 }
 
 /* uvfs_standin() of a directory: the one its open files were handed, or a new one
@@ -753,6 +807,7 @@ static void memfs_evict_inode(struct inode *inode)
 		struct memfs_memfd *mm = memfd_of(MI(inode));
 
 		MSB(inode->i_sb)->used_pages -= MI(inode)->npages;
+		memfd_unlist(mm);
 		close(mm->fd);
 		free(mm);
 		MI(inode)->root = NULL;
@@ -864,6 +919,7 @@ static const struct super_operations memfs_sops = {
 	.evict_inode = memfs_evict_inode,
 	.free_inode = memfs_free_inode,
 	.put_super = memfs_put_super,
+	.memfd_path = memfs_memfd_path,
 	.blocks = memfs_blocks,
 	.statfs = memfs_statfs,
 	.show_options = memfs_show_options,

@@ -95,6 +95,25 @@ print(sorted(int(x) for x in os.listdir(".")) == sorted(int(x) for x in os.listd
 fd = os.open("3", os.O_RDONLY)
 print(oct(os.fstat(fd).st_mode & 0o170000))
 EOF
+# a file of /tmp mapped while open: maps names it (renamed, removed) as the kernel does
+python3 - <<'EOF'
+import mmap, os
+def names():
+    return sorted(set(l.split(None, 5)[5].rstrip("\n") for l in open("/proc/self/maps")
+                      if len(l.split(None, 5)) == 6 and "/tmp/" in l))
+with open("/tmp/m1", "wb") as f:
+    f.write(b"x" * 8192)
+f = open("/tmp/m1", "r+b")
+m = mmap.mmap(f.fileno(), 8192)
+print(names())
+os.rename("/tmp/m1", "/tmp/m2")
+print(names())
+os.unlink("/tmp/m2")
+print(names())
+st = os.stat("/proc/self/fd/%d" % f.fileno())
+dev, ino = [l.split()[3:5] for l in open("/proc/self/maps") if "/tmp/m2" in l][0]
+print(int(dev.split(":")[0], 16) == os.major(st.st_dev), int(dev.split(":")[1], 16) == os.minor(st.st_dev), int(ino) == st.st_ino)
+EOF
 rm /tmp/food
 awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
 readlink /proc/$food/exe

@@ -186,6 +186,7 @@ struct map_id {
 	dev_t kdev, dev;
 	unsigned long kino, ino;
 	bool exe;
+	char name[PATH_MAX];  /* a memfs file's, for its memfd's mapping */
 };
 
 static bool map_identity(int pid, const char *path, size_t plen, const struct run_names *nm,
@@ -204,6 +205,18 @@ static bool map_identity(int pid, const char *path, size_t plen, const struct ru
 		return false;
 	memcpy(p, path, plen);
 	p[plen] = 0;
+	if (!strncmp(p, "/memfd:", 7)) {
+		/* the data of a memfs file an open file holds (uvfs_memfd): its name */
+		ssize_t n = run_uproc_memfd_name(pid, id->kdev, id->kino, id->name,
+						 sizeof(id->name) - 1, &st);
+
+		if (n <= 0)
+			return false;
+		id->name[n] = 0;
+		id->dev = st.st_dev;
+		id->ino = (unsigned long)st.st_ino;
+		return true;
+	}
 	if (run_uproc_stat(pid, p, &st) || st.st_ino != id->kino || st.st_dev == id->kdev)
 		return false;
 	id->dev = st.st_dev;
@@ -243,8 +256,8 @@ static ssize_t fix_maps(int pid, char **text, ssize_t len, const struct run_name
 			id.kino = ino;
 			if (nlen && map_identity(pid, name, nlen, nm, &id)) {
 				char head[128], *rep;
-				const char *nm_name = id.exe ? nm->exe : name;
-				size_t rn = id.exe ? strlen(nm->exe) : nlen;
+				const char *nm_name = id.exe ? nm->exe : id.name[0] ? id.name : name;
+				size_t rn = id.exe ? strlen(nm->exe) : id.name[0] ? strlen(id.name) : nlen;
 				int hl = snprintf(head, sizeof(head), "%02x:%02x %lu ", major(id.dev),
 						  minor(id.dev), id.ino);
 				size_t pad = (size_t)devat + (size_t)hl < MAPS_PAD ?

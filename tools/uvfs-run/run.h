@@ -363,6 +363,9 @@ size_t run_uproc_tids(const struct uproc *up, pid_t *tids, size_t max);
 void run_sync_creds(struct proc *p);
 /* uvfs's stat (following) of path by process nspid: 0 or -errno */
 int run_uproc_stat(pid_t nspid, const char *path, struct stat *st);
+/* uvfs_memfd_name() as process nspid sees it */
+ssize_t run_uproc_memfd_name(pid_t nspid, dev_t kdev, ino_t kino, char *buf, size_t size,
+			     struct stat *st);
 /* the program's id of the thread whose call the calling thread answers, or -1 */
 extern _Thread_local pid_t run_cur_tid;  /* the host's id of that thread */
 int run_cur_nstid(void);

@@ -450,6 +450,22 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
 	return ret;
 }
 
+ssize_t run_uproc_memfd_name(pid_t nspid, dev_t kdev, ino_t kino, char *buf, size_t size,
+			     struct stat *st)
+{
+	ssize_t ret = -ESRCH;
+
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH && ret == -ESRCH; i++)
+		for (struct proc *p = procs[i]; p; p = p->next)
+			if (!p->dead && p->up->nspid == nspid) {
+				ret = uvfs_memfd_name(p->up->task, kdev, kino, buf, size, st);
+				break;
+			}
+	pthread_mutex_unlock(&procs_lock);
+	return ret;
+}
+
 size_t run_uproc_tids(const struct uproc *up, pid_t *tids, size_t max)
 {
 	size_t n = 0;
