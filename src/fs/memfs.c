@@ -36,7 +36,6 @@
 #include "../dcache.h"
 #include "../file.h"
 #include "../inode.h"
-#include "../mount.h"
 #include "../pipe.h"
 #include "../simple_offset.h"
 #include "fs.h"
@@ -350,12 +349,14 @@ static uint64_t radix_find(const struct memfs_inode *mi, uint64_t from, uint64_t
 struct memfs_memfd {
 	int fd;             /* memfd_create(MFD_CLOEXEC | MFD_ALLOW_SEALING), O_RDWR */
 	unsigned int users; /* open files that were handed it (their private_data) */
+	unsigned int cap;   /* room in files */
 	dev_t kdev;         /* the kernel's device and inode of the memfd: what */
 	ino_t kino;         /* /proc/PID/maps shows of a mapping of it; immutable */
-	/* the first of the open files handed it (a reference), while any is open:
-	 * whose name maps gives (uvfs_memfd_name), as the kernel names a mapping
-	 * after the file it was made from */
-	struct path path;
+	/* those files, the oldest first (each release takes its own out): the first
+	 * names a mapping of the memfd in maps (uvfs_memfd_name), as the kernel names
+	 * one after the file it was made from.  Not references: nothing of uvfs's is
+	 * kept alive for a name */
+	const struct file **files;
 	/* the superblock's list of memfds (memfs_sb.memfds) */
 	struct memfs_memfd *next, **pprev;
 };
@@ -616,6 +617,7 @@ static void memfd_detach(struct inode *inode)
 		goto undo;
 	memfd_unlist(mm);
 	close(mm->fd);
+	free(mm->files);
 	free(mm);
 	mi->root = tree.root;
 	mi->height = tree.height;
@@ -643,12 +645,20 @@ static int memfs_file_memfd(struct file *f)
 	 * it and closed the file -- not closed by another release in between, its
 	 * number taken by another file */
 	if (!f->private_data) {
-		f->private_data = mm;
-		mm->users++;
-		if (!mm->path.dentry) {
-			mm->path = f->f_path;
-			path_get(&mm->path);
+		if (mm->users == mm->cap) {
+			unsigned int cap = mm->cap ? 2 * mm->cap : 4;
+			const struct file **nf = uvfs_realloc(mm->files, cap * sizeof(*nf));
+
+			if (!nf) {
+				if (!mm->users)
+					memfd_detach(f->f_inode);  /* as it was */
+				return -ENOMEM;
+			}
+			mm->files = nf;
+			mm->cap = cap;
 		}
+		f->private_data = mm;
+		mm->files[mm->users++] = f;
 	}
 	return mm->fd;
 }
@@ -657,17 +667,16 @@ static void memfs_file_release(struct inode *inode, struct file *f)
 {
 	struct memfs_memfd *mm = f->private_data;
 
-	if (mm && !--mm->users) {
-		/* the name goes with the last open file: a mapping that outlives it
-		 * (and keeps the memfd: memfd_detach) pins nothing of uvfs's */
-		struct path p = mm->path;
-
-		mm->path.dentry = NULL;
-		mm->path.mnt = NULL;
+	if (!mm)
+		return;
+	for (unsigned int i = 0; i < mm->users; i++)
+		if (mm->files[i] == f) {
+			memmove(&mm->files[i], &mm->files[i + 1],
+				(mm->users - i - 1) * sizeof(mm->files[0]));
+			break;
+		}
+	if (!--mm->users)
 		memfd_detach(inode);
-		if (p.dentry)
-			path_put(&p);
-	}
 }
 
 /* ->memfd_path: the name of the open file whose memfd is (kdev, kino) */
@@ -675,7 +684,7 @@ static const struct path *memfs_memfd_path(struct super_block *sb, dev_t kdev, i
 {
 	for (struct memfs_memfd *mm = MSB(sb)->memfds; mm; mm = mm->next)
 		if (mm->kino == kino && mm->kdev == kdev)
-			return mm->path.dentry ? &mm->path : NULL;
+			return mm->users ? &mm->files[0]->f_path : NULL;
 	return NULL;
 }
 
@@ -693,7 +702,7 @@ static int memfs_dir_standin(struct file *f, int (*make)(void *arg), void *arg)
 	if (!st) {
 		int fd;
 
-		st = malloc(sizeof(*st));  /* allocated before anything is made */
+		st = uvfs_malloc(sizeof(*st));  /* allocated before anything is made */
 		if (!st)
 			return -ENOMEM;
 		fd = make(arg);
@@ -809,6 +818,7 @@ static void memfs_evict_inode(struct inode *inode)
 		MSB(inode->i_sb)->used_pages -= MI(inode)->npages;
 		memfd_unlist(mm);
 		close(mm->fd);
+		free(mm->files);
 		free(mm);
 		MI(inode)->root = NULL;
 		MI(inode)->height = 0;
