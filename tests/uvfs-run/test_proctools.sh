@@ -46,5 +46,31 @@ got=$(cd / && "$UR" -- sh -c 'sh "$1"; exit $?' x "$script" 2>&1)
 printf "%s\n" "$got" > "${PROCTOOLS_OUT:-/dev/null}"
 same "ps, top, pgrep, pidof, pkill, killall, lsof, start-stop-daemon and /proc/PID under uvfs-run" \
 	"$want" "$got"
+
+# maps of a --bind's file, mapped with its descriptor closed: named where the program
+# sees it (renamed, removed), numbered as stat numbers it
+bdir=$(mktemp -d /var/tmp/uvfs-proctools-bind.XXXXXX)
+trap 'rm -f "$script"; rm -rf "$bdir"' EXIT
+mkdir "$bdir/n" "$bdir/u"
+mapsb='import mmap, os
+def names():
+    return [l.split(None, 5)[5].rstrip("\n") for l in open("/proc/self/maps") if "/mnt/" in l]
+with open("/mnt/m1", "wb") as f:
+    f.write(b"x" * 8192)
+fd = os.open("/mnt/m1", os.O_RDWR)
+m = mmap.mmap(fd, 8192)
+os.close(fd)
+print(names())
+st = os.stat("/mnt/m1")
+dev, ino = [l.split()[3:5] for l in open("/proc/self/maps") if "/mnt/m1" in l][0]
+print(int(dev.split(":")[0], 16) == os.major(st.st_dev), int(dev.split(":")[1], 16) == os.minor(st.st_dev), int(ino) == st.st_ino)
+os.rename("/mnt/m1", "/mnt/m2")
+print(names())
+os.unlink("/mnt/m2")
+print(names())'
+want=$(unshare -m --propagation private sh -c 'mount --bind "$1" /mnt && python3 -c "$2"' x \
+	"$bdir/n" "$mapsb" 2>&1)
+got=$(cd / && "$UR" --bind "$bdir/u" /mnt -- python3 -c "$mapsb" 2>&1)
+same "maps of a --bind's file, mapped, renamed and removed, as the kernel's" "$want" "$got"
 echo "1..$n"
 [ "$failed" = 0 ]

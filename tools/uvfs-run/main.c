@@ -163,6 +163,15 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 				strerror(-err));
 			exit(2);
 		}
+		if (m[i].src) {
+			/* for maps, which names a bound file from the bind's root (procsrc.c) */
+			struct stat st;
+
+			if (!stat(m[i].src, &st)) {
+				run_binds[run_nbinds].dev = st.st_dev;
+				run_binds[run_nbinds++].dst = m[i].dst;
+			}
+		}
 	}
 	/* pivot_root(".", ".") and a lazy unmount of the old root, stacked on top, as
 	 * runc enters a container's root: /.r becomes the namespace's root, not only the

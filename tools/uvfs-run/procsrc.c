@@ -47,6 +47,8 @@
 #include "run.h"
 
 int run_proc_fd = -1;
+struct run_bind run_binds[RUN_BINDS_MAX];
+int run_nbinds;
 
 /* The kernel's file, whole: its length, the text malloc'd in *out, or -errno */
 static ssize_t kernel_text(int pid, int tid, const char *name, char **out)
@@ -189,6 +191,37 @@ struct map_id {
 	char name[PATH_MAX];  /* a memfs file's, for its memfd's mapping */
 };
 
+/*
+ * A file of a --bind: the kernel names it from the root of the bind's own mount (the
+ * clone hostfs made of the host directory, not reachable from the program's root):
+ * "/lib.so" for the host's /var/tmp/d/lib.so bound on /mnt.  Its name where the
+ * program sees it is the bind's destination and that: checked by uvfs's stat of it
+ * (the same inode number), with uvfs's device; a removed one (" (deleted)") by the
+ * bind's host device, as there is no file left to stat.  The later of two binds
+ * that fit wins, as the later mount is the one seen.
+ */
+static bool bound_name(int pid, const char *p, struct map_id *id)
+{
+	size_t len = strlen(p);
+	bool deleted = len > 10 && !strcmp(p + len - 10, " (deleted)");
+	struct stat st;
+
+	for (int i = run_nbinds - 1; i >= 0; i--) {
+		if ((size_t)snprintf(id->name, sizeof(id->name), "%s%s", run_binds[i].dst,
+				     strcmp(p, "/") ? p : "") >= sizeof(id->name))
+			continue;
+		if (deleted ? run_binds[i].dev != id->kdev ||
+				      run_uproc_stat(pid, run_binds[i].dst, &st)
+			    : run_uproc_stat(pid, id->name, &st) || st.st_ino != id->kino)
+			continue;
+		id->dev = st.st_dev;  /* the file's, or its bind's (one superblock) */
+		id->ino = id->kino;
+		return true;
+	}
+	id->name[0] = 0;
+	return false;
+}
+
 static bool map_identity(int pid, const char *path, size_t plen, const struct run_names *nm,
 			 struct map_id *id)
 {
@@ -217,6 +250,10 @@ static bool map_identity(int pid, const char *path, size_t plen, const struct ru
 		id->ino = (unsigned long)st.st_ino;
 		return true;
 	}
+	/* a --bind's first: the host's root shows its source too, at the host's name,
+	 * but the program works in the bind */
+	if (bound_name(pid, p, id))
+		return true;
 	if (run_uproc_stat(pid, p, &st) || st.st_ino != id->kino || st.st_dev == id->kdev)
 		return false;
 	id->dev = st.st_dev;

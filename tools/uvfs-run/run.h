@@ -361,6 +361,15 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm);
 size_t run_uproc_tids(const struct uproc *up, pid_t *tids, size_t max);
 /* uvfs's task takes the credentials the kernel shows for p's thread (syscalls.c) */
 void run_sync_creds(struct proc *p);
+/* --bind and --ro-bind (main.c): the host directory's device and where the program
+ * sees it, for maps (procsrc.c); set before the program runs, then read only */
+struct run_bind {
+	dev_t dev;                   /* the host directory's device */
+	const char *dst;
+};
+#define RUN_BINDS_MAX 64          /* main.c's mount options at most */
+extern struct run_bind run_binds[RUN_BINDS_MAX];
+extern int run_nbinds;
 /* uvfs's stat (following) of path by process nspid: 0 or -errno */
 int run_uproc_stat(pid_t nspid, const char *path, struct stat *st);
 /* uvfs_memfd_name() as process nspid sees it */
