@@ -72,6 +72,9 @@ struct external_name {
  * sets it on /proc/PID/fd/N and fdinfo/N when it makes them, as proc_fd_instantiate()
  * and proc_fdinfo_instantiate() do (6.18; the kernel checked); lock_mount() says ENOENT */
 #define DCACHE_CANT_MOUNT     0x0400u
+/* the filesystem's own mark, for its ->d_release (memfs: a closed memfd's name
+ * points at it) */
+#define DCACHE_FS_MARK        0x0800u
 
 /*
  * 128 bytes, two cache lines (the kernel's is 192, with 40 of inline name too): what

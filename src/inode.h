@@ -239,10 +239,11 @@ struct super_operations {
 	/* Optional: a dentry of this superblock is being freed (the kernel's
 	 * ->d_release): forget what the filesystem keeps about it. */
 	void (*d_release)(struct dentry *dentry);
-	/* Optional: the path of an open file whose data lives in the host memory file
-	 * the kernel knows as (kdev, kino) (memfs's memfds: uvfs_memfd_name), or NULL.
-	 * Under ns_lock; the path is valid until it is released. */
-	const struct path *(*memfd_path)(struct super_block *sb, dev_t kdev, ino_t kino);
+	/* Optional: the name of the file whose data lives, or lived, in the host memory
+	 * file the kernel knows as (kdev, kino) (memfs's memfds: uvfs_memfd_name): true
+	 * with out set -- an open file's path, or a dentry alone (out->mnt NULL: the
+	 * caller finds a mount of it).  Under ns_lock; valid until it is released. */
+	bool (*memfd_path)(struct super_block *sb, dev_t kdev, ino_t kino, struct path *out);
 	/* Optional: evict unused cached entries beyond the filesystem's bound (the
 	 * kernel's shrinker); called under ns_lock between calls (shrink_caches()). */
 	void (*shrink)(struct super_block *sb);

@@ -236,14 +236,25 @@ ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, ch
 	/* every superblock, through its mounts: a memfd belongs to one file */
 	cds_list_for_each_entry(m, &fs->mounts, mnt_list) {
 		const struct super_operations *sop = m->mnt_sb->s_op;
-		const struct path *p = sop->memfd_path ?
-				       sop->memfd_path(m->mnt_sb, (dev_t)kdev, (ino_t)kino) : NULL;
+		struct path p;
 
-		if (!p)
+		if (!sop->memfd_path || !sop->memfd_path(m->mnt_sb, (dev_t)kdev, (ino_t)kino, &p))
 			continue;
-		ret = readlink_path(p, &task->fs_struct->root, buf, bufsiz);
+		/* a dentry alone (its file closed): the first mount that shows it */
+		if (!p.mnt) {
+			struct mount *n;
+
+			cds_list_for_each_entry(n, &fs->mounts, mnt_list)
+				if (n->mnt_sb == m->mnt_sb && is_subdir(p.dentry, n->mnt_root)) {
+					p.mnt = n;
+					break;
+				}
+			if (!p.mnt)
+				break;  /* in no mount of the namespace's: no name */
+		}
+		ret = readlink_path(&p, &task->fs_struct->root, buf, bufsiz);
 		if (ret >= 0 && st)
-			inode_fillattr(p->dentry->d_inode, st);
+			inode_fillattr(p.dentry->d_inode, st);
 		break;
 	}
 	task_leave(task);

@@ -894,6 +894,22 @@ static void test_memfd_name(void **state)
 	assert_int_equal(uvfs_close(t, fd2), 0);
 	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL),
 			 -ENOENT);
+
+	/* closed, its name kept for the mappings that outlive it (a dlopen'd library):
+	 * renamed with the file, gone with its name */
+	fd = open_file(t, "/c");
+	mfd = uvfs_memfd(t, fd);
+	assert_true(mfd >= 0);
+	assert_int_equal(fstat(mfd, &kst), 0);
+	assert_int_equal(uvfs_close(t, fd), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), &st), 2);
+	assert_memory_equal(buf, "/c", 2);
+	assert_int_equal(uvfs_renameat2(t, AT_FDCWD, "/c", AT_FDCWD, "/e", 0), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL), 2);
+	assert_memory_equal(buf, "/e", 2);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/e", 0), 0);
+	assert_int_equal(uvfs_memfd_name(t, kst.st_dev, kst.st_ino, buf, sizeof(buf), NULL),
+			 -ENOENT);
 	uvfs_task_exit(t);
 	uvfs_free(fs);
 }

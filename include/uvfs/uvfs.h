@@ -873,11 +873,12 @@ int uvfs_memfd(struct uvfs_task *task, int fd);
  * the file it was handed for, as task sees it from its root (d_path: " (deleted)"
  * once that name is unlinked, in the instance's era), into buf as readlink does (no
  * NUL, truncated to bufsiz); and, st not NULL, that file's stat (its device and
- * inode as uvfs numbers them).  Known while an open file of it is: once the last is
- * closed the data goes back to uvfs's memory (or, mapped shared and writable, stays
- * in the memfd unnamed), and a mapping that outlives its descriptor keeps the
- * kernel's name.  The length, or -EINVAL (task NULL, bufsiz 0), -ENOENT (no open
- * file's memfd is that), -ENAMETOOLONG.
+ * inode as uvfs numbers them).  The oldest open file's name while one is open; after
+ * the last is closed (a mapping outlives its descriptor: a library dlopen has
+ * closed), that file's name for as long as the name lasts -- renamed with it,
+ * forgotten when it is removed (the kernel would say "NAME (deleted)") -- for the
+ * newest 1024 closed memfds of each filesystem.  The length, or -EINVAL (task NULL,
+ * bufsiz 0), -ENOENT (no such memfd known, its name gone), -ENAMETOOLONG.
  */
 ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, char *buf,
 			size_t bufsiz, struct stat *st);

@@ -95,6 +95,27 @@ struct memfs_sb {
 	struct memfs_standin *standins;
 	/* ns_lock: the files' memfds (struct memfs_memfd), for uvfs_memfd_name */
 	struct memfs_memfd *memfds;
+	/* ns_lock: the names of memfds whose last open file was closed (made at the
+	 * first such close), the newest MEMFD_NAMES at most, for uvfs_memfd_name */
+	struct memfd_name *names;
+	unsigned int names_next;          /* the slot the next one takes */
+};
+
+/*
+ * A mapping outlives the descriptor it was made from (a library once dlopen has
+ * closed it): the kernel still names it after that file, while uvfs has moved the
+ * data back from the memfd and closed its copy.  What is kept for it: the memfd's
+ * identity and the dentry of the last open file (not a reference: memfs_d_release
+ * forgets the name when the dentry goes, DCACHE_FS_MARK saying when to look), in a
+ * ring of the newest -- an older one's mapping shows the kernel's /memfd:uvfs.  The
+ * kernel's memfd inode numbers come from a counter (get_next_ino()): one is not
+ * reused while its mapping is there.
+ */
+#define MEMFD_NAMES 1024
+struct memfd_name {
+	dev_t kdev;
+	ino_t kino;
+	struct dentry *dentry;  /* NULL: a free slot */
 };
 
 /*
@@ -629,6 +650,37 @@ undo:
 	MSB(sb)->used_pages += charged;
 }
 
+/* The name of mm once its last open file (of dentry d) is closed (above) */
+static void memfd_name_keep(struct super_block *sb, dev_t kdev, ino_t kino, struct dentry *d)
+{
+	struct memfs_sb *s = MSB(sb);
+	struct memfd_name *n;
+
+	if (!s->names && !(s->names = uvfs_zalloc(MEMFD_NAMES * sizeof(*s->names))))
+		return;  /* nameless: maps says /memfd:uvfs */
+	n = &s->names[s->names_next];
+	s->names_next = (s->names_next + 1) % MEMFD_NAMES;
+	n->kdev = kdev;
+	n->kino = kino;
+	n->dentry = d;
+	d_flags_set(d, DCACHE_FS_MARK);
+}
+
+/* ->d_release: a dentry a kept name points at is going: the name goes */
+static void memfs_d_release(struct dentry *d)
+{
+	struct memfs_sb *s;
+
+	/* (negative by now, when its unlink left it to its last dput: SB_ALWAYS_DELETE
+	 * kills it at once, so it is never found negative by a name) */
+	if (!(d->d_flags & DCACHE_FS_MARK))
+		return;
+	s = MSB(d_sb(d));
+	for (unsigned int i = 0; s->names && i < MEMFD_NAMES; i++)
+		if (s->names[i].dentry == d)
+			s->names[i].dentry = NULL;
+}
+
 /* ->memfd: the file's memfd, made at the first call; f keeps it until released */
 static int memfs_file_memfd(struct file *f)
 {
@@ -675,17 +727,38 @@ static void memfs_file_release(struct inode *inode, struct file *f)
 				(mm->users - i - 1) * sizeof(mm->files[0]));
 			break;
 		}
-	if (!--mm->users)
-		memfd_detach(inode);
+	if (!--mm->users) {
+		dev_t kdev = mm->kdev;
+		ino_t kino = mm->kino;
+
+		memfd_detach(inode);  /* (mm may be gone) */
+		memfd_name_keep(inode->i_sb, kdev, kino, f->f_path.dentry);
+	}
 }
 
-/* ->memfd_path: the name of the open file whose memfd is (kdev, kino) */
-static const struct path *memfs_memfd_path(struct super_block *sb, dev_t kdev, ino_t kino)
+/* ->memfd_path: the name of the file whose memfd is (kdev, kino): its oldest open
+ * file's, or the one kept when the last was closed */
+static bool memfs_memfd_path(struct super_block *sb, dev_t kdev, ino_t kino, struct path *out)
 {
-	for (struct memfs_memfd *mm = MSB(sb)->memfds; mm; mm = mm->next)
-		if (mm->kino == kino && mm->kdev == kdev)
-			return mm->users ? &mm->files[0]->f_path : NULL;
-	return NULL;
+	struct memfs_sb *s = MSB(sb);
+
+	for (struct memfs_memfd *mm = s->memfds; mm; mm = mm->next)
+		if (mm->kino == kino && mm->kdev == kdev && mm->users) {
+			*out = mm->files[0]->f_path;
+			return true;
+		}
+	/* the newest first: a dentry's latest memfd */
+	for (unsigned int i = 0; s->names && i < MEMFD_NAMES; i++) {
+		const struct memfd_name *n = &s->names[(s->names_next + MEMFD_NAMES - 1 - i) %
+						       MEMFD_NAMES];
+
+		if (n->dentry && n->kino == kino && n->kdev == kdev) {
+			out->mnt = NULL;
+			out->dentry = n->dentry;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* uvfs_standin() of a directory: the one its open files were handed, or a new one
@@ -855,6 +928,7 @@ static void memfs_put_super(struct super_block *sb)
 	/* a stand-in goes with the last open file of its directory, which held the
 	 * superblock */
 	assert(!MSB(sb)->standins);
+	free(MSB(sb)->names);
 	free(sb->s_fs_info);
 }
 
@@ -930,6 +1004,7 @@ static const struct super_operations memfs_sops = {
 	.free_inode = memfs_free_inode,
 	.put_super = memfs_put_super,
 	.memfd_path = memfs_memfd_path,
+	.d_release = memfs_d_release,
 	.blocks = memfs_blocks,
 	.statfs = memfs_statfs,
 	.show_options = memfs_show_options,

@@ -113,6 +113,19 @@ print(names())
 st = os.stat("/proc/self/fd/%d" % f.fileno())
 dev, ino = [l.split()[3:5] for l in open("/proc/self/maps") if "/tmp/m2" in l][0]
 print(int(dev.split(":")[0], 16) == os.major(st.st_dev), int(dev.split(":")[1], 16) == os.minor(st.st_dev), int(ino) == st.st_ino)
+# mapped, then its descriptor closed (as ld.so leaves a library), then renamed
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+with open("/tmp/m3", "wb") as f:
+    f.write(b"y" * 8192)
+fd = os.open("/tmp/m3", os.O_RDONLY)
+addr = libc.mmap(None, 8192, mmap.PROT_READ, mmap.MAP_PRIVATE, fd, 0)
+os.close(fd)
+print(addr not in (None, ctypes.c_void_p(-1).value), [n for n in names() if "m3" in n or "m4" in n])
+os.rename("/tmp/m3", "/tmp/m4")
+print([n for n in names() if "m3" in n or "m4" in n])
 EOF
 rm /tmp/food
 awk '$6 != "" { print $2, $6, $7 }' /proc/$food/maps | grep food | sort -u
