@@ -61,6 +61,12 @@ for ns in net mnt pid user; do
 	[ "$(readlink /proc/self/ns/$ns)" = "$(readlink /proc/$food/ns/$ns)" ] && echo "$ns shared"
 done
 readlink /proc/self/ns/uts | sed 's/:\[[0-9]*\]$/:[N]/'
+# a namespace's number as ps -o mntns and stat -L read it: the link's
+[ "$(ps -o mntns= -p $food | tr -d ' ')" = "$(readlink /proc/$food/ns/mnt | tr -dc 0-9)" ] &&
+	echo "ps mntns is the link's"
+[ "$(stat -L -c %i /proc/self/ns/net)" = "$(readlink /proc/self/ns/net | tr -dc 0-9)" ] &&
+	echo "stat -L of ns/net is the link's"
+(cd /proc/$food/ns && stat -L -c '%F' pid)
 # /proc/sys: the kernel's (sysctl reads it), /proc/mounts self's, /proc's own files
 cat /proc/sys/kernel/ostype /proc/sys/fs/protected_symlinks
 sysctl -n kernel.ostype 2>/dev/null || echo "no sysctl"

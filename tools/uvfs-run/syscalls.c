@@ -195,6 +195,69 @@ static int host_fd_name_at(const struct proc *p, int dirfd, const char *path, ch
 	return host_fd_name(p, abs, link, size);
 }
 
+/*
+ * stat (following) of /proc/PID/ns/TYPE, or a thread's: the kernel's namespace file,
+ * whose inode is the number readlink shows ("mnt:[4026531832]"; ps -o mntns, lsns
+ * read it so) -- uvfs has no nsfs, its link leads nowhere (ENOENT).  Made on the same
+ * link in the program's proc (procsrc.c), once uvfs has read the link (its EACCES for
+ * a reader that may not trace the process first): 0 with kpath that name, relative
+ * to run_proc_fd; 1 when path is no such link; or uvfs's -errno.
+ */
+static int proc_ns_kpath(struct proc *p, int dirfd, const char *path, char *kpath, size_t size)
+{
+	char abs[PATH_MAX], body[64];
+	const char *s;
+	ssize_t n;
+	long pid, tid = 0;
+	char *end;
+
+	if (run_proc_fd < 0)
+		return 1;
+	if (path[0] == '/') {
+		snprintf(abs, sizeof(abs), "%s", path);
+	} else {
+		n = dirfd == AT_FDCWD ? uvfs_readlink_cwd(T(p), abs, sizeof(abs) - 1)
+				      : uvfs_readlink_fd(T(p), dirfd, abs, sizeof(abs) - 1);
+		if (n <= 0 || (size_t)n + 1 + strlen(path) >= sizeof(abs))
+			return 1;
+		abs[n] = 0;
+		snprintf(abs + n, sizeof(abs) - (size_t)n, "/%s", path);
+	}
+	if (strncmp(abs, "/proc/", 6))
+		return 1;
+	s = abs + 6;
+	if (!strncmp(s, "self/", 5)) {
+		pid = p->up->nspid;
+		s += 4;
+	} else if (!strncmp(s, "thread-self/", 12)) {
+		pid = p->up->nspid;
+		tid = run_cur_nstid();
+		s += 11;
+	} else {
+		errno = 0;
+		pid = strtol(s, &end, 10);
+		if (errno || end == s || pid <= 0 || pid > INT_MAX)
+			return 1;
+		s = end;
+		if (!strncmp(s, "/task/", 6)) {
+			tid = strtol(s + 6, &end, 10);
+			if (end == s + 6 || tid <= 0 || tid > INT_MAX)
+				return 1;
+			s = end;
+		}
+	}
+	if (strncmp(s, "/ns/", 4) || !s[4] || strchr(s + 4, '/'))
+		return 1;
+	n = uvfs_readlinkat(T(p), AT_FDCWD, abs, body, sizeof(body));
+	if (n < 0)
+		return (int)n;
+	if (tid > 0)
+		snprintf(kpath, size, "%ld/task/%ld/ns/%s", pid, tid, s + 4);
+	else
+		snprintf(kpath, size, "%ld/ns/%s", pid, s + 4);
+	return 0;
+}
+
 static int host_fd_name(const struct proc *p, const char *path, char *link, size_t size)
 {
 	char own[32];
@@ -2345,6 +2408,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		unsigned long long pathp = nr == SYS_newfstatat ? A1(r) : A0(r);
 		unsigned long long stp = nr == SYS_newfstatat ? A2(r) : A1(r);
 		int flags = nr == SYS_newfstatat ? iarg(A3(r)) : nr == SYS_lstat ? AT_SYMLINK_NOFOLLOW : 0;
+		int h;
 
 		if (nr == SYS_newfstatat && !pathp && (flags & AT_EMPTY_PATH))
 			pa[0] = 0;  /* 6.11+: NULL with AT_EMPTY_PATH is fstat */
@@ -2355,6 +2419,9 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		ret = uvfs_fstatat(t, dirfd, pa, &st, flags);
 		if (ret == -ENOENT && host_fd_name_at(p, dirfd, pa, pb, sizeof(pb)) >= 0) {
 			ret = fstatat(AT_FDCWD, pb, &st, flags & AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+		} else if (ret == -ENOENT && !(flags & AT_SYMLINK_NOFOLLOW) &&
+			   (h = proc_ns_kpath(p, dirfd, pa, pb, sizeof(pb))) <= 0) {
+			ret = h ? h : fstatat(run_proc_fd, pb, &st, 0) ? -errno : 0;
 		} else if (!ret) {
 			host_device_ids(p, dirfd, pa, flags, &st);
 		}
@@ -2369,14 +2436,24 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		}
 		if (A1(r) && !get_path(p, A1(r), pa) && dirfd_native(p, fd, pa))
 			return ACT_NATIVE;
-		if (A1(r) && !get_path(p, A1(r), pa) && uvfs_fstatat(t, fd, pa, &st, 0) == -ENOENT &&
-		    host_fd_name_at(p, fd, pa, pb, sizeof(pb)) >= 0) {
+		if (A1(r) && !get_path(p, A1(r), pa) && uvfs_fstatat(t, fd, pa, &st, 0) == -ENOENT) {
 			struct statx sx;
+			int h = 1, kdir = AT_FDCWD;
 
-			ret = statx(AT_FDCWD, pb, iarg(A2(r)), (unsigned int)A3(r), &sx) ? -errno : 0;
-			if (!ret && mem_write(p->tid, A4(r), &sx, sizeof(sx)))
-				ret = -EFAULT;
-			return skip(r, ret);
+			/* a host descriptor's link, or a namespace's: the kernel's answer */
+			if (host_fd_name_at(p, fd, pa, pb, sizeof(pb)) >= 0)
+				h = 0;
+			else if (!(A2(r) & AT_SYMLINK_NOFOLLOW) &&
+				 !(h = proc_ns_kpath(p, fd, pa, pb, sizeof(pb))))
+				kdir = run_proc_fd;
+			if (h < 0)
+				return skip(r, h);
+			if (h == 0) {
+				ret = statx(kdir, pb, iarg(A2(r)), (unsigned int)A3(r), &sx) ? -errno : 0;
+				if (!ret && mem_write(p->tid, A4(r), &sx, sizeof(sx)))
+					ret = -EFAULT;
+				return skip(r, ret);
+			}
 		}
 		return skip(r, do_statx(p, fd, A1(r), iarg(A2(r)), (unsigned int)A3(r), A4(r)));
 	}
