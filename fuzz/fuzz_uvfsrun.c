@@ -76,6 +76,12 @@ void run_uproc_set_key(struct uproc *up, const char *key)
 	(void)up, (void)key;
 }
 
+/* trace.c's, for /proc/thread-self/ns (syscalls.c): the harness's one thread */
+int run_cur_nstid(void)
+{
+	return -1;
+}
+
 /* trace.c's, for credentials per thread (syscalls.c): the harness's process has no
  * other thread */
 size_t run_uproc_tids(const struct uproc *up, pid_t *tids, size_t max)
