@@ -171,28 +171,42 @@ static bool one_dirfd_bad(const struct proc *p, int *ofd, const char *op, int *n
 static int host_fd_name(const struct proc *p, const char *path, char *link, size_t size);
 
 /*
- * The same for a name relative to a directory of uvfs's (dirfd, or the cwd): "0" in
- * /proc/self/fd (gVisor's fstatat(proc_self_fd, "0")), made absolute by uvfs's own
- * path of that directory first.
+ * A name in /proc as the program wrote it, made absolute: relative to a directory of
+ * uvfs's (dirfd, or the cwd) by uvfs's own path of that directory ("0" in an open
+ * /proc/self/fd).  true with abs that, when it lies in /proc.
  */
+static bool proc_name_abs(const struct proc *p, int dirfd, const char *path, char *abs,
+			  size_t size)
+{
+	ssize_t n;
+
+	if (!path[0])
+		return false;
+	if (path[0] == '/') {
+		n = 0;
+	} else {
+		n = dirfd == AT_FDCWD ? uvfs_readlink_cwd(T(p), abs, size - 1)
+				      : uvfs_readlink_fd(T(p), dirfd, abs, size - 1);
+		if (n <= 0 || abs[0] != '/' || (size_t)n + 1 + strlen(path) >= size)
+			return false;
+		abs[n++] = '/';
+	}
+	if ((size_t)snprintf(abs + n, size - (size_t)n, "%s", path) >= size - (size_t)n)
+		return false;
+	return !strncmp(abs, "/proc/", 6);
+}
+
+/* The same for a name relative to a directory of uvfs's (gVisor's
+ * fstatat(proc_self_fd, "0")) */
 static int host_fd_name_at(const struct proc *p, int dirfd, const char *path, char *link,
 			   size_t size)
 {
 	char abs[PATH_MAX];
-	ssize_t n;
 
-	if (path[0] == '/' || !path[0])
-		return path[0] ? host_fd_name(p, path, link, size) : -1;
-	n = dirfd == AT_FDCWD ? uvfs_readlink_cwd(T(p), abs, sizeof(abs) - 1)
-			      : uvfs_readlink_fd(T(p), dirfd, abs, sizeof(abs) - 1);
-	if (n <= 0 || abs[0] != '/' || (size_t)n + 1 + strlen(path) >= sizeof(abs))
-		return -1;
-	abs[n] = 0;
-	/* only a directory of /proc: its path names it as a program would */
-	if (strncmp(abs, "/proc/", 6))
-		return -1;
-	snprintf(abs + n, sizeof(abs) - (size_t)n, "/%s", path);
-	return host_fd_name(p, abs, link, size);
+	if (path[0] == '/')
+		return host_fd_name(p, path, link, size);  /* /dev/fd/N too */
+	return proc_name_abs(p, dirfd, path, abs, sizeof(abs)) ?
+	       host_fd_name(p, abs, link, size) : -1;
 }
 
 /*
@@ -211,19 +225,7 @@ static int proc_ns_kpath(struct proc *p, int dirfd, const char *path, char *kpat
 	long pid, tid = 0;
 	char *end;
 
-	if (run_proc_fd < 0)
-		return 1;
-	if (path[0] == '/') {
-		snprintf(abs, sizeof(abs), "%s", path);
-	} else {
-		n = dirfd == AT_FDCWD ? uvfs_readlink_cwd(T(p), abs, sizeof(abs) - 1)
-				      : uvfs_readlink_fd(T(p), dirfd, abs, sizeof(abs) - 1);
-		if (n <= 0 || (size_t)n + 1 + strlen(path) >= sizeof(abs))
-			return 1;
-		abs[n] = 0;
-		snprintf(abs + n, sizeof(abs) - (size_t)n, "/%s", path);
-	}
-	if (strncmp(abs, "/proc/", 6))
+	if (run_proc_fd < 0 || !proc_name_abs(p, dirfd, path, abs, sizeof(abs)))
 		return 1;
 	s = abs + 6;
 	if (!strncmp(s, "self/", 5)) {
