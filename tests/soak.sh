@@ -96,12 +96,13 @@ start_load() {  # $1: with the suite beside (1) or not (0)
 stream() {
 	local t=$1 j=$2 count=$3 start=$4 runs=0 failed=0 chunk ran bad
 	# meson's own start costs more than a short test: runs in chunks of --repeat,
-	# each run a line of the chunk's JSON log
+	# each run a line of the chunk's JSON log; one at a time (meson would run a
+	# chunk's repeats side by side, one per processor: a stream was two copies)
 	while [ "$runs" -lt "$count" ]; do
 		[ "$limit" -gt 0 ] && [ $((SECONDS - start)) -ge "$limit" ] && break
 		chunk=$((count - runs < 10 ? count - runs : 10))
-		meson test -C "$build" --no-rebuild --repeat "$chunk" --logbase "soak-$t-$j" "$t" \
-			>/dev/null 2>&1
+		meson test -C "$build" --no-rebuild --num-processes 1 --repeat "$chunk" \
+			--logbase "soak-$t-$j" "$t" >/dev/null 2>&1
 		read -r ran bad < <(python3 - "$build/meson-logs/soak-$t-$j.json" <<-'EOF'
 			import json, sys
 			runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
