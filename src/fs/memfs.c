@@ -1754,7 +1754,11 @@ static int memfs_allocate(struct inode *inode, uint64_t first, uint64_t end)
 		return -ENOSPC;
 	if (!need)
 		return 0;
-	if (need > SIZE_MAX / sizeof(void *) || !(pages = uvfs_malloc(need * sizeof(void *))))
+	/* more pages than the machine has (an unlimited mount, 2^55 bytes asked): ENOMEM
+	 * as the allocation would give it -- not asked of malloc, which a sanitizer's
+	 * allocator aborts on (fuzz_ops found it) rather than return NULL */
+	if (need > SIZE_MAX / sizeof(void *) || need > 2 * linux_default_limit() ||
+	    !(pages = uvfs_malloc(need * sizeof(void *))))
 		return -ENOMEM;
 	/* every slot, then every page: the tree changes only when both are had */
 	for (uint64_t i = first; i < end && k < need; i++) {
