@@ -220,8 +220,9 @@ struct uvfs {
 
 	struct mount *root_mnt;         /* uvfs_new's root filesystem (setup only) */
 	struct cds_list_head mounts;    /* ns_lock; struct mount.mnt_list */
-	/* ns_lock: mount ids and anonymous device minors in use (ida.h) */
-	struct ida mnt_ids, anon_devs;
+	/* ns_lock: mount ids, anonymous device minors and peer group ids in use (ida.h;
+	 * the kernel's mnt_id_ida, unnamed_dev_ida, mnt_group_ida) */
+	struct ida mnt_ids, anon_devs, mnt_group_ids;
 	uint64_t last_mnt_id_unique;    /* ns_lock: the kernel's mnt_id_unique counter */
 	struct mnt_namespace *init_ns;  /* ns_lock: the first namespace (uvfs_task_new's) */
 

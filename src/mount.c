@@ -4,9 +4,9 @@
  * do_loopback, do_remount, do_reconfigure_mnt, do_move_mount_old, do_change_type,
  * path_umount), each check in the kernel's order.
  *
- * Propagation is always private: every mount is what MS_PRIVATE makes it, MS_PRIVATE
- * and MS_UNBINDABLE are kept, MS_SHARED and MS_SLAVE are refused with EOPNOTSUPP (a
- * deliberate difference: Linux would set up peer groups).
+ * Propagation (shared, slave, private, unbindable mounts and what a mount or an
+ * unmount does in peers and slaves) is pnode.c's; every attach here goes through
+ * its attach_recursive_mnt(), every unmount through umount_propagated().
  *
  * Locking: each call takes ns_lock through task_enter() for its whole run.
  */
@@ -140,13 +140,16 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	if (!m)
 		return -ENOMEM;
 	/* graft_tree()'s attach_recursive_mnt(): count_mounts() last */
-	err = count_mounts(fs, task->mnt_ns, 1);
-	if (err) {
-		mnt_discard(m);
-		return err;
+	{
+		struct mount *one[1] = { m };
+		int up[1] = { -1 };
+		struct mnt_copies c = { one, one, up, 1 };
+
+		err = attach_recursive_mnt(fs, &c, path->mnt, path->dentry, false);
 	}
-	mnt_attach_to(fs, m, path->mnt, path->dentry);
-	return 0;
+	if (err)
+		mnt_discard(m);
+	return err;
 }
 
 /* The source of a bind or a move: EINVAL for none, its walk's errors; 0 with
@@ -185,11 +188,8 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 		goto out;
 	err = graft_check(path->dentry, old_path.dentry);  /* graft_tree() */
 	if (!err)
-		err = count_mounts(task->fs, task->mnt_ns, (unsigned int)c.n);
-	if (err)
-		drop_copies(&c);
-	else
-		attach_copies(task->fs, &c, path->mnt, path->dentry);
+		err = attach_recursive_mnt(task->fs, &c, path->mnt, path->dentry, false);
+	drop_copies(&c);  /* the arrays; the copies too if not attached */
 out:
 	path_put(&old_path);
 	return err;
@@ -275,14 +275,14 @@ static int do_change_type(struct uvfs_task *task, const struct path *path,
 	/* flags_to_propagation_type(): nothing else, and exactly one type */
 	if ((ms_flags & ~(MS_PROPAGATION | MS_REC | MS_SILENT)) || (type & (type - 1)))
 		return -EINVAL;
-	if (type & (MS_SHARED | MS_SLAVE))
-		return -EOPNOTSUPP;  /* not modelled: see the head of this file */
-	for (c = m; c; c = (ms_flags & MS_REC) ? next_mnt(c, m) : NULL) {
-		if (type == MS_UNBINDABLE)
-			WRITE_ONCE(c->mnt_flags, c->mnt_flags | MNT_UNBINDABLE);
-		else
-			WRITE_ONCE(c->mnt_flags, c->mnt_flags & ~MNT_UNBINDABLE);
+	if (type == MS_SHARED) {
+		int err = invent_group_ids(task->fs, m, ms_flags & MS_REC);
+
+		if (err)
+			return err;
 	}
+	for (c = m; c; c = (ms_flags & MS_REC) ? next_mnt(c, m) : NULL)
+		change_mnt_propagation(task->fs, c, type);
 	return 0;
 }
 
@@ -293,6 +293,7 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 	struct uvfs *fs = task->fs;
 	struct path old_path;
 	struct mount *old, *p;
+	struct mnt_copies c = { 0 };
 	int err = lookup_source(task, old_name, &old_path);
 
 	if (err)
@@ -311,6 +312,15 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 	err = -EINVAL;
 	if (!check_mnt(task, old) || old->mnt_parent == old || !check_mnt(task, path->mnt))
 		goto out;
+	/* a mount in a shared parent stays (its peers would disagree), and no tree with
+	 * an unbindable mount goes into a shared one */
+	err = -EINVAL;
+	if (IS_MNT_SHARED(old->mnt_parent))
+		goto out;
+	if (IS_MNT_SHARED(path->mnt))
+		for (p = old; p; p = next_mnt(p, old))
+			if (p->mnt_flags & MNT_UNBINDABLE)
+				goto out;
 	/* not under itself */
 	err = -ELOOP;
 	for (p = path->mnt; p->mnt_parent != p; p = p->mnt_parent)
@@ -318,9 +328,12 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path, const 
 			goto out;
 	if (p == old)
 		goto out;
-	err = 0;
-	mnt_disconnect(fs, old);
-	mnt_attach_to(fs, old, path->mnt, path->dentry);
+	/* the tree as it is, for the copies of a propagation */
+	err = tree_copies(old, &c);
+	if (!err)
+		err = attach_recursive_mnt(fs, &c, path->mnt, path->dentry, true);
+	free(c.src);
+	free(c.up);
 out:
 	path_put(&old_path);
 	return err;
@@ -485,12 +498,13 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 		err = -EINVAL;  /* the namespace's root: nothing to detach it from */
 		goto put;
 	}
-	if (!(flags & MNT_DETACH) && m->mnt_count > 1) {
-		err = -EBUSY;
+	/* the caller's walk holds one reference */
+	if (!(flags & MNT_DETACH) && (err = propagate_mount_busy(fs, m, 1))) {
+		if (err > 0)
+			err = -EBUSY;
 		goto put;
 	}
-	umount_tree(fs, m);
-	err = 0;
+	err = umount_propagated(fs, m);
 put:
 	path_put(&path);
 out:
@@ -541,17 +555,6 @@ int uvfs_unshare(struct uvfs_task *task, int flags)
 out:
 	task_leave(task);
 	return err;
-}
-
-/* is_path_reachable(): (mnt, dentry) is root or below it, through the mounts */
-static bool is_path_reachable(const struct mount *mnt, const struct dentry *dentry,
-			      const struct path *root)
-{
-	while (mnt != root->mnt && mnt->mnt_parent != mnt) {
-		dentry = mnt->mnt_mountpoint;
-		mnt = mnt->mnt_parent;
-	}
-	return mnt == root->mnt && is_subdir(dentry, root->dentry);
 }
 
 /* chroot_fs_refs(): every task whose root or cwd was old has new instead */
@@ -607,6 +610,10 @@ int uvfs_pivot_root(struct uvfs_task *task, const char *new_root, const char *pu
 	if (cant_mount(&old))
 		goto put_all;
 	err = -EINVAL;
+	/* no mount moves out of or into a shared mount */
+	if (IS_MNT_SHARED(old_mnt) || IS_MNT_SHARED(new_mnt->mnt_parent) ||
+	    IS_MNT_SHARED(root_mnt->mnt_parent))
+		goto put_all;
 	if (!check_mnt(task, root_mnt) || !check_mnt(task, new_mnt))
 		goto put_all;
 	err = -ENOENT;

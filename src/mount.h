@@ -57,6 +57,17 @@ struct mount {
 	uint64_t mnt_attach_seq;
 	struct cds_list_head mnt_mounts; /* its children, in the order attached */
 	struct cds_list_head mnt_child;  /* in mnt_parent->mnt_mounts while attached */
+	/* Propagation (pnode.c; Documentation/filesystems/sharedsubtree.rst).  A shared
+	 * mount is one with a peer group id; its peers are the ring mnt_share links (a
+	 * ring of one: no other peer).  A slave has a master, a mount of the peer group
+	 * it receives from, and is on that master's mnt_slave_list.  Neither: private
+	 * (or unbindable, MNT_UNBINDABLE). */
+	int mnt_group_id;                /* its peer group's id (shared), or 0 */
+	struct cds_list_head mnt_share;  /* the ring of its peer group */
+	struct mount *mnt_master;        /* the mount it is a slave of, or NULL */
+	struct cds_list_head mnt_slave_list; /* its slaves (their mnt_slave) */
+	struct cds_list_head mnt_slave;  /* in mnt_master->mnt_slave_list */
+	int mnt_mark;                    /* a propagation walk's scratch: 0 between calls */
 };
 
 /*
@@ -70,6 +81,8 @@ struct mnt_namespace {
 	struct mount *root;              /* the rootfs */
 	long count;                      /* its tasks, and the instance's hold on the first */
 	unsigned int nr_mounts;          /* mounts in it, the rootfs too (fs.mount-max) */
+	/* mounts a propagation will add, counted while it makes them; 0 between calls */
+	unsigned int nr_pending;
 };
 
 struct path {
@@ -154,8 +167,15 @@ struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, str
  * parent, a namespace's rootfs), or drop_copies() discards them. */
 #define CL_RECURSE         0x1
 #define CL_COPY_UNBINDABLE 0x2
+/* how each copy takes part in propagation (clone_mnt()'s flags): a slave of its
+ * original, private, or in a peer group (its original's, or a new one) */
+#define CL_SLAVE           0x4
+#define CL_PRIVATE         0x8
+#define CL_MAKE_SHARED     0x10
 struct mnt_copies {
-	struct mount **src, **dst;   /* dst[i] copies src[i] */
+	/* dst[i] copies src[i] (for a propagated copy, dst[i] copies another set's dst[i]:
+	 * src[i] is kept for its mountpoint, the place of dst[i] in dst[up[i]]) */
+	struct mount **src, **dst;
 	int *up;                     /* the index of dst[i]'s parent copy (-1 for the first) */
 	int n;
 };
@@ -164,6 +184,58 @@ int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigne
 void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
 		   struct dentry *mountpoint);
 void drop_copies(struct mnt_copies *c);
+/* attach_set(): attach_copies() without freeing the arrays (n becomes 0) */
+void attach_set(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
+		struct dentry *mountpoint);
+/* tree_copies(): the attached tree below mnt as a set of copies of itself (src and
+ * dst the same array), for a move's propagation: 0 or -ENOMEM; free src and up */
+int tree_copies(struct mount *mnt, struct mnt_copies *c);
+/* is_path_reachable(): (mnt, dentry) is root or below it, through the mounts */
+bool is_path_reachable(const struct mount *mnt, const struct dentry *dentry,
+		       const struct path *root);
+/* clone_mnt(): a copy of old seen from root, not attached, in old's propagation
+ * as flags say (CL_SLAVE, CL_PRIVATE, CL_MAKE_SHARED); NULL on ENOMEM */
+struct mount *clone_mnt(struct uvfs *fs, struct mount *old, struct dentry *root,
+			unsigned int flags);
+
+/* pnode.c: propagation */
+static inline bool IS_MNT_SHARED(const struct mount *m)
+{
+	return m->mnt_group_id != 0;
+}
+static inline bool IS_MNT_SLAVE(const struct mount *m)
+{
+	return m->mnt_master != NULL;
+}
+static inline struct mount *next_peer(const struct mount *m)
+{
+	return cds_list_entry(m->mnt_share.next, struct mount, mnt_share);
+}
+/* change_mnt_propagation(): MS_SHARED (its group id given before: invent_group_ids()),
+ * MS_SLAVE, MS_PRIVATE or MS_UNBINDABLE */
+void change_mnt_propagation(struct uvfs *fs, struct mount *m, unsigned long type);
+/* invent_group_ids(): a peer group id for each mount of the tree below m (with
+ * recurse) that has none, or -ENOMEM with none given */
+int invent_group_ids(struct uvfs *fs, struct mount *m, bool recurse);
+/* attach_recursive_mnt(): the source tree src (copies not yet attached, or with
+ * moving the attached tree src->dst[0]) on (dest, mp), and, if dest is shared, a copy
+ * of it on mp in every mount that receives from dest (propagate_mnt()), each slave,
+ * peer or private as the kernel makes it.  Everything is made before anything is
+ * attached: 0 with src->n 0 (the copies the namespace's, the arrays still the
+ * caller's), or -ENOMEM/-ENOSPC with nothing changed. */
+int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *dest,
+			 struct dentry *mp, bool moving);
+/* propagate_mount_busy(): is m in use (children, more than refs references), or a
+ * copy of it that its unmount would take?  1 or 0, or -ENOMEM */
+int propagate_mount_busy(struct uvfs *fs, struct mount *m, long refs);
+/* get_dominating_id(): the group of the nearest master of m (a master's master...)
+ * with a peer in m's namespace reachable from root, or 0 */
+int get_dominating_id(const struct mount *m, const struct path *root);
+/* umount_propagated(): umount_tree() of m and of every copy of the tree in the
+ * mounts that receive from m's parent that nothing else is mounted on
+ * (propagate_umount()); -ENOMEM before anything changed */
+int umount_propagated(struct uvfs *fs, struct mount *m);
+
 /* is_subdir(): d is top or below it (one superblock) */
 bool is_subdir(const struct dentry *d, const struct dentry *top);
 /* is_local_mountpoint(): something of namespace ns is mounted on d (the flag first,

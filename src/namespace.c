@@ -19,6 +19,7 @@
 #include "mount.h"
 #include "rcu_defer.h"
 
+#include <sys/mount.h>
 #include <urcu/rculist.h>
 
 /* The chain of (parent, mountpoint): the kernel's m_hash() mixes the two pointers */
@@ -130,6 +131,9 @@ struct mount *mnt_alloc(struct uvfs *fs, struct super_block *sb, struct dentry *
 	CDS_INIT_LIST_HEAD(&m->mnt_list);
 	CDS_INIT_LIST_HEAD(&m->mnt_mounts);
 	CDS_INIT_LIST_HEAD(&m->mnt_child);
+	CDS_INIT_LIST_HEAD(&m->mnt_share);
+	CDS_INIT_LIST_HEAD(&m->mnt_slave_list);
+	CDS_INIT_LIST_HEAD(&m->mnt_slave);
 	return m;
 }
 
@@ -217,6 +221,9 @@ static void mnt_free(struct mount *m)
 
 void mnt_discard(struct mount *m)
 {
+	/* a copy made for a bind or a propagation may already be in a peer group or
+	 * a master's slaves */
+	change_mnt_propagation(m->mnt_sb->s_fs, m, MS_PRIVATE);
 	mnt_free(m);
 }
 
@@ -254,6 +261,9 @@ void mnt_disconnect(struct uvfs *fs, struct mount *m)
 static void mnt_detach(struct uvfs *fs, struct mount *m)
 {
 	mnt_disconnect(fs, m);
+	/* umount_tree(): what is unmounted leaves its peer group and its master, its
+	 * slaves going to another peer (change_mnt_propagation(p, MS_PRIVATE)) */
+	change_mnt_propagation(fs, m, MS_PRIVATE);
 	WRITE_ONCE(m->mnt_flags, m->mnt_flags | MNT_UMOUNT);
 	if (m->mnt_ns)
 		m->mnt_ns->nr_mounts--;
@@ -334,17 +344,59 @@ struct mount *ns_root_mount(struct uvfs *fs, const struct mnt_namespace *ns)
 }
 
 /* clone_mnt(): the same superblock, root the given dentry, the source's flags and
- * name, a new id; not attached */
-static struct mount *clone_mnt(struct uvfs *fs, const struct mount *old, struct dentry *root)
+ * name, a new id; not attached.  By default in old's peer group if old is shared and
+ * a slave of old's master if old is one; CL_SLAVE makes it a slave of old instead,
+ * CL_PRIVATE neither, and CL_MAKE_SHARED puts it in a new peer group if it is in
+ * none (fs/namespace.c's clone_mnt()). */
+struct mount *clone_mnt(struct uvfs *fs, struct mount *old, struct dentry *root,
+			unsigned int flags)
 {
-	return mnt_alloc(fs, old->mnt_sb, root, old->mnt_devname,
-			 old->mnt_flags & (MNT_USER_SETTABLE_MASK | MNT_UNBINDABLE));
+	/* not MNT_UNBINDABLE: only a new namespace's copy (CL_COPY_UNBINDABLE) is ever
+	 * made of an unbindable mount, and on Linux 6.18 that copy is private (the
+	 * type has lived apart from the mount's flags since 6.16; tests/diff/
+	 * mount-propagation-more.sys asks the kernel) */
+	struct mount *m = mnt_alloc(fs, old->mnt_sb, root, old->mnt_devname,
+				    old->mnt_flags & MNT_USER_SETTABLE_MASK);
+
+	if (!m)
+		return NULL;
+	if ((flags & CL_MAKE_SHARED) && (flags & (CL_SLAVE | CL_PRIVATE) || !IS_MNT_SHARED(old))) {
+		int id = ida_alloc_min(&fs->mnt_group_ids, 1);
+
+		if (id < 0) {
+			mnt_free(m);
+			return NULL;
+		}
+		m->mnt_group_id = id;
+	}
+	if (flags & CL_SLAVE) {
+		m->mnt_master = old;
+		cds_list_add(&m->mnt_slave, &old->mnt_slave_list);
+	} else if (!(flags & CL_PRIVATE)) {
+		if (IS_MNT_SHARED(old)) {
+			m->mnt_group_id = old->mnt_group_id;
+			cds_list_add(&m->mnt_share, &old->mnt_share);
+		}
+		if (IS_MNT_SLAVE(old)) {
+			m->mnt_master = old->mnt_master;
+			cds_list_add(&m->mnt_slave, &old->mnt_slave);
+		}
+	}
+	return m;
+}
+
+/* skip_mnt_tree(): the last mount of the tree below p, where next_mnt() goes on */
+static struct mount *skip_mnt_tree(struct mount *p)
+{
+	while (!cds_list_empty(&p->mnt_mounts))
+		p = cds_list_entry(p->mnt_mounts.prev, struct mount, mnt_child);
+	return p;
 }
 
 int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigned int how,
 	      struct mnt_copies *c)
 {
-	struct mount *m;
+	struct mount *m, *child;
 	int max = 1;
 
 	memset(c, 0, sizeof(*c));
@@ -358,38 +410,95 @@ int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigne
 		goto enomem;
 	c->src[0] = mnt;
 	c->up[0] = -1;
-	c->dst[0] = clone_mnt(fs, mnt, dentry);
+	c->dst[0] = clone_mnt(fs, mnt, dentry, how);
 	if (!c->dst[0])
 		goto enomem;
 	c->n = 1;
-	/* breadth first: the children of each copied mount in mount order, which
-	 * keeps mounts stacked on one place in their order */
-	for (int i = 0; (how & CL_RECURSE) && i < c->n; i++) {
-		cds_list_for_each_entry(m, &c->src[i]->mnt_mounts, mnt_child) {
-			if (i == 0 && !is_subdir(m->mnt_mountpoint, dentry))
+	if (!(how & CL_RECURSE))
+		return 0;
+	/* depth first, parents before children, each mount's children in the order
+	 * they were attached (the kernel's copy_tree(): the new namespace's mountinfo
+	 * lists the copies in that order); a copied mount's index, kept in mnt_mark a
+	 * moment, is its children's up */
+	mnt->mnt_mark = 1;
+	cds_list_for_each_entry(child, &mnt->mnt_mounts, mnt_child) {
+		if (!is_subdir(child->mnt_mountpoint, dentry))
+			continue;
+		for (m = child; m; m = next_mnt(m, child)) {
+			if ((m->mnt_flags & MNT_UNBINDABLE) && !(how & CL_COPY_UNBINDABLE)) {
+				m = skip_mnt_tree(m);  /* nor anything below it */
 				continue;
-			if ((m->mnt_flags & MNT_UNBINDABLE) && !(how & CL_COPY_UNBINDABLE))
-				continue;
-			c->dst[c->n] = clone_mnt(fs, m, m->mnt_root);
+			}
+			c->dst[c->n] = clone_mnt(fs, m, m->mnt_root, how);
 			if (!c->dst[c->n])
 				goto enomem;
 			c->src[c->n] = m;
-			c->up[c->n++] = i;
+			c->up[c->n++] = m->mnt_parent->mnt_mark - 1;
+			m->mnt_mark = c->n;
 		}
 	}
+	for (int i = 0; i < c->n; i++)
+		c->src[i]->mnt_mark = 0;
 	return 0;
 enomem:
+	for (int i = 0; i < c->n; i++)
+		c->src[i]->mnt_mark = 0;
 	drop_copies(c);
 	return -ENOMEM;
 }
 
-void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
-		   struct dentry *mountpoint)
+int tree_copies(struct mount *mnt, struct mnt_copies *c)
+{
+	struct mount *m;
+	int n = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (m = mnt; m; m = next_mnt(m, mnt))
+		n++;
+	c->src = uvfs_malloc((size_t)n * sizeof(*c->src));
+	c->up = uvfs_malloc((size_t)n * sizeof(*c->up));
+	if (!c->src || !c->up) {
+		free(c->src);
+		free(c->up);
+		memset(c, 0, sizeof(*c));
+		return -ENOMEM;
+	}
+	c->dst = c->src;
+	/* parents come first: each mount's index, kept in mnt_mark a moment, is known
+	 * when its children come */
+	for (m = mnt; m; m = next_mnt(m, mnt)) {
+		c->up[c->n] = m == mnt ? -1 : m->mnt_parent->mnt_mark - 1;
+		c->src[c->n++] = m;
+		m->mnt_mark = c->n;
+	}
+	for (int i = 0; i < c->n; i++)
+		c->src[i]->mnt_mark = 0;
+	return 0;
+}
+
+bool is_path_reachable(const struct mount *mnt, const struct dentry *dentry,
+		       const struct path *root)
+{
+	while (mnt != root->mnt && mnt->mnt_parent != mnt) {
+		dentry = mnt->mnt_mountpoint;
+		mnt = mnt->mnt_parent;
+	}
+	return mnt == root->mnt && is_subdir(dentry, root->dentry);
+}
+
+void attach_set(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
+		struct dentry *mountpoint)
 {
 	mnt_attach_to(fs, c->dst[0], parent, mountpoint);
 	for (int i = 1; i < c->n; i++)
 		mnt_attach_to(fs, c->dst[i], c->dst[c->up[i]], c->src[i]->mnt_mountpoint);
 	c->n = 0;  /* the namespace's now */
+}
+
+void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
+		   struct dentry *mountpoint)
+{
+	attach_set(fs, c, parent, mountpoint);
 	drop_copies(c);
 }
 
@@ -409,7 +518,9 @@ struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, str
 	struct mnt_namespace *new_ns;
 	struct mnt_copies c;
 
-	/* copy_tree(CL_COPY_ALL): every mount, the unbindable ones too */
+	/* copy_tree(CL_COPY_ALL): every mount, the unbindable ones too, each copy a
+	 * peer of its original if that is shared, a slave of its master if it is one
+	 * (uvfs has one user namespace: never CL_SHARED_TO_SLAVE) */
 	if (copy_tree(fs, ns->root, ns->root->mnt_root, CL_RECURSE | CL_COPY_UNBINDABLE, &c))
 		return NULL;
 	new_ns = alloc_mnt_ns(c.dst[0]);

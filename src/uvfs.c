@@ -208,6 +208,7 @@ free_caches:
 	dcache_exit(fs);
 	ida_destroy(&fs->mnt_ids);
 	ida_destroy(&fs->anon_devs);
+	ida_destroy(&fs->mnt_group_ids);
 free_fs:
 	free(fs);
 enomem:
@@ -241,6 +242,7 @@ void uvfs_free(struct uvfs *fs)
 	free(fs->pid_table);
 	ida_destroy(&fs->mnt_ids);
 	ida_destroy(&fs->anon_devs);
+	ida_destroy(&fs->mnt_group_ids);
 	assert(atomic_load(&fs->stats.dentries) == 0);
 	assert(atomic_load(&fs->stats.names) == 0);
 	dcache_exit(fs);

@@ -20,7 +20,7 @@ LAYERS = [
     ("bottom", {"alloc", "lock", "intr", "slab", "rcu_defer", "simple_offset"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality, path names (d_path)
-    ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace",
+    ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace", "pnode",
                  "file", "task", "pipe", "fsnotify", "dnotify"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace", "fs_hostfs"}),

@@ -135,6 +135,18 @@ static void show_one(FILE *m, const struct mount *mnt, const struct path *root, 
 		if (show_mountpoint(t, mnt, root)) {
 			fputs(mnt->mnt_flags & MNT_READONLY ? " ro" : " rw", t);
 			show_mnt_opts(t, mnt->mnt_flags);
+			/* the optional fields: peer group, master's group and, when that
+			 * group is out of the reader's sight, the nearest one in it */
+			if (IS_MNT_SHARED(mnt))
+				fprintf(t, " shared:%d", mnt->mnt_group_id);
+			if (IS_MNT_SLAVE(mnt)) {
+				int master = mnt->mnt_master->mnt_group_id;
+				int dom = get_dominating_id(mnt, root);
+
+				fprintf(t, " master:%d", master);
+				if (dom && dom != master)
+					fprintf(t, " propagate_from:%d", dom);
+			}
 			if (mnt->mnt_flags & MNT_UNBINDABLE)
 				fputs(" unbindable", t);
 			fprintf(t, " - %s ", sb->s_type->name);

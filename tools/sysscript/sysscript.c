@@ -675,15 +675,22 @@ static long read_proc_file(struct sysscript *s, const char *name, char **text)
  * last reference goes after a grace period (free_vfsmnt()), so whether the next mount
  * reuses it is a matter of timing (mount-namespaces.sys differed 5 times in 180 runs
  * when the numbering spanned listings). */
+/* id's place (from 1) among those in tab[0..*n), added if new; 0 when the table
+ * of cap is full */
+static int seen_index(long *tab, int *n, int cap, long id)
+{
+	for (int i = 0; i < *n; i++)
+		if (tab[i] == id)
+			return i + 1;
+	if (*n == cap)
+		return 0;
+	tab[*n] = id;
+	return ++*n;
+}
+
 static int mount_id(struct sysscript *s, long id)
 {
-	for (int i = 0; i < s->nmnt; i++)
-		if (s->mnt_ids[i] == id)
-			return i + 1;
-	if (s->nmnt == (int)(sizeof(s->mnt_ids) / sizeof(s->mnt_ids[0])))
-		return 0;
-	s->mnt_ids[s->nmnt] = id;
-	return ++s->nmnt;
+	return seen_index(s->mnt_ids, &s->nmnt, (int)(sizeof(s->mnt_ids) / sizeof(s->mnt_ids[0])), id);
 }
 
 /* A device number as its identity among those the script saw (stat's #N
@@ -693,9 +700,42 @@ static int dev_id(struct sysscript *s, unsigned int maj, unsigned int min)
 	return dev_slot(s, makedev(maj, min)) + 1;
 }
 
+/* A peer group id as its place among those of one listing (g1, g2, ...) */
+static int group_id(struct sysscript *s, long id)
+{
+	return seen_index(s->grp_ids, &s->ngrp, (int)(sizeof(s->grp_ids) / sizeof(s->grp_ids[0])), id);
+}
+
+/* The rest of a mountinfo line, its optional fields' peer group numbers as the
+ * listing's own: " shared:N", " master:N" and " propagate_from:N" before " - " */
+static void print_optional_fields(struct sysscript *s, const char *p, size_t n)
+{
+	static const char *const tags[] = { " shared:", " master:", " propagate_from:" };
+	const char *end = p + n, *sep = memmem(p, n, " - ", 3);
+
+	while (p < end) {
+		size_t k = 0, tl = 0;
+
+		for (; sep && p < sep && k < 3; k++) {
+			tl = strlen(tags[k]);
+			if ((size_t)(sep - p) > tl && !memcmp(p, tags[k], tl))
+				break;
+		}
+		if (sep && p < sep && k < 3) {
+			char *num_end;
+			long id = strtol(p + tl, &num_end, 10);
+
+			fprintf(s->out, "%.*sg%d", (int)tl, p, group_id(s, id));
+			p = num_end;
+			continue;
+		}
+		fputc(*p++, s->out);
+	}
+}
+
 /* /proc/self/mountinfo or mounts, one line each under the call, the numbers that
  * differ between systems made the script's own: mount ids m1, m2, ... in order of
- * appearance, devices dev1, dev2, ... */
+ * appearance, devices dev1, dev2, ..., peer groups g1, g2, ... */
 static void print_mounts(struct sysscript *s, const char *text, bool info)
 {
 	int lines = 0;
@@ -712,16 +752,16 @@ static void print_mounts(struct sysscript *s, const char *text, bool info)
 
 		fputs("\n  ", s->out);
 		if (line == text)
-			s->nmnt = 0;  /* a new listing */
+			s->nmnt = s->ngrp = 0;  /* a new listing */
 		if (info && sscanf(line, "%ld %ld %u:%u %n", &id, &parent, &maj, &min, &used) == 4 &&
 		    used > 0 && (size_t)used <= n) {
 			int m = mount_id(s, id), p = mount_id(s, parent);
 
 			fprintf(s->out, "m%d m%d dev%d ", m, p, dev_id(s, maj, min));
+			print_optional_fields(s, line + used, n - (size_t)used);
 		} else {
-			used = 0;
+			fwrite(line, 1, n, s->out);
 		}
-		fwrite(line + used, 1, n - (size_t)used, s->out);
 		line += n + (end ? 1 : 0);
 	}
 }

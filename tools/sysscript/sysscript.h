@@ -172,6 +172,8 @@ struct sysscript {
 	size_t max_buffer; /* 0, or the largest buffer a call may ask for (else: syntax) */
 	long mnt_ids[64];  /* "mountinfo": the mount ids seen, in order (m1, m2, ...) */
 	int nmnt;
+	long grp_ids[64];  /* "mountinfo": the peer group ids seen, in order (g1, g2, ...) */
+	int ngrp;
 	/* "times PATH": the last atime/mtime/ctime seen for each path */
 	struct times_seen {
 		char *path;

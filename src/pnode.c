@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * pnode.c - mount propagation (fs/pnode.c; Documentation/filesystems/sharedsubtree.rst):
+ * peer groups, masters and slaves, and what a mount or an unmount in one mount does
+ * in the mounts that receive from it.
+ *
+ * A shared mount has a peer group id (mnt_group_id) and is on its group's ring
+ * (mnt_share); what is mounted in one peer is mounted in every peer, and in every
+ * slave of the group.  A slave has a master (mnt_master), a mount of the group it
+ * receives from, and is on that mount's mnt_slave_list; a slave may be shared too
+ * (then it passes on what it receives to its own peers and slaves).  All peers of a
+ * group have masters in one group, so "the group a group receives from" is any
+ * member's master's.
+ *
+ * Locking: every field this file reads or writes is under uvfs.ns_lock (each caller
+ * holds it for its whole call: mount.c's task_enter()).  mnt_mark is scratch of one
+ * call, 0 between calls: MARK_SEEN a group met in a walk of the groups, MARK_UMOUNT
+ * a mount an unmount takes.
+ */
+#include <sys/mount.h>
+
+#include "ida.h"
+#include "mount.h"
+
+#define MARK_SEEN   0x1
+#define MARK_UMOUNT 0x2
+
+/* A growable array of mounts (a walk's result) */
+struct mvec {
+	struct mount **v;
+	int n, cap;
+};
+
+static int mvec_push(struct mvec *a, struct mount *m)
+{
+	if (a->n == a->cap) {
+		int cap = a->cap ? a->cap * 2 : 16;
+		struct mount **v = uvfs_realloc(a->v, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = m;
+	return 0;
+}
+
+static bool same_group(const struct mount *a, const struct mount *b)
+{
+	return a == b || (a->mnt_group_id && a->mnt_group_id == b->mnt_group_id);
+}
+
+/* The slave groups below group g (each whole, its ring from the member met first),
+ * depth first: every group of slaves of a member of g, then that group's own slaves
+ * -- the groups propagate_mnt()'s next_group() goes through.  mnt_mark keeps a
+ * group met twice (slaves of two peers) from being listed twice. */
+static int collect_slave_groups(struct mvec *a, struct mount *g)
+{
+	struct mount *p = g;
+
+	do {
+		struct mount *s;
+
+		cds_list_for_each_entry(s, &p->mnt_slave_list, mnt_slave) {
+			struct mount *q = s;
+			int err;
+
+			if (s->mnt_mark & MARK_SEEN)
+				continue;
+			do {
+				q->mnt_mark |= MARK_SEEN;
+				if ((err = mvec_push(a, q)))
+					return err;
+				q = next_peer(q);
+			} while (q != s);
+			if ((err = collect_slave_groups(a, s)))
+				return err;
+		}
+		p = next_peer(p);
+	} while (p != g);
+	return 0;
+}
+
+/* Every mount that receives from dest, in the kernel's order: dest's peers after
+ * dest around the ring, then the groups of slaves; none if dest is not shared (a
+ * private mount has no slaves, a mere slave passes nothing on).  0 or -ENOMEM. */
+static int propagation_targets(struct mount *dest, struct mvec *a)
+{
+	struct mount *p;
+	int err = 0;
+
+	a->n = 0;
+	if (!IS_MNT_SHARED(dest))
+		return 0;
+	for (p = next_peer(dest); p != dest && !err; p = next_peer(p))
+		err = mvec_push(a, p);
+	if (!err)
+		err = collect_slave_groups(a, dest);
+	for (int i = 0; i < a->n; i++)
+		a->v[i]->mnt_mark &= ~MARK_SEEN;
+	return err;
+}
+
+/* do_make_slave(): m leaves its peer group for a slave of one of its former peers
+ * (one with the same root if there is one: it sees the same files), or, alone in its
+ * group, stays the slave of its master if it has one; its own slaves go to that new
+ * master -- or, when there is none, become private. */
+static void do_make_slave(struct uvfs *fs, struct mount *m)
+{
+	struct mount *master, *s, *tmp;
+
+	if (cds_list_empty(&m->mnt_share)) {
+		if (IS_MNT_SHARED(m)) {
+			ida_free(&fs->mnt_group_ids, m->mnt_group_id);  /* the last of its group */
+			m->mnt_group_id = 0;
+		}
+		master = m->mnt_master;
+		if (!master) {
+			cds_list_for_each_entry_safe(s, tmp, &m->mnt_slave_list, mnt_slave) {
+				s->mnt_master = NULL;
+				cds_list_del_init(&s->mnt_slave);
+			}
+			return;
+		}
+	} else {
+		master = next_peer(m);
+		for (struct mount *p = master; p != m; p = next_peer(p))
+			if (p->mnt_root == m->mnt_root) {
+				master = p;
+				break;
+			}
+		cds_list_del_init(&m->mnt_share);
+		m->mnt_group_id = 0;
+	}
+	cds_list_for_each_entry(s, &m->mnt_slave_list, mnt_slave)
+		s->mnt_master = master;
+	cds_list_del(&m->mnt_slave);
+	cds_list_add(&m->mnt_slave, &master->mnt_slave_list);
+	cds_list_splice(&m->mnt_slave_list, master->mnt_slave_list.prev);
+	CDS_INIT_LIST_HEAD(&m->mnt_slave_list);
+	m->mnt_master = master;
+}
+
+void change_mnt_propagation(struct uvfs *fs, struct mount *m, unsigned long type)
+{
+	if (type == MS_SHARED) {
+		assert(IS_MNT_SHARED(m));  /* invent_group_ids() gave it one */
+		WRITE_ONCE(m->mnt_flags, m->mnt_flags & ~MNT_UNBINDABLE);  /* set_mnt_shared() */
+		return;
+	}
+	do_make_slave(fs, m);
+	if (type == MS_SLAVE)
+		return;
+	cds_list_del_init(&m->mnt_slave);
+	m->mnt_master = NULL;
+	if (type == MS_UNBINDABLE)
+		WRITE_ONCE(m->mnt_flags, m->mnt_flags | MNT_UNBINDABLE);
+	else
+		WRITE_ONCE(m->mnt_flags, m->mnt_flags & ~MNT_UNBINDABLE);
+}
+
+/* Take back the group ids give_group_ids() gave (nobody joined those groups yet) */
+static void take_group_ids(struct uvfs *fs, struct mount **v, int n, const bool *given)
+{
+	for (int i = 0; i < n; i++)
+		if (given[i]) {
+			ida_free(&fs->mnt_group_ids, v[i]->mnt_group_id);
+			v[i]->mnt_group_id = 0;
+		}
+}
+
+/* A group id for each of v[0..n) that has none; -ENOMEM with none given.  given[i]
+ * says which got one. */
+static int give_group_ids(struct uvfs *fs, struct mount **v, int n, bool *given)
+{
+	for (int i = 0; i < n; i++) {
+		int id;
+
+		given[i] = false;
+		if (IS_MNT_SHARED(v[i]))
+			continue;
+		id = ida_alloc_min(&fs->mnt_group_ids, 1);
+		if (id < 0) {
+			take_group_ids(fs, v, i, given);
+			return -ENOMEM;
+		}
+		v[i]->mnt_group_id = id;
+		given[i] = true;
+	}
+	return 0;
+}
+
+int invent_group_ids(struct uvfs *fs, struct mount *m, bool recurse)
+{
+	struct mvec a = { 0 };
+	bool *given = NULL;
+	int err = 0;
+
+	for (struct mount *c = m; c && !err; c = recurse ? next_mnt(c, m) : NULL)
+		err = mvec_push(&a, c);
+	if (!err) {
+		given = uvfs_malloc((size_t)a.n * sizeof(*given));
+		err = given ? give_group_ids(fs, a.v, a.n, given) : -ENOMEM;
+	}
+	free(given);
+	free(a.v);
+	return err;
+}
+
+/* A copy of the set of mounts origin->dst (a tree not yet attached, or being moved)
+ * for a propagation: each dst[i] cloned with flags, in the same shape. */
+static int clone_copies(struct uvfs *fs, const struct mnt_copies *origin, unsigned int flags,
+			struct mnt_copies *c)
+{
+	int n = origin->n;
+
+	memset(c, 0, sizeof(*c));
+	c->src = uvfs_malloc((size_t)n * sizeof(*c->src));
+	c->dst = uvfs_malloc((size_t)n * sizeof(*c->dst));
+	c->up = uvfs_malloc((size_t)n * sizeof(*c->up));
+	if (!c->src || !c->dst || !c->up)
+		goto enomem;
+	for (int i = 0; i < n; i++) {
+		struct mount *old = origin->dst[i];
+
+		c->dst[i] = clone_mnt(fs, old, old->mnt_root, flags);
+		if (!c->dst[i])
+			goto enomem;
+		c->src[i] = origin->src[i];
+		c->up[i] = origin->up[i];
+		c->n = i + 1;
+	}
+	return 0;
+enomem:
+	drop_copies(c);
+	return -ENOMEM;
+}
+
+/* One propagated copy of the source: the mount it goes in and the copies. */
+struct prop_copy {
+	struct mount *target;
+	struct mnt_copies c;
+};
+
+/*
+ * propagate_mnt(): for each mount m that receives from dest and sees mp (the
+ * mountpoint is under m's root), a copy of the source tree, made but not attached.
+ * The copy in a peer of dest joins the source's peer groups; in a slave group, the
+ * first copy is a slave of the copy in the group m receives from (or, if that group
+ * saw no copy, the nearest one above that did: propagate_one()'s last_source), and
+ * shared in a new group of its own if m is shared, the later copies of that group
+ * its peers.  Counted against each namespace's fs.mount-max.
+ */
+static int propagate_mnt(struct uvfs *fs, struct mount *dest, struct dentry *mp,
+			 struct mnt_copies *source, struct prop_copy **out, int *nout)
+{
+	struct mvec t = { 0 };
+	struct prop_copy *pc = NULL;
+	int n = 0, err = propagation_targets(dest, &t);
+
+	if (err)
+		goto out;
+	pc = uvfs_zalloc((size_t)(t.n ? t.n : 1) * sizeof(*pc));
+	if (!pc) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < t.n; i++) {
+		struct mount *m = t.v[i], *a;
+		const struct mnt_copies *origin = NULL;
+		unsigned int flags;
+
+		/* copies made in this call are not attached yet (IS_MNT_NEW()); a mount
+		 * that does not see the mountpoint gets nothing */
+		if (!m->mnt_ns || !is_subdir(mp, m->mnt_root))
+			continue;
+		if (same_group(m, dest)) {
+			origin = source;
+			flags = CL_MAKE_SHARED;
+		} else {
+			for (int k = 0; k < n && !origin; k++)
+				if (IS_MNT_SHARED(m) && same_group(pc[k].target, m))
+					origin = &pc[k].c;
+			flags = CL_MAKE_SHARED;
+			for (a = m->mnt_master; !origin && a; a = a->mnt_master) {
+				if (same_group(a, dest))
+					origin = source;
+				for (int k = 0; k < n && !origin; k++)
+					if (same_group(pc[k].target, a))
+						origin = &pc[k].c;
+				flags = CL_SLAVE | (IS_MNT_SHARED(m) ? CL_MAKE_SHARED : 0);
+			}
+			if (!origin)
+				origin = source;  /* not reached: m was found below dest */
+		}
+		err = clone_copies(fs, origin, flags, &pc[n].c);
+		if (err)
+			goto out;
+		pc[n++].target = m;
+		/* propagate_one()'s count_mounts(): the namespace's mounts, those
+		 * counted for it in this call, and these */
+		err = count_mounts(fs, m->mnt_ns, m->mnt_ns->nr_pending + (unsigned int)pc[n - 1].c.n);
+		if (err)
+			goto out;
+		m->mnt_ns->nr_pending += (unsigned int)pc[n - 1].c.n;
+	}
+out:
+	for (int k = 0; k < n; k++)
+		pc[k].target->mnt_ns->nr_pending = 0;
+	if (err) {
+		/* the later copies first: a copy may be the master of a later one */
+		while (n > 0)
+			drop_copies(&pc[--n].c);
+		free(pc);
+		pc = NULL;
+	}
+	free(t.v);
+	*out = pc;
+	*nout = n;
+	return err;
+}
+
+int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *dest,
+			 struct dentry *mp, bool moving)
+{
+	struct mnt_namespace *ns = dest->mnt_ns;
+	struct prop_copy *pc = NULL;
+	bool *given = NULL;
+	int n = 0, err;
+
+	assert(ns_locked(fs));
+	/* is there room for the source in the namespace (moved within it: yes) */
+	if (!moving) {
+		err = count_mounts(fs, ns, (unsigned int)src->n);
+		if (err)
+			return err;
+	}
+	if (IS_MNT_SHARED(dest)) {
+		/* mounted in a shared mount, the source tree is shared: a group for
+		 * each of its mounts in none (invent_group_ids()) */
+		given = uvfs_malloc((size_t)src->n * sizeof(*given));
+		if (!given)
+			return -ENOMEM;
+		err = give_group_ids(fs, src->dst, src->n, given);
+		if (err)
+			goto fail;
+		/* the source counts in its namespace while the copies are counted */
+		ns->nr_pending = moving ? 0 : (unsigned int)src->n;
+		err = propagate_mnt(fs, dest, mp, src, &pc, &n);
+		ns->nr_pending = 0;
+		if (err) {
+			take_group_ids(fs, src->dst, src->n, given);
+			goto fail;
+		}
+		for (int i = 0; i < src->n; i++)
+			WRITE_ONCE(src->dst[i]->mnt_flags, src->dst[i]->mnt_flags & ~MNT_UNBINDABLE);
+	}
+	/* nothing fails from here */
+	if (moving) {
+		mnt_disconnect(fs, src->dst[0]);
+		mnt_attach_to(fs, src->dst[0], dest, mp);
+		src->n = 0;
+	} else {
+		attach_set(fs, src, dest, mp);
+	}
+	for (int k = 0; k < n; k++) {
+		struct mount *m = pc[k].target, *top = pc[k].c.dst[0];
+		/* what m already has mounted there goes on the copy's root: the copy is
+		 * tucked under it, not stacked on it (commit 1064f874abc0, "mnt: Tuck
+		 * mounts under others instead of creating shadow/side mounts") */
+		struct mount *q = lookup_mnt(fs, m, mp);
+
+		attach_copies(fs, &pc[k].c, m, mp);
+		if (q) {
+			q->mnt_count++;  /* held while it is off its place */
+			mnt_disconnect(fs, q);
+			mnt_attach_to(fs, q, top, top->mnt_root);
+			q->mnt_count--;
+		}
+	}
+	free(pc);
+	free(given);
+	return 0;
+fail:
+	free(given);
+	return err;
+}
+
+/* find_topper(): the one mount on m, if it covers m's root */
+static struct mount *find_topper(struct mount *m)
+{
+	struct mount *c;
+
+	if (cds_list_empty(&m->mnt_mounts) || m->mnt_mounts.next->next != &m->mnt_mounts)
+		return NULL;
+	c = cds_list_first_entry(&m->mnt_mounts, struct mount, mnt_child);
+	return c->mnt_mountpoint == m->mnt_root ? c : NULL;
+}
+
+int propagate_mount_busy(struct uvfs *fs, struct mount *m, long refs)
+{
+	struct mount *parent = m->mnt_parent;
+	struct mvec t = { 0 };
+	int busy = 0;
+
+	if (!cds_list_empty(&m->mnt_mounts) || m->mnt_count > refs)
+		return 1;
+	if (parent == m)
+		return 0;
+	if (propagation_targets(parent, &t))
+		return -ENOMEM;
+	for (int i = 0; i < t.n && !busy; i++) {
+		struct mount *c = lookup_mnt(fs, t.v[i], m->mnt_mountpoint), *top;
+
+		if (!c || c == m)
+			continue;
+		/* a copy with something on it is not unmounted (but one with only a
+		 * mount tucked on its root is: that one goes back to its place) */
+		top = find_topper(c);
+		if (!top && !cds_list_empty(&c->mnt_mounts))
+			continue;
+		busy = c->mnt_count > (top ? 1 : 0);
+	}
+	free(t.v);
+	return busy;
+}
+
+/* Is a mount of the tree below m (m too) attached in a shared mount? */
+static bool tree_in_shared(struct mount *m)
+{
+	for (struct mount *c = m; c; c = next_mnt(c, m))
+		if (c->mnt_parent != c && IS_MNT_SHARED(c->mnt_parent))
+			return true;
+	return false;
+}
+
+int umount_propagated(struct uvfs *fs, struct mount *m)
+{
+	struct mvec u = { 0 }, t = { 0 }, tops = { 0 }, roots = { 0 };
+	bool changed = true;
+	int err = 0;
+
+	assert(ns_locked(fs));
+	/* nothing goes anywhere from a private parent: no allocation, no ENOMEM, for
+	 * every unmount outside shared subtrees (the kernel's unmounts allocate
+	 * nothing; these do only where propagation is) */
+	if (!tree_in_shared(m)) {
+		umount_tree(fs, m);
+		return 0;
+	}
+	for (struct mount *c = m; c && !err; c = next_mnt(c, m)) {
+		err = mvec_push(&u, c);
+		c->mnt_mark |= MARK_UMOUNT;
+	}
+	/*
+	 * propagate_umount(): for each mount going, the mount at its place in each
+	 * mount that receives from its parent goes too if nothing but what goes is
+	 * mounted on it -- except one mount covering its root, which is put back
+	 * where the copy was.  Until nothing more can go (a copy whose children are
+	 * copies of the unmounted tree's goes once they do).
+	 */
+	while (changed && !err) {
+		changed = false;
+		for (int i = 0; i < u.n && !err; i++) {
+			struct mount *x = u.v[i], *p = x->mnt_parent;
+
+			if (p == x || !IS_MNT_SHARED(p))
+				continue;
+			if ((err = propagation_targets(p, &t)))
+				break;
+			for (int k = 0; k < t.n && !err; k++) {
+				struct mount *c = lookup_mnt(fs, t.v[k], x->mnt_mountpoint), *ch, *top = NULL;
+				bool ok = true;
+
+				if (!c || (c->mnt_mark & MARK_UMOUNT))
+					continue;
+				cds_list_for_each_entry(ch, &c->mnt_mounts, mnt_child) {
+					if (ch->mnt_mark & MARK_UMOUNT)
+						continue;
+					if (!top && ch->mnt_mountpoint == c->mnt_root)
+						top = ch;
+					else
+						ok = false;
+				}
+				if (!ok)
+					continue;
+				c->mnt_mark |= MARK_UMOUNT;
+				changed = true;
+				if ((err = mvec_push(&u, c)) || (top && (err = mvec_push(&tops, top))) ||
+				    (top && (err = mvec_push(&tops, c))))
+					break;
+			}
+		}
+	}
+	for (int i = 0; i < u.n && !err; i++)
+		if (u.v[i]->mnt_parent == u.v[i] || !(u.v[i]->mnt_parent->mnt_mark & MARK_UMOUNT))
+			err = mvec_push(&roots, u.v[i]);
+	for (int i = 0; i < u.n; i++)
+		u.v[i]->mnt_mark = 0;
+	if (!err) {
+		/* the toppers back on the places of the copies they covered */
+		for (int i = 0; i + 1 < tops.n; i += 2) {
+			struct mount *top = tops.v[i], *c = tops.v[i + 1];
+
+			top->mnt_count++;
+			mnt_disconnect(fs, top);
+			mnt_attach_to(fs, top, c->mnt_parent, c->mnt_mountpoint);
+			top->mnt_count--;
+		}
+		for (int i = 0; i < roots.n; i++)
+			umount_tree(fs, roots.v[i]);
+	}
+	free(u.v);
+	free(t.v);
+	free(tops.v);
+	free(roots.v);
+	return err;
+}
+
+/* get_peer_under_root(): a peer of m (m too) in namespace ns that root reaches */
+static const struct mount *get_peer_under_root(const struct mount *m,
+					       const struct mnt_namespace *ns,
+					       const struct path *root)
+{
+	const struct mount *p = m;
+
+	do {
+		if (p->mnt_ns == ns && is_path_reachable(p, p->mnt_root, root))
+			return p;
+		p = next_peer(p);
+	} while (p != m);
+	return NULL;
+}
+
+int get_dominating_id(const struct mount *m, const struct path *root)
+{
+	for (const struct mount *a = m->mnt_master; a; a = a->mnt_master) {
+		const struct mount *d = get_peer_under_root(a, m->mnt_ns, root);
+
+		if (d)
+			return d->mnt_group_id;
+	}
+	return 0;
+}
