@@ -74,7 +74,8 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
-	"$here/devchmod.py" "$here/opath.py" "$here/realprogs.sh" "$here/handles.py" "$work/"
+	"$here/devchmod.py" "$here/opath.py" "$here/realprogs.sh" "$here/handles.py" \
+	"$here/propagation.sh" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -331,6 +332,14 @@ unshare -pf: pid 1
 its child: pid 2" "$want"
 got=$(cd /tmp && "$UR" -- bash "$work/namespaces.sh" /tmp 2>&1)
 same "unshare -m, clone(CLONE_NEWNS), unshare -pf" "$want" "$got"
+# Shared subtrees: mount --make-*, findmnt, unshare -m --propagation (issue 33)
+want=$(native bash "$work/propagation.sh" /tmp 2>&1)
+case "$want" in
+*"/tmp/c/y master:g3"*"from-parent"*) ok "propagation natively: a slave receives" ;;
+*) not_ok "propagation natively: a slave receives" "$want" ;;
+esac
+got=$(cd /tmp && "$UR" -- bash "$work/propagation.sh" /tmp 2>&1)
+same "mount --make-shared/slave/private/unbindable, findmnt, unshare --propagation" "$want" "$got"
 
 rm -rf "$work"
 
