@@ -1051,9 +1051,11 @@ int uvfs_proc_pid(struct uvfs_task *task, int fd);
  *   path: a directory on a directory or a file on a file; MS_REC with the mounts
  *   below it); MS_REMOUNT (the superblock's options and read-only state and the
  *   mount's flags; with MS_BIND the mount's flags alone); MS_MOVE (source a mount's
- *   root); MS_PRIVATE and MS_UNBINDABLE (MS_REC for the tree).  Propagation is
- *   always private: MS_SHARED and MS_SLAVE are EOPNOTSUPP (a deliberate difference).
- *   0 or -errno.
+ *   root); MS_SHARED, MS_SLAVE, MS_PRIVATE and MS_UNBINDABLE (MS_REC for the tree),
+ *   with Linux's shared subtrees: a mount, bind or move into a shared mount is copied
+ *   to its peers and slaves, an unmount in one takes the copies nothing else is
+ *   mounted on, /proc/PID/mountinfo shows shared:N, master:N, propagate_from:N
+ *   (docs/SEMANTICS.md §5a).  Mounts start private.  0 or -errno.
  * Errors, in order: EINVAL NULL task; EFAULT NULL target; EINVAL a type or source
  * of PATH_MAX bytes or more; the target's path walk errors; EINVAL MS_NOUSER; EPERM
  * without CAP_SYS_ADMIN; then per kind —
@@ -1064,11 +1066,12 @@ int uvfs_proc_pid(struct uvfs_task *task, int fd);
  *   remount: EINVAL not a mount's root; EINVAL a bad option; EBUSY read-only while
  *            files are open for writing; EINVAL limits below use (tmpfs);
  *   move:    EINVAL no source; its walk's errors; ENOENT target removed; EINVAL the
- *            source no mount's root or the namespace root, or a type mismatch; ELOOP
- *            onto itself or below itself;
- *   propagation: EINVAL not a mount's root, other flags, or two types; EOPNOTSUPP
- *            MS_SHARED, MS_SLAVE;
- * and ENOMEM, after which nothing has changed.
+ *            source no mount's root or the namespace root, or a type mismatch, or
+ *            its parent shared, or a tree with an unbindable mount into a shared
+ *            one; ELOOP onto itself or below itself;
+ *   propagation: EINVAL not a mount's root, other flags, or two types;
+ * and ENOSPC past fs.mount-max in any namespace a copy would go to, and ENOMEM,
+ * after either of which nothing has changed.
  */
 int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
 		const char *fstype, unsigned long flags, const char *data);
@@ -1083,15 +1086,19 @@ int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
  *   walk errors; EPERM without CAP_SYS_ADMIN; EINVAL not a mount's root; EINVAL
  *   MNT_EXPIRE with MNT_FORCE or MNT_DETACH or on the root, EBUSY in use, EAGAIN
  *   otherwise (an unused mount is only marked the first time); EINVAL the namespace
- *   root; EBUSY in use (a mount below it, an open file, a task's cwd or root).
+ *   root; EBUSY in use (a mount below it, an open file, a task's cwd or root), or a
+ *   copy of it in a peer or slave that the unmount would take is; ENOMEM (only
+ *   where the parent is shared), nothing changed.
  */
 int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
 
 /*
  * uvfs_unshare - unshare(2) of CLONE_NEWNS: the task gets a private copy of its mount
  *   namespace (every mount copied, with new ids; its root and cwd move to the copies;
- *   its open files stay where they are).  Mounts and unmounts in one namespace are
- *   not seen in the other (propagation is private); a mount point of another
+ *   its open files stay where they are).  Each copy of a shared mount is a peer of
+ *   its original: mounts and unmounts under it are seen in both namespaces, under
+ *   private mounts in one only (unshare -m --propagation private makes the copy's
+ *   tree private first, as util-linux does); a mount point of another
  *   namespace only does not make rmdir, unlink or rename EBUSY, and goes with the
  *   name (Linux 3.18+).  Also CLONE_FS and CLONE_FILES: a private copy of an
  *   fs_struct or descriptor table shared by uvfs_task_clone (CLONE_NEWNS implies
