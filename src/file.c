@@ -82,6 +82,8 @@ void fput(struct file *f)
 		put_write_access(inode);  /* __fput(): put_file_access() */
 		f->f_path.mnt->mnt_writers--;
 	}
+	if (f->f_mode & FMODE_NEED_UNMOUNT)
+		dissolve_on_fput(fs, f->f_path.mnt);  /* __fput() */
 	/* file_deinit drops our inode reference, then the dentry: an unlinked file's
 	 * dentry dies there and its inode reference, the last, frees the data. */
 	file_deinit(f);

@@ -19,6 +19,9 @@ struct uvfs_task;
 #define FMODE_WRITE 0x2u
 #define FMODE_PATH  0x4u  /* O_PATH: no I/O at all */
 #define FMODE_CREATED 0x8u /* this open created the file (F_CREATED_QUERY, 6.12) */
+/* the O_PATH file of a detached tree's top (fsmount, open_tree(OPEN_TREE_CLONE)):
+ * its last fput unmounts the tree if it is still detached (dissolve_on_fput) */
+#define FMODE_NEED_UNMOUNT 0x10u
 
 struct file {
 	long f_count;                       /* descriptors referring to it */

@@ -80,15 +80,12 @@ struct fsnotify_mark {
 	void *private;                   /* the group's (dnotify: its dnotify_structs) */
 };
 
-/* The instance's marks and its anonymous inode's filesystem (made at the first
- * inotify_init1; uvfs.fsn). */
+/* The instance's marks (made at the first inotify_init1; uvfs.fsn). */
 struct fsnotify_state {
 	struct fsnotify_mark **hash;     /* by inode */
 	size_t buckets;                  /* a power of two */
 	size_t nr_marks;
 	uint32_t cookie;                 /* fsnotify_get_cookie()'s counter */
-	struct mount *anon_mnt;          /* anon_inodefs: a kern_mount of no namespace */
-	struct dentry *anon_dentry;      /* "inotify" of its only inode (alloc_file_pseudo) */
 	struct fsnotify_group *dnotify;  /* dnotify's one group, made at the first F_NOTIFY */
 	struct dnotify_signal *signals;  /* dnotify's signals due, oldest first */
 	struct dnotify_signal **signals_tail;

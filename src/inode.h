@@ -384,6 +384,10 @@ struct super_block {
 	long s_nr_inodes;                        /* live inodes (all gone at unmount) */
 	long s_count;                            /* mounts using it */
 	bool s_readonly;                         /* ns_lock: SB_RDONLY (mount -o ro, remount) */
+	/* ns_lock: MS_SYNCHRONOUS, MS_DIRSYNC, MS_MANDLOCK, MS_LAZYTIME as the mount or
+	 * remount gave them: listed in mountinfo (show_sb_opts), nothing more (memfs
+	 * has nothing to write back) */
+	unsigned long s_ms_flags;
 	long s_remove_count;                     /* ns_lock: live inodes without a link */
 };
 

@@ -17,6 +17,7 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 
+#include "anon_inodes.h"
 #include "d_path.h"
 #include "fsnotify.h"
 #include "mount.h"
@@ -136,111 +137,10 @@ static struct fsnotify_group *fdget_group(struct uvfs_task *task, int fd, int *e
 	return g;
 }
 
-/* ---------------------------------------------------------------------------------
- * anon_inodefs: a filesystem of one inode, mounted nowhere
- */
-
-static const struct inode_operations anon_iops = {
+/* the inode every inotify file is opened on: its operations */
+static const struct inode_operations inotify_anon_iops = {
 	.fop = &inotify_fops,
 };
-
-static const struct inode_operations anon_root_iops = { 0 };
-
-/* anon_inodefs_dname(): "anon_inode:inotify" */
-static char *anon_d_dname(const struct dentry *d, char *buf, int buflen)
-{
-	int n = snprintf(buf, (size_t)buflen, "anon_inode:%s", (const char *)d->d_name.name);
-
-	return n < buflen ? buf : ERR_PTR(-ENAMETOOLONG);
-}
-
-/* generic_delete_inode(): nothing keeps an anonymous inode but its users */
-static bool anon_drop_inode(const struct inode *inode)
-{
-	(void)inode;
-	return true;
-}
-
-/* simple_statfs() with ANON_INODE_FS_MAGIC */
-static void anon_statfs(const struct dentry *d, struct statfs *buf)
-{
-	(void)d;
-	buf->f_type = 0x09041934;
-	buf->f_bsize = UVFS_PAGE_SIZE;
-	buf->f_namelen = 255;
-}
-
-static const struct super_operations anon_sops = {
-	.drop_inode = anon_drop_inode,
-	.statfs = anon_statfs,
-	.d_dname = anon_d_dname,
-};
-
-static int anon_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
-{
-	struct inode *root;
-
-	(void)opts;
-	sb->s_op = &anon_sops;
-	root = new_inode(sb, S_IFDIR | 0700);
-	if (!root)
-		return -ENOMEM;
-	root->i_op = &anon_root_iops;
-	sb->s_root = d_alloc_root(sb, root);
-	if (!sb->s_root) {
-		iput(root);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static const struct file_system_type anon_inodefs_type = {
-	.name = "anon_inodefs",
-	.fill_super = anon_fill_super,
-};
-
-/* The path every inotify file is opened on: anon_inode_getfile() */
-static int anon_inode_path(struct uvfs *fs, struct path *path)
-{
-	static const struct qstr name = QSTR_INIT("inotify", 7);
-	struct fsnotify_state *s = fsnotify_state(fs);
-	struct super_block *sb;
-	struct inode *inode;
-	struct dentry *d;
-	struct mount *m;
-
-	if (!s)
-		return -ENOMEM;
-	if (s->anon_dentry)
-		goto out;
-	sb = mount_fs(fs, &anon_inodefs_type, NULL);
-	if (IS_ERR(sb))
-		return (int)PTR_ERR(sb);
-	m = mnt_alloc(fs, sb, NULL, "anon_inodefs", 0);
-	sb_put(sb);
-	if (!m)
-		return -ENOMEM;
-	/* kern_mount(): held by the instance, in no namespace; its last mntput frees it */
-	m->mnt_flags |= MNT_UMOUNT;
-	m->mnt_count = 1;
-	/* alloc_anon_inode(): S_IRUSR | S_IWUSR, no type */
-	inode = new_inode(sb, S_IRUSR | S_IWUSR);
-	d = inode ? d_alloc(sb->s_root, &name) : NULL;
-	if (!d) {
-		if (inode)
-			iput(inode);
-		mntput(m);
-		return -ENOMEM;
-	}
-	inode->i_op = &anon_iops;
-	d_instantiate(d, inode);
-	s->anon_mnt = m;
-	s->anon_dentry = d;
-out:
-	path->mnt = s->anon_mnt;
-	path->dentry = s->anon_dentry;
-	return 0;
-}
 
 void fsnotify_exit(struct uvfs *fs)
 {
@@ -256,10 +156,6 @@ void fsnotify_exit(struct uvfs *fs)
 
 		s->signals = sig->next;
 		free(sig);
-	}
-	if (s->anon_dentry) {
-		dput(s->anon_dentry);
-		mntput(s->anon_mnt);
 	}
 	free(s->hash);
 	free(s);
@@ -280,7 +176,7 @@ int uvfs_inotify_init1(struct uvfs_task *task, int flags)
 	if (flags & ~(IN_CLOEXEC | IN_NONBLOCK))
 		return -EINVAL;
 	task_enter(task);
-	err = anon_inode_path(task->fs, &path);
+	err = anon_inode_path(task->fs, "inotify", &inotify_anon_iops, &path);
 	if (err)
 		goto out;
 	/* get_unused_fd_flags() first: EMFILE before anything is made */

@@ -229,6 +229,8 @@ struct uvfs {
 	/* ns_lock: the marks of inotify watches and the anonymous inodes' filesystem,
 	 * made at the first inotify_init1 (fsnotify.h) */
 	struct fsnotify_state *fsn;
+	/* ns_lock: anon_inodefs, made at the first file with no name (anon_inodes.c) */
+	struct anon_inodes *anon_inodes;
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
 	struct uvfs_task *current;      /* ns_lock; the task whose call holds it */
 	int next_pid;                   /* ns_lock */

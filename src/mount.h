@@ -32,6 +32,7 @@ struct super_block;
 #define MNT_UNBINDABLE    0x100
 
 struct mnt_namespace;
+struct mnt_copies;
 
 #define MNT_UNIQUE_ID_OFFSET (1ull << 31)  /* fs/namespace.c's */
 
@@ -83,6 +84,10 @@ struct mnt_namespace {
 	unsigned int nr_mounts;          /* mounts in it, the rootfs too (fs.mount-max) */
 	/* mounts a propagation will add, counted while it makes them; 0 between calls */
 	unsigned int nr_pending;
+	/* a detached tree's (fsmount, open_tree(OPEN_TREE_CLONE)): root is that tree's
+	 * top, no task is in it, nothing propagates into it; freed when the tree is
+	 * attached (move_mount) or its last file goes (dissolve_on_fput()) */
+	bool anon;
 };
 
 struct path {
@@ -144,6 +149,25 @@ void mnt_discard(struct mount *mnt);
 /* umount_tree(): detach m and every mount below it from the namespace; each is freed
  * now or by its last mntput(). */
 void umount_tree(struct uvfs *fs, struct mount *m);
+/* mnt_detached_tree(): the copies c attached to each other as a detached tree, a
+ * namespace of their own (is_anon_ns()) whose root is c->dst[0]: 0 (c->n 0: the
+ * tree's now) or -ENOMEM with nothing changed */
+int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c);
+static inline bool is_anon_ns(const struct mnt_namespace *ns)
+{
+	return ns && ns->anon;
+}
+/* anon_ns_root(): m is a detached tree's top */
+static inline bool anon_ns_root(const struct mount *m)
+{
+	return is_anon_ns(m->mnt_ns) && m->mnt_ns->root == m;
+}
+/* dissolve_on_fput(): the last file of a detached tree's top is gone: the tree,
+ * if it is still detached, is unmounted (lazily: what is open in it stays) */
+void dissolve_on_fput(struct uvfs *fs, struct mount *m);
+/* mnt_adopt_tree(): the detached tree below root, just attached, joins root's new
+ * namespace; its anonymous one is freed */
+void mnt_adopt_tree(struct uvfs *fs, struct mount *root, struct mnt_namespace *anon);
 /* Tear down every mount of the instance (uvfs_free). */
 void mnt_release_all(struct uvfs *fs);
 /* A namespace whose rootfs is root (attached, not yet counted): NULL on ENOMEM. */
@@ -228,6 +252,13 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 /* propagate_mount_busy(): is m in use (children, more than refs references), or a
  * copy of it that its unmount would take?  1 or 0, or -ENOMEM */
 int propagate_mount_busy(struct uvfs *fs, struct mount *m, long refs);
+/* do_set_group(): move_mount(MOVE_MOUNT_SET_GROUP): to (private, a mount's root)
+ * joins from's peer group and master; EINVAL unless of one superblock with to's
+ * root under from's, to private and from not */
+int do_set_group(struct mount *from, struct mount *to);
+/* attr_flags_to_mnt_flags() and the atime number of MOUNT_ATTR_*: 0, or -EINVAL
+ * for an atime value that is none (fsopen.c) */
+int mount_attr_to_mnt_flags(uint64_t attr, int *mnt_flags);
 /* get_dominating_id(): the group of the nearest master of m (a master's master...)
  * with a peer in m's namespace reachable from root, or 0 */
 int get_dominating_id(const struct mount *m, const struct path *root);
@@ -235,6 +266,23 @@ int get_dominating_id(const struct mount *m, const struct path *root);
  * mounts that receive from m's parent that nothing else is mounted on
  * (propagate_umount()); -ENOMEM before anything changed */
 int umount_propagated(struct uvfs *fs, struct mount *m);
+
+/* the generic superblock flags mountinfo lists (show_sb_opts) */
+#define SB_SHOWN_FLAGS (MS_SYNCHRONOUS | MS_DIRSYNC | MS_MANDLOCK | MS_LAZYTIME)
+/* parse_fs_param(): one option of a new or reconfigured superblock: the generic
+ * ones first (vfs_parse_sb_flag: ro, rw, sync, async, dirsync, lazytime,
+ * nolazytime, mand, nomand, silent, posixacl), then the filesystem's, then "source"
+ * if the filesystem has none (1: it is the source; EINVAL a second one or none
+ * given); EINVAL for anything neither knows ("Unknown parameter").  value is NULL
+ * for a flag; a generic flag named is added to *sb_mask (if not NULL: fs_context's
+ * sb_flags_mask).  0, 1 or -errno. */
+int parse_fs_param(const struct file_system_type *type, const char *key, const char *value,
+		   bool *have_source, struct fs_mount_opts *opts, unsigned long *sb_flags,
+		   unsigned long *sb_mask);
+
+/* sb_prepare_remount_readonly(): may sb not go read-only now (a file without a
+ * name in use, a file open for writing through any of its mounts)? */
+bool sb_prepare_remount_readonly_busy(struct uvfs *fs, const struct super_block *sb);
 
 /* is_subdir(): d is top or below it (one superblock) */
 bool is_subdir(const struct dentry *d, const struct dentry *top);

@@ -544,6 +544,45 @@ struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, str
 	return new_ns;
 }
 
+int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c)
+{
+	struct mnt_namespace *ns = alloc_mnt_ns(c->dst[0]);
+
+	if (!ns)
+		return -ENOMEM;
+	ns->anon = true;
+	ns->count = 0;  /* no task is in it */
+	attach_set(fs, c, NULL, NULL);
+	return 0;
+}
+
+void dissolve_on_fput(struct uvfs *fs, struct mount *m)
+{
+	struct mnt_namespace *ns = m->mnt_ns;
+
+	if (!anon_ns_root(m))
+		return;  /* attached since (move_mount), or unmounted */
+	umount_tree(fs, m);
+	assert(ns->nr_mounts == 0);
+	free(ns);
+}
+
+void mnt_adopt_tree(struct uvfs *fs, struct mount *root, struct mnt_namespace *anon)
+{
+	struct mnt_namespace *ns = root->mnt_ns;
+
+	assert(ns_locked(fs));
+	for (struct mount *c = next_mnt(root, root); c; c = next_mnt(c, root)) {
+		if (c->mnt_ns == anon) {
+			anon->nr_mounts--;
+			ns->nr_mounts++;
+			c->mnt_ns = ns;
+		}
+	}
+	assert(anon->nr_mounts == 0);
+	free(anon);
+}
+
 /* Is dentry d at or below top (both of one superblock)? */
 bool is_subdir(const struct dentry *d, const struct dentry *top)
 {

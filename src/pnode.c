@@ -273,7 +273,7 @@ static int propagate_mnt(struct uvfs *fs, struct mount *dest, struct dentry *mp,
 
 		/* copies made in this call are not attached yet (IS_MNT_NEW()); a mount
 		 * that does not see the mountpoint gets nothing */
-		if (!m->mnt_ns || !is_subdir(mp, m->mnt_root))
+		if (!m->mnt_ns || is_anon_ns(m->mnt_ns) || !is_subdir(mp, m->mnt_root))
 			continue;
 		if (same_group(m, dest)) {
 			origin = source;
@@ -330,8 +330,11 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 	int n = 0, err;
 
 	assert(ns_locked(fs));
-	/* is there room for the source in the namespace (moved within it: yes) */
-	if (!moving) {
+	/* is there room for the source in the namespace (moved within it: yes; a
+	 * detached tree comes from a namespace of its own) */
+	bool counted = !moving || src->dst[0]->mnt_ns != ns;
+
+	if (counted) {
 		err = count_mounts(fs, ns, (unsigned int)src->n);
 		if (err)
 			return err;
@@ -346,7 +349,7 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 		if (err)
 			goto fail;
 		/* the source counts in its namespace while the copies are counted */
-		ns->nr_pending = moving ? 0 : (unsigned int)src->n;
+		ns->nr_pending = counted ? (unsigned int)src->n : 0;
 		err = propagate_mnt(fs, dest, mp, src, &pc, &n);
 		ns->nr_pending = 0;
 		if (err) {
@@ -540,6 +543,27 @@ int get_dominating_id(const struct mount *m, const struct path *root)
 
 		if (d)
 			return d->mnt_group_id;
+	}
+	return 0;
+}
+
+int do_set_group(struct mount *from, struct mount *to)
+{
+	/* one superblock, to's root under from's, to private, from not */
+	if (from->mnt_sb != to->mnt_sb || !is_subdir(to->mnt_root, from->mnt_root))
+		return -EINVAL;
+	if (IS_MNT_SHARED(to) || IS_MNT_SLAVE(to))
+		return -EINVAL;
+	if (!IS_MNT_SHARED(from) && !IS_MNT_SLAVE(from))
+		return -EINVAL;
+	if (IS_MNT_SLAVE(from)) {
+		cds_list_add(&to->mnt_slave, &from->mnt_slave);
+		to->mnt_master = from->mnt_master;
+	}
+	if (IS_MNT_SHARED(from)) {
+		to->mnt_group_id = from->mnt_group_id;
+		cds_list_add(&to->mnt_share, &from->mnt_share);
+		WRITE_ONCE(to->mnt_flags, to->mnt_flags & ~MNT_UNBINDABLE);
 	}
 	return 0;
 }

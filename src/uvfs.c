@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "anon_inodes.h"
 #include "fsnotify.h"
 #include "abi.h"
 #include "dcache.h"
@@ -225,6 +226,7 @@ void uvfs_free(struct uvfs *fs)
 	while (!cds_list_empty(&fs->tasks))
 		task_release(cds_list_first_entry(&fs->tasks, struct uvfs_task, t_list));
 	fsnotify_exit(fs);
+	anon_inodes_exit(fs);
 	mnt_release_all(fs);
 	defer_flush(fs);
 	uvfs_unlock(fs);

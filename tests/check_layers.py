@@ -21,14 +21,14 @@ LAYERS = [
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality, path names (d_path)
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace", "pnode",
-                 "file", "task", "pipe", "fsnotify", "dnotify"}),
+                 "file", "task", "pipe", "fsnotify", "dnotify", "anon_inodes"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace", "fs_hostfs"}),
     # 3: the path walk
     ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)
     ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "inotify", "stat", "attr", "read_write", "readdir",
-                  "fcntl", "exec", "mount", "introspect", "sys"}),
+                  "fcntl", "exec", "mount", "fsopen", "introspect", "sys"}),
     # 5: the instance's setup and teardown
     ("top", {"uvfs"}),
 ]

@@ -454,6 +454,21 @@ static void test_mount_differences(void **state)
 	assert_int_equal(uvfs_unshare(t, CLONE_NEWUTS), -EINVAL);
 	assert_int_equal(uvfs_unshare(t, CLONE_NEWNS | CLONE_NEWPID), -EINVAL);
 	assert_int_equal(uvfs_mount2(t, "none", "/m", "tmpfs", 0, "mpol=bind:0"), -EINVAL);
+	/* the new mount API: no message log (Linux reads "e Unknown parameter..."),
+	 * no MOVE_MOUNT_BENEATH, no idmapped mounts */
+	{
+		struct uvfs_mount_attr attr = { .attr_set = 0x00100000 /* MOUNT_ATTR_IDMAP */ };
+		char msg[64];
+		int fc = uvfs_fsopen(t, "tmpfs", 0);
+
+		assert_true(fc >= 0);
+		assert_int_equal(uvfs_fsconfig(t, fc, 1 /* SET_STRING */, "nope", "1", 0), -EINVAL);
+		assert_int_equal(uvfs_read(t, fc, msg, sizeof(msg)), -ENODATA);
+		assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/m", AT_FDCWD, "/m", 0x200), -EINVAL);
+		assert_int_equal(uvfs_mount_setattr(t, AT_FDCWD, "/m", 0, &attr, sizeof(attr)),
+				 -EINVAL);
+		assert_int_equal(uvfs_close(t, fc), 0);
+	}
 	assert_int_equal(uvfs_statfs(t, "/", &sf), 0);
 	assert_int_equal(sf.f_blocks, 0);
 	assert_int_equal(sf.f_files, 0);

@@ -1115,6 +1115,84 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
  *   not at or below new_root, new_root not below the root.
  */
 int uvfs_unshare(struct uvfs_task *task, int flags);
+
+/*
+ * The new mount API (Linux 5.2+; the kernel's flags and errors, each check in its
+ * order; docs/SEMANTICS.md §5a).  Every call is EINVAL for a NULL task and EPERM
+ * without CAP_SYS_ADMIN (open_tree only with OPEN_TREE_CLONE).
+ *
+ * uvfs_fsopen - a filesystem context of type fs_name ("tmpfs", "proc", ...): a new
+ *   descriptor (readlink: "anon_inode:[fscontext]"; a read is ENODATA: no message
+ *   log is kept).  flags FSOPEN_CLOEXEC.  Errors: EPERM; EINVAL other flags; EFAULT
+ *   NULL name; ENODEV unknown type; EMFILE; ENOMEM.
+ */
+int uvfs_fsopen(struct uvfs_task *task, const char *fs_name, unsigned int flags);
+/*
+ * uvfs_fsconfig - one parameter of the context fd, or a command: FSCONFIG_SET_FLAG
+ *   (key, no value, aux 0), FSCONFIG_SET_STRING (key and value, aux 0), _SET_BINARY,
+ *   _SET_PATH, _SET_PATH_EMPTY, _SET_FD (no parameter of uvfs's filesystems takes
+ *   those: EINVAL, but for the generic flags), FSCONFIG_CMD_CREATE and
+ *   _CMD_CREATE_EXCL (the superblock), FSCONFIG_CMD_RECONFIGURE (after fsmount:
+ *   the parameters given since, as a remount's).  Errors, in order: EINVAL fd < 0;
+ *   EINVAL arguments the command does not take; EOPNOTSUPP an unknown command;
+ *   EBADF; EINVAL not a context; EINVAL a key or string of 256 bytes or more;
+ *   ENOENT an empty path; EBADF aux of _SET_FD; EBUSY the wrong phase (a parameter
+ *   after the creation, a second creation, a reconfiguration before fsmount);
+ *   EINVAL an unknown or bad parameter, a second source; the filesystem's errors
+ *   of the creation (after which the context can do nothing more: EBUSY).
+ */
+int uvfs_fsconfig(struct uvfs_task *task, int fd, unsigned int cmd, const char *key,
+		  const void *value, int aux);
+/*
+ * uvfs_fsmount - the created superblock of context fs_fd mounted in a detached tree:
+ *   an O_PATH descriptor of its root (FSMOUNT_CLOEXEC), through which it may be used
+ *   (openat) and attached (uvfs_move_mount); closed while still detached, the tree is
+ *   unmounted.  attr_flags MOUNT_ATTR_RDONLY, _NOSUID, _NODEV, _NOEXEC, one of
+ *   _RELATIME (0), _NOATIME, _STRICTATIME, _NODIRATIME, _NOSYMFOLLOW.  Errors: EPERM;
+ *   EINVAL other flags or attributes, two atime values; EBADF; EINVAL not a context,
+ *   or no superblock created; EBUSY mounted already; EMFILE; ENOMEM.
+ */
+int uvfs_fsmount(struct uvfs_task *task, int fs_fd, unsigned int flags, unsigned int attr_flags);
+/*
+ * uvfs_move_mount - the mount at (from_dfd, from_path) -- a mount's root, or a
+ *   detached tree's top, which then joins the namespace whole -- moved onto
+ *   (to_dfd, to_path), propagated as MS_MOVE's; with MOVE_MOUNT_SET_GROUP, the
+ *   private mount at "to" joins the peer group and master of the one at "from"
+ *   instead.  Flags MOVE_MOUNT_F_SYMLINKS, _F_AUTOMOUNTS, _F_EMPTY_PATH,
+ *   _T_SYMLINKS, _T_AUTOMOUNTS, _T_EMPTY_PATH, _SET_GROUP; MOVE_MOUNT_BENEATH is
+ *   EINVAL (a deliberate difference: not modelled).  Errors: EPERM; EINVAL flags;
+ *   the walks' errors (ENOENT an empty path without _EMPTY_PATH); then MS_MOVE's.
+ */
+int uvfs_move_mount(struct uvfs_task *task, int from_dfd, const char *from_path, int to_dfd,
+		    const char *to_path, unsigned int flags);
+/*
+ * uvfs_open_tree - an O_PATH descriptor of (dfd, filename); with OPEN_TREE_CLONE, of
+ *   a copy of the mount seen from there (AT_RECURSIVE: with the mounts below it but
+ *   the unbindable ones) in a detached tree, as uvfs_fsmount's.  Flags AT_EMPTY_PATH,
+ *   AT_NO_AUTOMOUNT, AT_RECURSIVE (with OPEN_TREE_CLONE only), AT_SYMLINK_NOFOLLOW,
+ *   OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC.  Errors: EINVAL flags; EPERM; EMFILE; the
+ *   walk's; EINVAL an unbindable mount or another namespace's; ENOMEM.
+ */
+int uvfs_open_tree(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags);
+/* mount_setattr()'s argument (struct mount_attr, MOUNT_ATTR_SIZE_VER0 bytes) */
+struct uvfs_mount_attr {
+	uint64_t attr_set, attr_clr;   /* MOUNT_ATTR_* to set and to clear */
+	uint64_t propagation;          /* 0, MS_SHARED, MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE */
+	uint64_t userns_fd;            /* MOUNT_ATTR_IDMAP's: not modelled (EINVAL) */
+};
+/*
+ * uvfs_mount_setattr - attributes and propagation of the mount at (dfd, filename),
+ *   a mount's root (AT_RECURSIVE: and every mount below).  attr is size bytes (32
+ *   or more, the rest zero): attr_clr's bits cleared, then attr_set's set; an atime
+ *   value only with all of MOUNT_ATTR__ATIME in attr_clr.  Errors, in order: EINVAL
+ *   flags; E2BIG size over a page; EINVAL size under 32; EPERM; EFAULT NULL attr;
+ *   E2BIG unknown bytes not zero; (0 for nothing to do, with no walk); EINVAL two
+ *   types, unknown attributes, a partial or lone atime, MOUNT_ATTR_IDMAP; the walk's;
+ *   EINVAL not a mount's root, or of another namespace; EBUSY read-only with a
+ *   writer; ENOMEM (a shared group's id), nothing changed.
+ */
+int uvfs_mount_setattr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
+		       const struct uvfs_mount_attr *attr, size_t size);
 int uvfs_pivot_root(struct uvfs_task *task, const char *new_root, const char *put_old);
 
 /*

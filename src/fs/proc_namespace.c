@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <sys/sysmacros.h>
 
+#include <sys/mount.h>
+
 #include "../d_path.h"
 #include "../dcache.h"
 #include "../mount.h"
@@ -79,6 +81,20 @@ static void show_mnt_opts(FILE *m, int f)
 			fputs(opts[i].s, m);
 }
 
+/* show_sb_opts(): the generic superblock flags kept for the listing */
+static void show_sb_flags(FILE *m, const struct super_block *sb)
+{
+	static const struct { unsigned long flag; const char *s; } opts[] = {
+		{ MS_SYNCHRONOUS, ",sync" }, { MS_DIRSYNC, ",dirsync" },
+		{ MS_MANDLOCK, ",mand" }, { MS_LAZYTIME, ",lazytime" },
+	};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (sb->s_ms_flags & opts[i].flag)
+			fputs(opts[i].s, m);
+}
+
+/* ->show_options(): the filesystem's own */
 static void show_sb_opts(FILE *m, const struct super_block *sb)
 {
 	if (sb->s_op->show_options)
@@ -109,6 +125,7 @@ static void show_one(FILE *m, const struct mount *mnt, const struct path *root, 
 		fputc(' ', t);
 		if (show_mountpoint(t, mnt, root)) {
 			fprintf(t, " %s %s", sb->s_type->name, mnt_is_readonly(mnt) ? "ro" : "rw");
+			show_sb_flags(t, sb);
 			show_mnt_opts(t, mnt->mnt_flags);
 			show_sb_opts(t, sb);
 			fputs(" 0 0\n", t);
@@ -152,6 +169,7 @@ static void show_one(FILE *m, const struct mount *mnt, const struct path *root, 
 			fprintf(t, " - %s ", sb->s_type->name);
 			mangle(t, mnt->mnt_devname);
 			fputs(sb->s_readonly ? " ro" : " rw", t);
+			show_sb_flags(t, sb);
 			show_sb_opts(t, sb);
 			fputc('\n', t);
 			fclose(t);

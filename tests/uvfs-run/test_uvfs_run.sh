@@ -75,7 +75,7 @@ cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
 	"$here/devchmod.py" "$here/opath.py" "$here/realprogs.sh" "$here/handles.py" \
-	"$here/propagation.sh" "$work/"
+	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -340,6 +340,14 @@ case "$want" in
 esac
 got=$(cd /tmp && "$UR" -- bash "$work/propagation.sh" /tmp 2>&1)
 same "mount --make-shared/slave/private/unbindable, findmnt, unshare --propagation" "$want" "$got"
+# The new mount API: fsopen, fsconfig, fsmount, move_mount, open_tree, mount_setattr
+want=$(native python3 "$work/newmount.py" 2>&1)
+case "$want" in
+*"fsopen tmpfs fd 4 anon_inode:[fscontext]"*"/dst4 /sub rw,nodev,noatime shared:g1"*) ok "new mount API natively" ;;
+*) not_ok "new mount API natively" "$want" ;;
+esac
+got=$(cd /tmp && "$UR" -- python3 "$work/newmount.py" 2>&1)
+same "fsopen, fsconfig, fsmount, move_mount, open_tree, mount_setattr: each flag and error" "$want" "$got"
 
 rm -rf "$work"
 
@@ -902,28 +910,20 @@ fanotify_init ENOSYS
 fanotify_mark ENOSYS" "$("$UR" -- python3 -c "$uring" 2>&1)"
 
 # Calls that would name or reach the host's files past uvfs, refused as by a kernel
-# without them (ENOSYS: the new mount API, statmount and listmount) or a container
+# without them (ENOSYS: fspick, statmount, listmount, open_tree_attr) or a container
 # without the capability (EPERM: acct, swap, quotas) -- a deliberate difference,
 # docs/SEMANTICS.md §9 (inotify is uvfs's: test_inotify.sh)
 refusedpy='import ctypes, errno
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-for name, nr, args in (("open_tree", 428, (-100, b"/", 1)),
-                       ("move_mount", 429, (-1, b"", -100, b"/tmp", 4)), ("fsopen", 430, (b"tmpfs", 0)),
-                       ("fsmount", 432, (-1, 0, 0)), ("fspick", 433, (-100, b"/", 0)),
-                       ("mount_setattr", 442, (-100, b"/", 0, None, 0)), ("statmount", 457, (None, None, 0, 0)),
+for name, nr, args in (("fspick", 433, (-100, b"/", 0)), ("statmount", 457, (None, None, 0, 0)),
                        ("listmount", 458, (None, None, 0, 0)), ("open_tree_attr", 467, (-100, b"/", 1, None, 0)),
                        ("acct", 163, (None,)), ("swapon", 167, (b"/x", 0)), ("swapoff", 168, (b"/x",)),
                        ("quotactl", 179, (0, b"/", 0, None))):
     r = libc.syscall(nr, *args)
     print(name, r >= 0 and "a descriptor" or errno.errorcode[ctypes.get_errno()])'
-same "the new mount API, statmount: ENOSYS; acct, swap, quotas: EPERM" \
-"open_tree ENOSYS
-move_mount ENOSYS
-fsopen ENOSYS
-fsmount ENOSYS
-fspick ENOSYS
-mount_setattr ENOSYS
+same "fspick, statmount, listmount: ENOSYS; acct, swap, quotas: EPERM" \
+"fspick ENOSYS
 statmount ENOSYS
 listmount ENOSYS
 open_tree_attr ENOSYS

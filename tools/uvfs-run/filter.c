@@ -61,6 +61,7 @@ static const char *const notified[] = {
 	"utimensat", "statfs", "umask",
 	/* mounts: uvfs's namespace, not the host's */
 	"mount", "umount2", "pivot_root",
+	"fsopen", "fsconfig", "fsmount", "move_mount", "open_tree", "mount_setattr",
 	/* unix sockets with a path: bind and connect of every socket (unixsock.c: a
 	 * socket of another family is answered by the kernel as made) */
 	"bind", "connect",
@@ -108,10 +109,9 @@ static const char *const trapped[] = {
  */
 static const char *const refused[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark",
-	/* the new mount API (a kernel before 5.2): a tree it clones or a filesystem it
-	 * makes is the host's, reachable through a descriptor that is not uvfs's;
-	 * mount(2) is answered by uvfs (issue 33) */
-	"open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+	/* fspick (a kernel before 5.2): a context of the host's superblock, through a
+	 * descriptor that is not uvfs's; the rest of the new mount API is uvfs's */
+	"fspick",
 };
 /* ... by number: libseccomp 2.5 has no name for them */
 static const int refused_nr[] = {

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -794,6 +795,103 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		hflags = O_RDONLY;
 	}
 	return install(p, r, reopen(hfd, hflags), fd, flags);
+}
+
+/*
+ * The new mount API (issue 33): fsopen, fsconfig, fsmount, move_mount, open_tree and
+ * mount_setattr answered by uvfs on its namespace.  A context's descriptor and a
+ * detached tree's O_PATH one have the null device as stand-in (nothing of the
+ * kernel's is behind them); their numbers are uvfs's.  The strings are read as the
+ * kernel copies them: a name or key of a page or 256 bytes at most.
+ */
+#define FSCONFIG_KEY_MAX 256
+
+static long two_paths(struct proc *p, unsigned long long a, unsigned long long b,
+		      char *pa, char *pb);
+
+/* A string argument that may be NULL (fsconfig's key and value): 0 with *out buf or
+ * NULL, or -EFAULT; one too long is passed cut at max - 1 bytes and no NUL, which
+ * uvfs refuses as the kernel does (EINVAL) */
+static int opt_string(const struct proc *p, unsigned long long addr, char *buf, size_t max,
+		      const char **out)
+{
+	int err;
+
+	*out = NULL;
+	if (!addr)
+		return 0;
+	err = mem_read_str(p->tid, addr, buf, max);
+	if (err == -ENAMETOOLONG) {
+		memset(buf, 'x', max - 1);
+		buf[max - 1] = 0;
+		err = 0;
+	}
+	if (!err)
+		*out = buf;
+	return err;
+}
+
+static enum action do_mount_api(struct proc *p, struct user_regs_struct *r, long nr)
+{
+	char a[NAME_MAX_BYTES], b[NAME_MAX_BYTES];
+	struct uvfs_task *t = T(p);
+	const char *key, *value;
+	long ret;
+	int fd;
+
+	switch (nr) {
+	case SYS_fsopen:
+		if ((ret = mem_read_str(p->tid, A0(r), a, 4096)))
+			return skip(r, ret == -ENAMETOOLONG ? -ENODEV : ret);
+		fd = uvfs_fsopen(t, a, (unsigned int)A1(r));
+		return fd < 0 ? skip(r, fd) : install_opened(p, r, fd,
+			O_RDWR | ((A1(r) & FSOPEN_CLOEXEC) ? O_CLOEXEC : 0));
+	case SYS_fsconfig: {
+		unsigned int cmd = (unsigned int)A1(r);
+
+		if ((ret = opt_string(p, A2(r), a, FSCONFIG_KEY_MAX + 1, &key)))
+			return skip(r, ret);
+		value = A3(r) ? "" : NULL;  /* a binary value: only whether there is one */
+		if ((cmd == FSCONFIG_SET_STRING || cmd == FSCONFIG_SET_PATH ||
+		     cmd == FSCONFIG_SET_PATH_EMPTY) &&
+		    (ret = opt_string(p, A3(r), b, cmd == FSCONFIG_SET_STRING ?
+				      FSCONFIG_KEY_MAX + 1 : NAME_MAX_BYTES, &value)))
+			return skip(r, ret);
+		return skip(r, uvfs_fsconfig(t, iarg(A0(r)), cmd, key, value, iarg(A4(r))));
+	}
+	case SYS_fsmount:
+		fd = uvfs_fsmount(t, iarg(A0(r)), (unsigned int)A1(r), (unsigned int)A2(r));
+		return fd < 0 ? skip(r, fd) : install_opened(p, r, fd,
+			O_PATH | ((A1(r) & FSMOUNT_CLOEXEC) ? O_CLOEXEC : 0));
+	case SYS_open_tree:
+		if ((ret = get_path(p, A1(r), a)))
+			return skip(r, ret);
+		fd = uvfs_open_tree(t, iarg(A0(r)), a, (unsigned int)A2(r));
+		return fd < 0 ? skip(r, fd) : install_opened(p, r, fd,
+			O_PATH | ((A2(r) & OPEN_TREE_CLOEXEC) ? O_CLOEXEC : 0));
+	case SYS_move_mount:
+		if ((ret = two_paths(p, A1(r), A3(r), a, b)))
+			return skip(r, ret);
+		return skip(r, uvfs_move_mount(t, iarg(A0(r)), a, iarg(A2(r)), b,
+					       (unsigned int)A4(r)));
+	case SYS_mount_setattr: {
+		unsigned char attr[4096];
+		size_t size = (size_t)A4(r);
+
+		/* the size's checks come first: uvfs makes them on what it is given */
+		if (size > sizeof(attr) || size < sizeof(struct uvfs_mount_attr))
+			return skip(r, uvfs_mount_setattr(t, iarg(A0(r)), "", (unsigned int)A2(r),
+							  NULL, size));
+		if ((ret = get_path(p, A1(r), a)))
+			return skip(r, ret);
+		if (mem_read(p->tid, A3(r), attr, size))
+			return skip(r, uvfs_mount_setattr(t, iarg(A0(r)), a, (unsigned int)A2(r),
+							  NULL, size));
+		return skip(r, uvfs_mount_setattr(t, iarg(A0(r)), a, (unsigned int)A2(r),
+						  (const struct uvfs_mount_attr *)attr, size));
+	}
+	}
+	return skip(r, -ENOSYS);
 }
 
 /*
@@ -2765,6 +2863,13 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		free(data);
 		return skip(r, ret);
 	}
+	case SYS_fsopen:
+	case SYS_fsconfig:
+	case SYS_fsmount:
+	case SYS_open_tree:
+	case SYS_move_mount:
+	case SYS_mount_setattr:
+		return do_mount_api(p, r, nr);
 	case SYS_umount2:
 		if ((ret = get_path(p, A0(r), pa)))
 			return skip(r, ret);

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# newmount.py - the new mount API (Linux 5.2+): fsopen, fsconfig, fsmount,
+# move_mount, open_tree, mount_setattr, each flag and each error in the kernel's
+# order, run in the current directory (a fresh tmpfs).  Prints every answer; the
+# kernel's output is the specification.
+import ctypes, errno, os, struct
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+NR = dict(open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432,
+          mount_setattr=442)
+AT_FDCWD = -100
+AT_EMPTY_PATH, AT_RECURSIVE, AT_SYMLINK_NOFOLLOW = 0x1000, 0x8000, 0x100
+OPEN_TREE_CLONE = 1
+FSCONFIG = dict(SET_FLAG=0, SET_STRING=1, SET_BINARY=2, SET_PATH=3, SET_PATH_EMPTY=4,
+                SET_FD=5, CMD_CREATE=6, CMD_RECONFIGURE=7, CMD_CREATE_EXCL=8)
+F_EMPTY = 0x4
+RDONLY, NOSUID, NODEV, NOEXEC, NOATIME, STRICTATIME, NODIRATIME = 1, 2, 4, 8, 0x10, 0x20, 0x80
+MS_SHARED, MS_SLAVE, MS_PRIVATE, MS_UNBINDABLE = 1 << 20, 1 << 19, 1 << 18, 1 << 17
+fds = {}
+
+
+def arg(v):
+    if v is None:
+        return ctypes.c_void_p(0)
+    if isinstance(v, str):
+        return ctypes.c_char_p(v.encode())
+    if isinstance(v, bytes):
+        return ctypes.c_char_p(v)
+    if isinstance(v, ctypes.Array):
+        return v
+    return ctypes.c_long(v)
+
+
+def call(name, *args):
+    r = libc.syscall(ctypes.c_long(NR[name]), *[arg(a) for a in args])
+    return r if r >= 0 else -ctypes.get_errno()
+
+
+def show(label, r, fd=False):
+    if r < 0:
+        print(label, errno.errorcode[-r])
+    elif fd:
+        # a descriptor: the lowest free number, as the kernel gives it
+        print(label, "fd", r, os.readlink("/proc/self/fd/%d" % r),
+              "O_PATH" if os.O_PATH & int(open("/proc/self/fdinfo/%d" % r).read().split()[3], 8)
+              else "", "cloexec" if not os.get_inheritable(r) else "")
+    else:
+        print(label, r)
+    return r
+
+
+def mountinfo():
+    here = os.getcwd()
+    groups = {}
+    for line in open("/proc/self/mountinfo"):
+        f = line.split()
+        if not (f[4] + "/").startswith(here + "/") or f[4] == here:
+            continue
+        i = f.index("-")
+        opt = []
+        for o in f[6:i]:
+            k, _, v = o.partition(":")
+            opt.append("%s:g%d" % (k, groups.setdefault(v, len(groups) + 1)) if v else o)
+        print("  ", f[4][len(here):], f[3], f[5], *opt, "-", *f[i + 1:])
+
+
+def mattr(set_=0, clr=0, prop=0, size=32, extra=b""):
+    b = struct.pack("QQQQ", set_, clr, prop, 0) + extra
+    return ctypes.create_string_buffer(b, len(b)), size
+
+
+for d in ("dst", "dst2", "dst3", "dst4", "t"):
+    os.mkdir(d)
+open("plain", "w").close()
+plain = os.open("plain", os.O_RDONLY)
+
+print("== fsopen")
+show("fsopen nope", call("fsopen", "nope", 0))
+show("fsopen flags 2", call("fsopen", "tmpfs", 2))
+fc = show("fsopen tmpfs", call("fsopen", "tmpfs", 0), fd=True)
+fc2 = show("fsopen tmpfs cloexec", call("fsopen", "tmpfs", 1), fd=True)
+
+print("== fsconfig")
+C = FSCONFIG
+show("bad cmd", call("fsconfig", fc, 99, None, None, 0))
+show("fd -1", call("fsconfig", -1, C["SET_FLAG"], "ro", None, 0))
+show("fd 1000", call("fsconfig", 1000, C["SET_FLAG"], "ro", None, 0))
+show("a plain file", call("fsconfig", plain, C["SET_FLAG"], "ro", None, 0))
+show("flag, no key", call("fsconfig", fc, C["SET_FLAG"], None, None, 0))
+show("flag with value", call("fsconfig", fc, C["SET_FLAG"], "ro", "x", 0))
+show("flag with aux", call("fsconfig", fc, C["SET_FLAG"], "ro", None, 1))
+show("string, no value", call("fsconfig", fc, C["SET_STRING"], "size", None, 0))
+show("string with aux", call("fsconfig", fc, C["SET_STRING"], "size", "1m", 1))
+show("binary aux 0", call("fsconfig", fc, C["SET_BINARY"], "size", "1m", 0))
+show("path aux -5", call("fsconfig", fc, C["SET_PATH"], "size", "x", -5))
+show("fd with value", call("fsconfig", fc, C["SET_FD"], "size", "x", 0))
+show("create with key", call("fsconfig", fc, C["CMD_CREATE"], "size", None, 0))
+show("unknown string", call("fsconfig", fc, C["SET_STRING"], "nope", "1", 0))
+show("unknown flag", call("fsconfig", fc, C["SET_FLAG"], "nope", None, 0))
+show("size as a flag", call("fsconfig", fc, C["SET_FLAG"], "size", None, 0))
+show("bad size", call("fsconfig", fc, C["SET_STRING"], "size", "lots", 0))
+show("binary size", call("fsconfig", fc, C["SET_BINARY"], "size", "1m", 2))
+show("path size", call("fsconfig", fc, C["SET_PATH"], "size", "/", AT_FDCWD))
+show("fd size", call("fsconfig", fc, C["SET_FD"], "size", None, plain))
+show("size 1m", call("fsconfig", fc, C["SET_STRING"], "size", "1m", 0))
+show("mode 0700", call("fsconfig", fc, C["SET_STRING"], "mode", "0700", 0))
+show("source", call("fsconfig", fc, C["SET_STRING"], "source", "newsrc", 0))
+show("source again", call("fsconfig", fc, C["SET_STRING"], "source", "other", 0))
+show("nodev as a flag (a mount flag)", call("fsconfig", fc, C["SET_FLAG"], "nodev", None, 0))
+show("sync flag", call("fsconfig", fc, C["SET_FLAG"], "sync", None, 0))
+show("fsmount before create", call("fsmount", fc, 0, 0))
+show("reconfigure before create", call("fsconfig", fc, C["CMD_RECONFIGURE"], None, None, 0))
+show("create", call("fsconfig", fc, C["CMD_CREATE"], None, None, 0))
+show("create again", call("fsconfig", fc, C["CMD_CREATE"], None, None, 0))
+show("size after create", call("fsconfig", fc, C["SET_STRING"], "size", "2m", 0))
+show("create_excl tmpfs", call("fsconfig", fc2, C["CMD_CREATE_EXCL"], None, None, 0))
+
+print("== fsmount")
+show("flags 2", call("fsmount", fc, 2, 0))
+show("attr 0x400", call("fsmount", fc, 0, 0x400))
+show("noatime|strictatime", call("fsmount", fc, 0, NOATIME | STRICTATIME))
+show("fd 1000", call("fsmount", 1000, 0, 0))
+show("a plain file", call("fsmount", plain, 0, 0))
+mfd = show("fsmount nodev,noatime", call("fsmount", fc, 1, NODEV | NOATIME), fd=True)
+show("fsmount again", call("fsmount", fc, 0, 0))
+print("detached root mode", oct(os.stat(mfd).st_mode))
+os.close(os.open("made-in-detached", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=mfd))
+mountinfo()
+
+print("== move_mount")
+show("bad flags", call("move_mount", mfd, "", AT_FDCWD, "dst", 0x1000))
+show("empty path, no flag", call("move_mount", mfd, "", AT_FDCWD, "dst", 0))
+show("missing target", call("move_mount", mfd, "", AT_FDCWD, "missing", F_EMPTY))
+show("onto a file", call("move_mount", mfd, "", AT_FDCWD, "plain", F_EMPTY))
+show("fd 1000", call("move_mount", 1000, "", AT_FDCWD, "dst", F_EMPTY))
+show("beneath|set_group", call("move_mount", mfd, "", AT_FDCWD, "dst", F_EMPTY | 0x300))
+show("move_mount to dst", call("move_mount", mfd, "", AT_FDCWD, "dst", F_EMPTY))
+print("dst has", sorted(os.listdir("dst")))
+mountinfo()
+show("again, to dst2 (a move)", call("move_mount", mfd, "", AT_FDCWD, "dst2", F_EMPTY))
+show("not a mount's root", call("move_mount", AT_FDCWD, "t", AT_FDCWD, "dst", 0))
+mountinfo()
+os.close(mfd)
+
+print("== open_tree")
+show("bad flags", call("open_tree", AT_FDCWD, "dst2", 4))
+show("recursive without clone", call("open_tree", AT_FDCWD, "dst2", AT_RECURSIVE))
+show("missing", call("open_tree", AT_FDCWD, "missing", 0))
+p = show("no clone", call("open_tree", AT_FDCWD, "dst2", 0), fd=True)
+os.close(p)
+t1 = show("clone", call("open_tree", AT_FDCWD, "dst2", OPEN_TREE_CLONE | os.O_CLOEXEC), fd=True)
+print("clone has", sorted(os.listdir("/proc/self/fd/%d" % t1)))
+os.mkdir("dst2/sub")
+t2 = show("clone of a subdirectory", call("open_tree", AT_FDCWD, "dst2/sub", OPEN_TREE_CLONE), fd=True)
+t3 = show("clone, dropped", call("open_tree", AT_FDCWD, "dst2", OPEN_TREE_CLONE), fd=True)
+os.close(t3)
+show("move clone to dst3", call("move_mount", t1, "", AT_FDCWD, "dst3", F_EMPTY))
+show("move subdir clone to dst4", call("move_mount", t2, "", AT_FDCWD, "dst4", F_EMPTY))
+os.close(t1)
+os.close(t2)
+mountinfo()
+
+print("== mount_setattr")
+a, n = mattr(RDONLY)
+show("flags 1", call("mount_setattr", AT_FDCWD, "dst3", 1, a, n))
+show("size 8", call("mount_setattr", AT_FDCWD, "dst3", 0, a, 8))
+show("size 5000", call("mount_setattr", AT_FDCWD, "dst3", 0, a, 5000))
+a2, _ = mattr(RDONLY, extra=b"\1" + bytes(7))
+show("size 40, not zero", call("mount_setattr", AT_FDCWD, "dst3", 0, a2, 40))
+a2, _ = mattr(extra=bytes(8))
+show("nothing to do, not a mount", call("mount_setattr", AT_FDCWD, "t", 0, a2, 40))
+a2, _ = mattr(0x400)
+show("unknown attr", call("mount_setattr", AT_FDCWD, "dst3", 0, a2, 32))
+a2, _ = mattr(RDONLY, RDONLY)
+show("set and clear", call("mount_setattr", AT_FDCWD, "dst3", 0, a2, 32))
+a2, _ = mattr(0, 0, 1)
+show("propagation 1", call("mount_setattr", AT_FDCWD, "dst3", 0, a2, 32))
+a2, _ = mattr(0, 0, MS_SHARED | MS_SLAVE)
+show("two types", call("mount_setattr", AT_FDCWD, "dst3", 0, a2, 32))
+a2, _ = mattr(NOATIME)
+show("noatime, atime not cleared", call("mount_setattr", AT_FDCWD, "dst3", 0, a2, 32))
+show("not a mount's root", call("mount_setattr", AT_FDCWD, "t", 0, a, 32))
+show("missing", call("mount_setattr", AT_FDCWD, "missing", 0, a, 32))
+show("rdonly", call("mount_setattr", AT_FDCWD, "dst3", 0, a, 32))
+a2, _ = mattr(NOATIME, 0x70, MS_SHARED)
+show("noatime, shared", call("mount_setattr", AT_FDCWD, "dst4", 0, a2, 32))
+os.mkdir("dst2/sub2")
+os.close(os.open("dst2/w", os.O_CREAT | os.O_WRONLY, 0o644))
+w = os.open("dst2/w", os.O_WRONLY)
+a2, _ = mattr(RDONLY)
+show("rdonly with a writer", call("mount_setattr", AT_FDCWD, "dst2", 0, a2, 32))
+os.close(w)
+a2, _ = mattr(NOEXEC | NOSUID, RDONLY, MS_UNBINDABLE)
+show("recursive", call("mount_setattr", AT_FDCWD, "dst3", AT_RECURSIVE, a2, 32))
+show("clone of unbindable", call("open_tree", AT_FDCWD, "dst3", OPEN_TREE_CLONE))
+mountinfo()
+
+print("== reconfiguration after fsmount")
+show("create after fsmount", call("fsconfig", fc, C["CMD_CREATE"], None, None, 0))
+show("size 2m", call("fsconfig", fc, C["SET_STRING"], "size", "2m", 0))
+show("lazytime", call("fsconfig", fc, C["SET_FLAG"], "lazytime", None, 0))
+show("source", call("fsconfig", fc, C["SET_STRING"], "source", "again", 0))
+show("reconfigure", call("fsconfig", fc, C["CMD_RECONFIGURE"], None, None, 0))
+show("reconfigure again", call("fsconfig", fc, C["CMD_RECONFIGURE"], None, None, 0))
+os.close(fc)
+os.close(fc2)
+mountinfo()
+
+print("== mount(2)'s superblock flags")
+libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+os.mkdir("q")
+show("mount sync,dirsync,mand,lazytime", libc.mount(b"q", b"q", b"tmpfs", 0, b"sync,dirsync,mand,lazytime"))
+mountinfo()
+show("remount nolazytime", libc.mount(None, b"q", None, 1 << 5, b"nolazytime"))  # MS_REMOUNT
+mountinfo()
+
+print("== a clone of a shared mount, and MOVE_MOUNT_SET_GROUP")
+os.mkdir("dst5")
+os.mkdir("dst6")
+t = show("clone of dst4", call("open_tree", AT_FDCWD, "dst4", OPEN_TREE_CLONE), fd=True)
+show("attached", call("move_mount", t, "", AT_FDCWD, "dst5", F_EMPTY))
+os.close(t)
+t = show("clone of dst2", call("open_tree", AT_FDCWD, "dst2", OPEN_TREE_CLONE), fd=True)
+show("attached", call("move_mount", t, "", AT_FDCWD, "dst6", F_EMPTY))
+os.close(t)
+show("set group: from private", call("move_mount", AT_FDCWD, "dst2", AT_FDCWD, "dst6", 0x100))
+show("set group: root not under", call("move_mount", AT_FDCWD, "dst4", AT_FDCWD, "dst6", 0x100))
+show("set group: not a root", call("move_mount", AT_FDCWD, "dst4", AT_FDCWD, "dst2/sub", 0x100))
+a2, _ = mattr(0, 0, MS_SHARED)
+show("dst6 shared", call("mount_setattr", AT_FDCWD, "dst6", 0, a2, 32))
+show("set group: to shared", call("move_mount", AT_FDCWD, "dst6", AT_FDCWD, "dst6", 0x100))
+show("set group", call("move_mount", AT_FDCWD, "dst6", AT_FDCWD, "dst2", 0x100))
+mountinfo()
+
+print("== which generic flags a reconfiguration replaces")
+for i, (create, reconf) in enumerate([(["sync"], []), (["sync"], ["lazytime"]), ([], ["sync"]),
+                                      (["dirsync", "lazytime"], ["sync"]), (["sync"], ["ro"])]):
+    c = call("fsopen", "tmpfs", 0)
+    for f in create:
+        call("fsconfig", c, C["SET_FLAG"], f, None, 0)
+    call("fsconfig", c, C["CMD_CREATE"], None, None, 0)
+    m = call("fsmount", c, 0, 0)
+    os.mkdir("r%d" % i)
+    call("move_mount", m, "", AT_FDCWD, "r%d" % i, F_EMPTY)
+    for f in reconf:
+        show("  " + f, call("fsconfig", c, C["SET_FLAG"], f, None, 0))
+    show("%s then %s: reconfigure" % (create, reconf),
+         call("fsconfig", c, C["CMD_RECONFIGURE"], None, None, 0))
+    show("  and again", call("fsconfig", c, C["CMD_RECONFIGURE"], None, None, 0))
+    os.close(m)
+    os.close(c)
+mountinfo()
