@@ -192,3 +192,21 @@ ssize_t readlink_path(const struct path *path, const struct path *root, char *bu
 	memcpy(buf, p, (size_t)len);
 	return len;
 }
+
+char *dentry_path(const struct dentry *d, char *buf, int buflen)
+{
+	struct prepend_buffer b = { buf, buflen };
+	bool unlinked = d_unlinked(d);
+
+	prepend(&b, "", 1);
+	if (unlinked)
+		prepend(&b, "//deleted", 9);
+	for (; !IS_ROOT(d); d = d->d_parent) {
+		prepend(&b, (const char *)d->d_name.name, d->d_name.len);
+		prepend(&b, "/", 1);
+	}
+	/* the filesystem's root: "/" */
+	if (b.len >= 0 && b.len == buflen - 1 - (unlinked ? 9 : 0))
+		prepend(&b, "/", 1);
+	return b.len >= 0 ? buf + b.len : ERR_PTR(-ENAMETOOLONG);
+}

@@ -42,4 +42,9 @@ char *d_path_rcu(const struct path *path, const struct path *root, char *buf, in
 ssize_t readlink_path(const struct path *path, const struct path *root, char *buf,
 		      size_t bufsiz);
 
+/* dentry_path(): d's path inside its filesystem ("/" for its root), "//deleted"
+ * after a removed one -- mountinfo's and statmount's root of a mount.  A pointer
+ * into buf, or ERR_PTR(-ENAMETOOLONG). */
+char *dentry_path(const struct dentry *d, char *buf, int buflen);
+
 #endif /* UVFS_D_PATH_H */

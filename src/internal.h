@@ -224,6 +224,7 @@ struct uvfs {
 	 * the kernel's mnt_id_ida, unnamed_dev_ida, mnt_group_ida) */
 	struct ida mnt_ids, anon_devs, mnt_group_ids;
 	uint64_t last_mnt_id_unique;    /* ns_lock: the kernel's mnt_id_unique counter */
+	uint64_t last_mnt_ns_id;        /* ns_lock: the last mount namespace's ns_id */
 	struct mnt_namespace *init_ns;  /* ns_lock: the first namespace (uvfs_task_new's) */
 
 	/* ns_lock: the marks of inotify watches and the anonymous inodes' filesystem,

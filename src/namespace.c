@@ -320,6 +320,8 @@ struct mnt_namespace *alloc_mnt_ns(struct mount *root)
 	if (!ns)
 		return NULL;
 	ns->root = root;
+	/* the kernel's ns ids count from one for the whole machine; here per instance */
+	ns->ns_id = ++root->mnt_sb->s_fs->last_mnt_ns_id;
 	ns->count = 1;
 	ns->nr_mounts = 1;
 	root->mnt_ns = ns;

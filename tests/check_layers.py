@@ -28,7 +28,7 @@ LAYERS = [
     ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)
     ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "inotify", "stat", "attr", "read_write", "readdir",
-                  "fcntl", "exec", "mount", "fsopen", "introspect", "sys"}),
+                  "fcntl", "exec", "mount", "fsopen", "statmount", "introspect", "sys"}),
     # 5: the instance's setup and teardown
     ("top", {"uvfs"}),
 ]

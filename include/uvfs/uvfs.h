@@ -1193,6 +1193,40 @@ struct uvfs_mount_attr {
  */
 int uvfs_mount_setattr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
 		       const struct uvfs_mount_attr *attr, size_t size);
+
+/* statmount()'s and listmount()'s request (struct mnt_id_req, MNT_ID_REQ_SIZE_VER1):
+ * size bytes of it are read (24 or more; the rest of a longer one zero) */
+struct uvfs_mnt_id_req {
+	uint32_t size;
+	uint32_t spare;                /* must be 0 */
+	uint64_t mnt_id;               /* a unique mount id (statx's STATX_MNT_ID_UNIQUE) */
+	uint64_t param;                /* statmount: STATMOUNT_* wanted; listmount: last id */
+	uint64_t mnt_ns_id;            /* 0 or the caller's namespace's (statmount's) */
+};
+/*
+ * uvfs_statmount - struct statmount (Linux 6.18's, 512 bytes) of the mount whose
+ *   unique id req->mnt_id is, into buf of bufsize bytes: the fields req->param asks
+ *   for (STATMOUNT_SB_BASIC, _MNT_BASIC, _PROPAGATE_FROM, _MNT_ROOT, _MNT_POINT,
+ *   _FS_TYPE, _MNT_NS_ID, _MNT_OPTS, _SB_SOURCE, _OPT_ARRAY, _SUPPORTED_MASK; the
+ *   security options, subtype and id maps are never emitted), the strings after the
+ *   struct.  0 or -errno.  Errors, in order: EINVAL flags; EFAULT NULL req; EINVAL
+ *   size under 24; E2BIG over a page, or unknown bytes not zero; EINVAL spare not
+ *   zero, an id that is no unique id; ENOENT another namespace; EOVERFLOW strings
+ *   asked for with bufsize 512; ENOENT no such mount in the namespace; EOVERFLOW the
+ *   strings do not fit; EFAULT NULL buf; ENOMEM.
+ */
+int uvfs_statmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req, void *buf,
+		   size_t bufsize, unsigned int flags);
+/*
+ * uvfs_listmount - the unique ids of the mounts below req->mnt_id (LSMT_ROOT, ~0: every
+ *   mount the caller's root reaches, the root's own too), in order, after the id
+ *   req->param (0: from the first); flags LISTMOUNT_REVERSE (descending, before it).
+ *   At most nr_mnt_ids; returns how many.  Errors: EINVAL flags; EFAULT, EINVAL,
+ *   E2BIG the request as statmount's; (0 for nr_mnt_ids 0); ENOENT another namespace
+ *   or no such mount; EFAULT NULL mnt_ids; ENOMEM.
+ */
+ssize_t uvfs_listmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req,
+		       uint64_t *mnt_ids, size_t nr_mnt_ids, unsigned int flags);
 int uvfs_pivot_root(struct uvfs_task *task, const char *new_root, const char *put_old);
 
 /*

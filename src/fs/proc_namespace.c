@@ -46,25 +46,14 @@ static bool show_mountpoint(FILE *m, const struct mount *mnt, const struct path 
 	return true;
 }
 
-/* seq_dentry() of the mount's root: its path inside the filesystem (dentry_path():
- * "//deleted" after a removed one) */
+/* seq_dentry() of the mount's root: its path inside the filesystem */
 static void show_root(FILE *m, const struct dentry *d)
 {
 	char buf[UVFS_PATH_MAX];
-	struct prepend_buffer b = { buf, sizeof(buf) };
-	bool unlinked = d_unlinked(d);
+	const char *p = dentry_path(d, buf, sizeof(buf));
 
-	prepend(&b, "", 1);
-	if (unlinked)
-		prepend(&b, "//deleted", 9);
-	for (; !IS_ROOT(d); d = d->d_parent) {
-		prepend(&b, (const char *)d->d_name.name, d->d_name.len);
-		prepend(&b, "/", 1);
-	}
-	if (b.len >= 0 && (size_t)b.len == sizeof(buf) - 1 - (unlinked ? 9 : 0))
-		prepend(&b, "/", 1);
-	if (b.len >= 0)
-		mangle(m, buf + b.len);
+	if (!IS_ERR(p))
+		mangle(m, p);
 }
 
 /* show_mnt_opts() */

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # newmount.py - the new mount API (Linux 5.2+): fsopen, fsconfig, fsmount,
-# move_mount, open_tree, mount_setattr, each flag and each error in the kernel's
-# order, run in the current directory (a fresh tmpfs).  Prints every answer; the
-# kernel's output is the specification.
+# move_mount, open_tree, mount_setattr, and statmount, listmount (6.8+), each flag
+# and each error in the kernel's order, run in the current directory (a fresh
+# tmpfs); mount ids and peer groups as what they name, not their numbers.  Prints
+# every answer; the kernel's output is the specification.
 import ctypes, errno, os, struct
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -252,3 +253,114 @@ for i, (create, reconf) in enumerate([(["sync"], []), (["sync"], ["lazytime"]), 
     os.close(m)
     os.close(c)
 mountinfo()
+
+print("== statmount, listmount")
+SM_FMT = "IIQIIQIIQQIIQQQQQIIQIIIIIIQIIII"
+SM_NAMES = ("size mnt_opts mask sb_dev_major sb_dev_minor sb_magic sb_flags fs_type mnt_id "
+            "mnt_parent_id mnt_id_old mnt_parent_id_old mnt_attr mnt_propagation mnt_peer_group "
+            "mnt_master propagate_from mnt_root mnt_point mnt_ns_id fs_subtype sb_source opt_num "
+            "opt_array opt_sec_num opt_sec_array supported_mask uidmap_num uidmap gidmap_num "
+            "gidmap").split()
+LSMT_ROOT = 0xffffffffffffffff
+
+
+def uid(path):
+    buf = ctypes.create_string_buffer(256)
+    libc.statx(AT_FDCWD, path.encode(), 0, 0x4000, buf)  # STATX_MNT_ID_UNIQUE
+    return struct.unpack_from("Q", buf.raw, 0x90)[0]
+
+
+def req(mnt_id, param, size=24, spare=0, ns=0, extra=b""):
+    b = struct.pack("IIQQQ", size, spare, mnt_id, param, ns) + extra
+    return ctypes.create_string_buffer(b, len(b))
+
+
+def statmount(mnt_id, mask, bufsize=4096, flags=0, **kw):
+    buf = ctypes.create_string_buffer(max(bufsize, 1))
+    r = call_nr(457, req(mnt_id, mask, **kw), buf, bufsize, flags)
+    return r, buf.raw
+
+
+def listmount(mnt_id, last=0, n=64, flags=0, **kw):
+    ids = (ctypes.c_uint64 * max(n, 1))()
+    r = call_nr(458, req(mnt_id, last, **kw), ids, n, flags)
+    return r if r < 0 else list(ids[:r])
+
+
+def call_nr(nr, *args):
+    r = libc.syscall(ctypes.c_long(nr), *[a if isinstance(a, (ctypes.Array, ctypes._Pointer))
+                                          else ctypes.c_long(a) for a in args])
+    return r if r >= 0 else -ctypes.get_errno()
+
+
+groups = {}
+
+
+def describe(mnt_id, mask=0x7fff):
+    r, raw = statmount(mnt_id, mask)
+    if r < 0:
+        return errno.errorcode[-r]
+    d = dict(zip(SM_NAMES, struct.unpack_from(SM_FMT, raw)))
+
+    def s(k):
+        return raw[512 + d[k]:raw.index(b"\0", 512 + d[k])].decode() if d["mask"] else ""
+
+    def arr(k, n):
+        out, off = [], 512 + d[k]
+        for _ in range(n):
+            e = raw.index(b"\0", off)
+            out.append(raw[off:e].decode())
+            off = e + 1
+        return out
+    m = d["mask"]
+    g = lambda v: "g%d" % groups.setdefault(v, len(groups) + 1) if v else "0"
+    return ("mask=%#x size=%d magic=%#x sb_flags=%#x type=%s root=%s point=%s opts=%s array=%s "
+            "source=%s attr=%#x prop=%#x peer=%s master=%s from=%s parent_is_mine=%s old_ids=%s "
+            "ns=%s supported=%#x" % (
+                m, d["size"], d["sb_magic"], d["sb_flags"], s("fs_type") if m & 0x20 else "-",
+                s("mnt_root") if m & 8 else "-", s("mnt_point") if m & 0x10 else "-",
+                s("mnt_opts") if m & 0x80 else "-",
+                arr("opt_array", d["opt_num"]) if m & 0x400 else "-",
+                s("sb_source") if m & 0x200 else "-", d["mnt_attr"], d["mnt_propagation"],
+                g(d["mnt_peer_group"]), g(d["mnt_master"]), g(d["propagate_from"]),
+                d["mnt_parent_id"] == uid(os.path.dirname(s("mnt_point") or "/") or "/")
+                if m & 0x12 == 0x12 else "-",
+                d["mnt_id_old"] > 0 and d["mnt_parent_id_old"] > 0,
+                "set" if d["mnt_ns_id"] else "0", d["supported_mask"]))
+
+
+here = os.getcwd()
+for d in ("dst2", "dst3", "dst4", "dst6", "q", "r3"):
+    print(d, describe(uid(d)))
+print("only basics:", describe(uid("dst2"), 0x3))
+print("nothing asked:", describe(uid("dst2"), 0))
+a = uid("dst2")
+show("flags 1", statmount(a, 1, flags=1)[0])
+show("size 16", statmount(a, 1, size=16)[0])
+show("size 5000", statmount(a, 1, size=5000)[0])
+show("size 40, not zero", statmount(a, 1, size=40, extra=bytes(7) + b"\1")[0])
+show("size 40, zero", statmount(a, 1, size=40, extra=bytes(8))[0])
+show("spare", statmount(a, 1, spare=1)[0])
+show("id 5", statmount(5, 1)[0])
+show("no such id", statmount(0xffffffff00000000, 1)[0])
+show("another namespace", statmount(a, 1, size=32, ns=0xffffffffffff)[0])
+show("bufsize 512 with strings", statmount(a, 0x20, 512)[0])
+show("bufsize 520 with strings", statmount(a, 0x28, 520)[0])
+show("bufsize 100, no strings", statmount(a, 1, 100)[0])
+r, raw = statmount(a, 1, 100)
+print("  size", struct.unpack_from("I", raw)[0], "rest untouched", raw[100:] == bytes(len(raw) - 100))
+mine = [describe(i, 0x10).split("point=")[1].split()[0] for i in listmount(LSMT_ROOT)]
+print("listmount of the root: mine", [p[len(here):] for p in mine if p.startswith(here + "/")],
+      "the root's own", uid("/") in listmount(LSMT_ROOT))
+ids = listmount(uid(here))
+print("below cwd", len(ids), ids == sorted(ids), uid(here) in ids)
+print("reverse", listmount(uid(here), flags=1) == ids[::-1])
+print("after the third", listmount(uid(here), ids[2]) == ids[3:])
+print("before the third, reversed", listmount(uid(here), ids[2], flags=1) == ids[:2][::-1])
+print("two at most", listmount(uid(here), n=2) == ids[:2])
+show("listmount flags 2", listmount(uid(here), flags=2))
+show("listmount n 0", len(listmount(uid(here), n=0)))
+show("listmount size 8", listmount(uid(here), size=8))
+show("listmount id 5", listmount(5))
+show("listmount no such id", listmount(0xffffffff00000000))
+show("listmount of a leaf", len(listmount(uid("dst3"))))

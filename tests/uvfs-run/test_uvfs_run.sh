@@ -347,7 +347,7 @@ case "$want" in
 *) not_ok "new mount API natively" "$want" ;;
 esac
 got=$(cd /tmp && "$UR" -- python3 "$work/newmount.py" 2>&1)
-same "fsopen, fsconfig, fsmount, move_mount, open_tree, mount_setattr: each flag and error" "$want" "$got"
+same "fsopen, fsconfig, fsmount, move_mount, open_tree, mount_setattr, statmount, listmount: each flag and error" "$want" "$got"
 
 rm -rf "$work"
 
@@ -910,22 +910,19 @@ fanotify_init ENOSYS
 fanotify_mark ENOSYS" "$("$UR" -- python3 -c "$uring" 2>&1)"
 
 # Calls that would name or reach the host's files past uvfs, refused as by a kernel
-# without them (ENOSYS: fspick, statmount, listmount, open_tree_attr) or a container
+# without them (ENOSYS: fspick, open_tree_attr) or a container
 # without the capability (EPERM: acct, swap, quotas) -- a deliberate difference,
 # docs/SEMANTICS.md §9 (inotify is uvfs's: test_inotify.sh)
 refusedpy='import ctypes, errno
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-for name, nr, args in (("fspick", 433, (-100, b"/", 0)), ("statmount", 457, (None, None, 0, 0)),
-                       ("listmount", 458, (None, None, 0, 0)), ("open_tree_attr", 467, (-100, b"/", 1, None, 0)),
+for name, nr, args in (("fspick", 433, (-100, b"/", 0)), ("open_tree_attr", 467, (-100, b"/", 1, None, 0)),
                        ("acct", 163, (None,)), ("swapon", 167, (b"/x", 0)), ("swapoff", 168, (b"/x",)),
                        ("quotactl", 179, (0, b"/", 0, None))):
     r = libc.syscall(nr, *args)
     print(name, r >= 0 and "a descriptor" or errno.errorcode[ctypes.get_errno()])'
-same "fspick, statmount, listmount: ENOSYS; acct, swap, quotas: EPERM" \
+same "fspick, open_tree_attr: ENOSYS; acct, swap, quotas: EPERM" \
 "fspick ENOSYS
-statmount ENOSYS
-listmount ENOSYS
 open_tree_attr ENOSYS
 acct EPERM
 swapon EPERM

@@ -81,6 +81,7 @@ static const int notified_nr[] = {
 	452,  /* fchmodat2 (Linux 6.6): libseccomp 2.5 has no name for it */
 	463, 464, 465, 466,  /* setxattrat, getxattrat, listxattrat, removexattrat (6.13) */
 	468, 469,            /* file_getattr, file_setattr (6.17) */
+	457, 458,            /* statmount, listmount (6.8): uvfs's mounts */
 };
 
 static const char *const trapped[] = {
@@ -115,7 +116,6 @@ static const char *const refused[] = {
 };
 /* ... by number: libseccomp 2.5 has no name for them */
 static const int refused_nr[] = {
-	457, 458,  /* statmount, listmount (6.8): the host's mount table */
 	467,       /* open_tree_attr (6.15) */
 };
 

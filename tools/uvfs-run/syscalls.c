@@ -874,6 +874,53 @@ static enum action do_mount_api(struct proc *p, struct user_regs_struct *r, long
 			return skip(r, ret);
 		return skip(r, uvfs_move_mount(t, iarg(A0(r)), a, iarg(A2(r)), b,
 					       (unsigned int)A4(r)));
+	case 457:  /* statmount */
+	case 458: {  /* listmount */
+		union {
+			struct uvfs_mnt_id_req req;
+			unsigned char bytes[4096];
+		} u;
+		uint32_t size;
+		void *out = NULL;
+		size_t n = (size_t)A2(r);
+
+		/* copy_mnt_id_req(): the size first, then that many bytes */
+		if (mem_read(p->tid, A0(r), &size, sizeof(size)))
+			return skip(r, nr == 457 ? uvfs_statmount(t, NULL, NULL, 0, (unsigned int)A3(r))
+					     : uvfs_listmount(t, NULL, NULL, 1, (unsigned int)A3(r)));
+		memset(&u, 0, sizeof(u));
+		u.req.size = size;
+		if (size >= sizeof(u.req.size) && size <= sizeof(u.bytes) &&
+		    mem_read(p->tid, A0(r), u.bytes, size))
+			return skip(r, -EFAULT);
+		if (nr == 457) {
+			/* the answer into memory of ours, then the program's */
+			if (n > (1u << 20))
+				n = 1u << 20;  /* more than any answer needs */
+			out = n ? calloc(1, n) : NULL;
+			if (n && !out)
+				return skip(r, -ENOMEM);
+			ret = uvfs_statmount(t, &u.req, out, n, (unsigned int)A3(r));
+			if (!ret) {
+				uint32_t len;
+
+				memcpy(&len, out, n < sizeof(len) ? 0 : sizeof(len));
+				if (n >= sizeof(len) && mem_write(p->tid, A1(r), out, len < n ? len : n))
+					ret = -EFAULT;
+			}
+		} else {
+			if (n > (1u << 20))
+				n = 1u << 20;
+			out = n ? calloc(n, sizeof(uint64_t)) : NULL;
+			if (n && !out)
+				return skip(r, -ENOMEM);
+			ret = uvfs_listmount(t, &u.req, out, n, (unsigned int)A3(r));
+			if (ret > 0 && mem_write(p->tid, A1(r), out, (size_t)ret * sizeof(uint64_t)))
+				ret = -EFAULT;
+		}
+		free(out);
+		return skip(r, ret);
+	}
 	case SYS_mount_setattr: {
 		unsigned char attr[4096];
 		size_t size = (size_t)A4(r);
@@ -2869,6 +2916,8 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_open_tree:
 	case SYS_move_mount:
 	case SYS_mount_setattr:
+	case 457:  /* statmount */
+	case 458:  /* listmount */
 		return do_mount_api(p, r, nr);
 	case SYS_umount2:
 		if ((ret = get_path(p, A0(r), pa)))
