@@ -209,9 +209,10 @@ int copy_tree(struct uvfs *fs, struct mount *mnt, struct dentry *dentry, unsigne
 void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
 		   struct dentry *mountpoint);
 void drop_copies(struct mnt_copies *c);
-/* attach_set(): attach_copies() without freeing the arrays (n becomes 0) */
+/* attach_set(): attach_copies() without freeing the arrays (n becomes 0); the
+ * places below the top mps[i] (NULL: where src[i] is now) */
 void attach_set(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
-		struct dentry *mountpoint);
+		struct dentry *mountpoint, struct dentry *const *mps);
 /* tree_copies(): the attached tree below mnt as a set of copies of itself (src and
  * dst the same array), for a move's propagation: 0 or -ENOMEM; free src and up */
 int tree_copies(struct mount *mnt, struct mnt_copies *c);

@@ -489,18 +489,19 @@ bool is_path_reachable(const struct mount *mnt, const struct dentry *dentry,
 }
 
 void attach_set(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
-		struct dentry *mountpoint)
+		struct dentry *mountpoint, struct dentry *const *mps)
 {
 	mnt_attach_to(fs, c->dst[0], parent, mountpoint);
 	for (int i = 1; i < c->n; i++)
-		mnt_attach_to(fs, c->dst[i], c->dst[c->up[i]], c->src[i]->mnt_mountpoint);
+		mnt_attach_to(fs, c->dst[i], c->dst[c->up[i]],
+			      mps ? mps[i] : c->src[i]->mnt_mountpoint);
 	c->n = 0;  /* the namespace's now */
 }
 
 void attach_copies(struct uvfs *fs, struct mnt_copies *c, struct mount *parent,
 		   struct dentry *mountpoint)
 {
-	attach_set(fs, c, parent, mountpoint);
+	attach_set(fs, c, parent, mountpoint, NULL);
 	drop_copies(c);
 }
 
@@ -554,7 +555,7 @@ int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c)
 		return -ENOMEM;
 	ns->anon = true;
 	ns->count = 0;  /* no task is in it */
-	attach_set(fs, c, NULL, NULL);
+	attach_set(fs, c, NULL, NULL, NULL);
 	return 0;
 }
 

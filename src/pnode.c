@@ -15,7 +15,7 @@
  * Locking: every field this file reads or writes is under uvfs.ns_lock (each caller
  * holds it for its whole call: mount.c's task_enter()).  mnt_mark is scratch of one
  * call, 0 between calls: MARK_SEEN a group met in a walk of the groups, MARK_UMOUNT
- * a mount an unmount takes.
+ * a mount an unmount takes, MARK_FRESH a moved mount whose group is new.
  */
 #include <sys/mount.h>
 
@@ -24,6 +24,7 @@
 
 #define MARK_SEEN   0x1
 #define MARK_UMOUNT 0x2
+#define MARK_FRESH  0x4   /* given its group for the propagation under way */
 
 /* A growable array of mounts (a walk's result) */
 struct mvec {
@@ -243,6 +244,23 @@ struct prop_copy {
 	struct mnt_copies c;
 };
 
+/* The copies made so far for x's group, the latest, or NULL */
+static const struct mnt_copies *latest_copy(const struct prop_copy *pc, int n,
+					    const struct mount *x)
+{
+	while (n-- > 0)
+		if (same_group(pc[n].target, x))
+			return &pc[n].c;
+	return NULL;
+}
+
+/* IS_MNT_SHARED() as the kernel's flag says it during a propagation: a moved tree's
+ * mounts given their groups for it are not shared yet */
+static bool shared_now(const struct mount *m)
+{
+	return IS_MNT_SHARED(m) && !(m->mnt_mark & MARK_FRESH);
+}
+
 /*
  * propagate_mnt(): for each mount m that receives from dest and sees mp (the
  * mountpoint is under m's root), a copy of the source tree, made but not attached.
@@ -275,25 +293,21 @@ static int propagate_mnt(struct uvfs *fs, struct mount *dest, struct dentry *mp,
 		 * that does not see the mountpoint gets nothing */
 		if (!m->mnt_ns || is_anon_ns(m->mnt_ns) || !is_subdir(mp, m->mnt_root))
 			continue;
-		if (same_group(m, dest)) {
-			origin = source;
-			flags = CL_MAKE_SHARED;
-		} else {
-			for (int k = 0; k < n && !origin; k++)
-				if (IS_MNT_SHARED(m) && same_group(pc[k].target, m))
-					origin = &pc[k].c;
-			flags = CL_MAKE_SHARED;
-			for (a = m->mnt_master; !origin && a; a = a->mnt_master) {
-				if (same_group(a, dest))
-					origin = source;
-				for (int k = 0; k < n && !origin; k++)
-					if (same_group(pc[k].target, a))
-						origin = &pc[k].c;
-				flags = CL_SLAVE | (IS_MNT_SHARED(m) ? CL_MAKE_SHARED : 0);
-			}
-			if (!origin)
-				origin = source;  /* not reached: m was found below dest */
+		/* a copy in a group that already has one is made from the latest of
+		 * them (its peer, after it in the ring, as the kernel's ring has them in
+		 * the order made); the first of a slave group is a slave of the latest
+		 * copy in the nearest group above that has one (propagate_one()'s
+		 * last_source).  A mount of a tree being moved, shared only once the
+		 * propagation is done (MARK_FRESH), makes no group of its own. */
+		flags = CL_MAKE_SHARED;
+		if (same_group(m, dest) || (shared_now(m) && latest_copy(pc, n, m)))
+			origin = latest_copy(pc, n, m) ?: source;
+		for (a = m->mnt_master; !origin && a; a = a->mnt_master) {
+			origin = latest_copy(pc, n, a) ?: (same_group(a, dest) ? source : NULL);
+			flags = CL_SLAVE | (shared_now(m) ? CL_MAKE_SHARED : 0);
 		}
+		if (!origin)
+			origin = source;  /* not reached: m was found below dest */
 		err = clone_copies(fs, origin, flags, &pc[n].c);
 		if (err)
 			goto out;
@@ -326,31 +340,40 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 {
 	struct mnt_namespace *ns = dest->mnt_ns;
 	struct prop_copy *pc = NULL;
+	struct dentry **mps = NULL;
 	bool *given = NULL;
-	int n = 0, err;
-
-	assert(ns_locked(fs));
 	/* is there room for the source in the namespace (moved within it: yes; a
 	 * detached tree comes from a namespace of its own) */
 	bool counted = !moving || src->dst[0]->mnt_ns != ns;
+	int n = 0, nsrc, err;
 
+	assert(ns_locked(fs));
 	if (counted) {
 		err = count_mounts(fs, ns, (unsigned int)src->n);
 		if (err)
 			return err;
 	}
+	err = -ENOMEM;
+	mps = uvfs_malloc((size_t)src->n * sizeof(*mps));
+	if (!mps)
+		goto fail;
 	if (IS_MNT_SHARED(dest)) {
 		/* mounted in a shared mount, the source tree is shared: a group for
 		 * each of its mounts in none (invent_group_ids()) */
 		given = uvfs_malloc((size_t)src->n * sizeof(*given));
 		if (!given)
-			return -ENOMEM;
+			goto fail;
 		err = give_group_ids(fs, src->dst, src->n, given);
 		if (err)
 			goto fail;
 		/* the source counts in its namespace while the copies are counted */
 		ns->nr_pending = counted ? (unsigned int)src->n : 0;
+		for (int i = 0; i < src->n; i++)
+			if (given[i])
+				src->dst[i]->mnt_mark |= MARK_FRESH;
 		err = propagate_mnt(fs, dest, mp, src, &pc, &n);
+		for (int i = 0; i < src->n; i++)
+			src->dst[i]->mnt_mark &= ~MARK_FRESH;
 		ns->nr_pending = 0;
 		if (err) {
 			take_group_ids(fs, src->dst, src->n, given);
@@ -359,13 +382,17 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 		for (int i = 0; i < src->n; i++)
 			WRITE_ONCE(src->dst[i]->mnt_flags, src->dst[i]->mnt_flags & ~MNT_UNBINDABLE);
 	}
-	/* nothing fails from here */
+	/* nothing fails from here.  The places of the source's mounts below its top
+	 * are taken first: a copy tucked under a mount there may move one of them (a
+	 * bind's original), whose copies still go where it was */
+	nsrc = src->n;
+	for (int i = 1; i < nsrc; i++)
+		mps[i] = dget(src->src[i]->mnt_mountpoint);
 	if (moving) {
 		mnt_disconnect(fs, src->dst[0]);
 		mnt_attach_to(fs, src->dst[0], dest, mp);
-		src->n = 0;
 	} else {
-		attach_set(fs, src, dest, mp);
+		attach_set(fs, src, dest, mp, mps);
 	}
 	for (int k = 0; k < n; k++) {
 		struct mount *m = pc[k].target, *top = pc[k].c.dst[0];
@@ -374,7 +401,8 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 		 * mounts under others instead of creating shadow/side mounts") */
 		struct mount *q = lookup_mnt(fs, m, mp);
 
-		attach_copies(fs, &pc[k].c, m, mp);
+		attach_set(fs, &pc[k].c, m, mp, mps);
+		drop_copies(&pc[k].c);  /* the arrays */
 		if (q) {
 			q->mnt_count++;  /* held while it is off its place */
 			mnt_disconnect(fs, q);
@@ -382,10 +410,15 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 			q->mnt_count--;
 		}
 	}
+	for (int i = 1; i < nsrc; i++)
+		dput(mps[i]);
+	src->n = 0;
+	free(mps);
 	free(pc);
 	free(given);
 	return 0;
 fail:
+	free(mps);
 	free(given);
 	return err;
 }
@@ -438,6 +471,37 @@ static bool tree_in_shared(struct mount *m)
 	return false;
 }
 
+/* A mount that stays (not MARK_UMOUNT) covering c's root, or NULL */
+static struct mount *staying_topper(struct mount *c)
+{
+	struct mount *ch;
+
+	cds_list_for_each_entry(ch, &c->mnt_mounts, mnt_child)
+		if (!(ch->mnt_mark & MARK_UMOUNT) && ch->mnt_mountpoint == c->mnt_root)
+			return ch;
+	return NULL;
+}
+
+/* May c, a copy at the place of a mount going, go too?  Everything mounted on it
+ * goes, save one mount on its root; and nothing that stays would be put back on it
+ * (a mount staying on the root of a child of it that goes) */
+static bool umount_candidate(struct mount *c)
+{
+	struct mount *ch, *top = NULL;
+
+	cds_list_for_each_entry(ch, &c->mnt_mounts, mnt_child) {
+		if (ch->mnt_mark & MARK_UMOUNT) {
+			if (staying_topper(ch))
+				return false;
+			continue;
+		}
+		if (top || ch->mnt_mountpoint != c->mnt_root)
+			return false;
+		top = ch;
+	}
+	return true;
+}
+
 int umount_propagated(struct uvfs *fs, struct mount *m)
 {
 	struct mvec u = { 0 }, t = { 0 }, tops = { 0 }, roots = { 0 };
@@ -459,9 +523,11 @@ int umount_propagated(struct uvfs *fs, struct mount *m)
 	/*
 	 * propagate_umount(): for each mount going, the mount at its place in each
 	 * mount that receives from its parent goes too if nothing but what goes is
-	 * mounted on it -- except one mount covering its root, which is put back
-	 * where the copy was.  Until nothing more can go (a copy whose children are
-	 * copies of the unmounted tree's goes once they do).
+	 * mounted on it -- except one mount covering its root, which stays and is put
+	 * back where the copy was -- and nothing that stays is mounted below it (a
+	 * covered copy's parent keeps its place: trim_ancestors()).  Until nothing
+	 * more can go: marks are only added, so a copy refused in one round may go
+	 * in the next, once what is on it goes.
 	 */
 	while (changed && !err) {
 		changed = false;
@@ -473,47 +539,51 @@ int umount_propagated(struct uvfs *fs, struct mount *m)
 			if ((err = propagation_targets(p, &t)))
 				break;
 			for (int k = 0; k < t.n && !err; k++) {
-				struct mount *c = lookup_mnt(fs, t.v[k], x->mnt_mountpoint), *ch, *top = NULL;
-				bool ok = true;
+				struct mount *c = lookup_mnt(fs, t.v[k], x->mnt_mountpoint);
 
-				if (!c || (c->mnt_mark & MARK_UMOUNT))
-					continue;
-				cds_list_for_each_entry(ch, &c->mnt_mounts, mnt_child) {
-					if (ch->mnt_mark & MARK_UMOUNT)
-						continue;
-					if (!top && ch->mnt_mountpoint == c->mnt_root)
-						top = ch;
-					else
-						ok = false;
-				}
-				if (!ok)
+				if (!c || (c->mnt_mark & MARK_UMOUNT) || !umount_candidate(c))
 					continue;
 				c->mnt_mark |= MARK_UMOUNT;
 				changed = true;
-				if ((err = mvec_push(&u, c)) || (top && (err = mvec_push(&tops, top))) ||
-				    (top && (err = mvec_push(&tops, c))))
-					break;
+				err = mvec_push(&u, c);
 			}
 		}
 	}
-	for (int i = 0; i < u.n && !err; i++)
-		if (u.v[i]->mnt_parent == u.v[i] || !(u.v[i]->mnt_parent->mnt_mark & MARK_UMOUNT))
-			err = mvec_push(&roots, u.v[i]);
-	for (int i = 0; i < u.n; i++)
-		u.v[i]->mnt_mark = 0;
-	if (!err) {
-		/* the toppers back on the places of the copies they covered */
-		for (int i = 0; i + 1 < tops.n; i += 2) {
-			struct mount *top = tops.v[i], *c = tops.v[i + 1];
+	/* the tops of what goes, and the mounts that stay on a root going */
+	for (int i = 0; i < u.n && !err; i++) {
+		struct mount *x = u.v[i], *top = staying_topper(x);
 
+		if (x->mnt_parent == x || !(x->mnt_parent->mnt_mark & MARK_UMOUNT))
+			err = mvec_push(&roots, x);
+		if (!err && top)
+			err = mvec_push(&tops, top);
+	}
+	if (!err) {
+		/* each mount that stays goes on the place of the lowest of the mounts
+		 * going beneath it (reparent()): their parent's, or further down if
+		 * that parent goes too */
+		for (int i = 0; i < tops.n; i++) {
+			struct mount *top = tops.v[i], *c = top->mnt_parent, *p;
+			struct dentry *mp = c->mnt_mountpoint;
+
+			for (p = c->mnt_parent; (p->mnt_mark & MARK_UMOUNT) && p->mnt_parent != p;
+			     p = p->mnt_parent)
+				mp = p->mnt_mountpoint;
+			mp = dget(mp);
+			p->mnt_count++;
 			top->mnt_count++;
 			mnt_disconnect(fs, top);
-			mnt_attach_to(fs, top, c->mnt_parent, c->mnt_mountpoint);
+			mnt_attach_to(fs, top, p, mp);
 			top->mnt_count--;
+			mntput(p);
+			dput(mp);
 		}
+	}
+	for (int i = 0; i < u.n; i++)
+		u.v[i]->mnt_mark = 0;
+	if (!err)
 		for (int i = 0; i < roots.n; i++)
 			umount_tree(fs, roots.v[i]);
-	}
 	free(u.v);
 	free(t.v);
 	free(tops.v);
