@@ -104,13 +104,50 @@ static void fc_init_opts(struct fs_context *fc, const struct uvfs_task *task)
 	fc->opts.seen = FS_OPT_LINUX_DEFAULTS;
 }
 
+/* fscontext_create_fd(): a new descriptor of a new context for type, in phase, of
+ * superblock sb (a reference taken) or none yet: the descriptor, or -ENOMEM or
+ * -EMFILE with nothing made */
+static int fscontext_create_fd(struct uvfs_task *task, const struct file_system_type *type,
+			       enum fs_context_phase phase, struct super_block *sb, bool cloexec)
+{
+	struct fs_context *fc;
+	struct file *f;
+	struct path path;
+	int fd, err;
+
+	err = anon_inode_path(task->fs, "[fscontext]", &fscontext_iops, &path);
+	if (err)
+		return err;
+	fc = uvfs_zalloc(sizeof(*fc));
+	f = fc ? alloc_empty_file(task->fs) : NULL;
+	if (!f) {
+		free(fc);
+		return -ENOMEM;
+	}
+	/* anon_inode_getfd() last: EMFILE once the context is made */
+	fd = fd_alloc(task->fs, task->files, uvfs_fd_floor);
+	if (fd < 0) {
+		file_free(f);
+		free(fc);
+		return fd;
+	}
+	fc->type = type;
+	fc->phase = phase;
+	fc_init_opts(fc, task);
+	if (sb) {
+		sb->s_count++;
+		fc->sb = sb;
+	}
+	file_init(f, &path, O_RDWR, FMODE_READ | FMODE_WRITE);
+	f->private_data = fc;
+	fd_install(task->files, (unsigned int)fd, f, cloexec);
+	return fd;
+}
+
 int uvfs_fsopen(struct uvfs_task *task, const char *fs_name, unsigned int flags)
 {
 	const struct file_system_type *type;
-	struct fs_context *fc = NULL;
-	struct file *f = NULL;
-	struct path path;
-	int fd, err;
+	int err;
 
 	if (!task)
 		return -EINVAL;
@@ -126,34 +163,46 @@ int uvfs_fsopen(struct uvfs_task *task, const char *fs_name, unsigned int flags)
 		goto out;
 	err = -ENODEV;
 	type = get_fs_type(task->fs, fs_name);
-	if (!type)
+	if (type)
+		err = fscontext_create_fd(task, type, FS_CONTEXT_CREATE_PARAMS, NULL,
+					  flags & FSOPEN_CLOEXEC);
+out:
+	task_leave(task);
+	return err;
+}
+
+/* fspick(): a context to reconfigure the superblock of the mount whose root
+ * (dfd, path) is (FSPICK_CLOEXEC, _SYMLINK_NOFOLLOW, _NO_AUTOMOUNT, _EMPTY_PATH) */
+int uvfs_fspick(struct uvfs_task *task, int dfd, const char *path, unsigned int flags)
+{
+	struct path target;
+	int err;
+
+	if (!task)
+		return -EINVAL;
+	task_enter(task);
+	err = -EPERM;  /* may_mount() */
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
 		goto out;
-	err = anon_inode_path(task->fs, "[fscontext]", &fscontext_iops, &path);
+	err = -EINVAL;
+	if (flags & ~(FSPICK_CLOEXEC | FSPICK_SYMLINK_NOFOLLOW | FSPICK_NO_AUTOMOUNT |
+		      FSPICK_EMPTY_PATH))
+		goto out;
+	err = -EFAULT;
+	if (!path)
+		goto out;
+	err = filename_lookup(task, dfd, path,
+			      ((flags & FSPICK_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW) |
+			      ((flags & FSPICK_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &target);
 	if (err)
 		goto out;
-	fc = uvfs_zalloc(sizeof(*fc));
-	f = fc ? alloc_empty_file(task->fs) : NULL;
-	err = -ENOMEM;
-	if (!f)
-		goto out;
-	/* anon_inode_getfd() last: EMFILE once the context is made */
-	fd = fd_alloc(task->fs, task->files, uvfs_fd_floor);
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
-	fc->type = type;
-	fc->phase = FS_CONTEXT_CREATE_PARAMS;
-	fc_init_opts(fc, task);
-	file_init(f, &path, O_RDWR, FMODE_READ | FMODE_WRITE);
-	f->private_data = fc;
-	fd_install(task->files, (unsigned int)fd, f, flags & FSOPEN_CLOEXEC);
-	task_leave(task);
-	return fd;
+	err = -EINVAL;
+	if (target.dentry == target.mnt->mnt_root)
+		err = fscontext_create_fd(task, target.mnt->mnt_sb->s_type,
+					  FS_CONTEXT_AWAITING_RECONF, target.mnt->mnt_sb,
+					  flags & FSPICK_CLOEXEC);
+	path_put(&target);
 out:
-	if (f)
-		file_free(f);
-	free(fc);
 	task_leave(task);
 	return err;
 }

@@ -767,16 +767,140 @@ static unsigned int at_lookup_flags(unsigned int flags)
 	       (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
 }
 
-int uvfs_open_tree(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags)
+/* mount_setattr()'s request, checked (struct mount_kattr) */
+struct mount_kattr {
+	int set, clr;          /* MNT_* */
+	unsigned long prop;    /* 0 or one MS_ type */
+	bool recurse;
+};
+
+/*
+ * wants_mount_setattr(): the struct mount_attr of usize bytes copied as
+ * copy_struct_from_user() copies it and checked as build_mount_kattr() checks it:
+ * 1 with *k filled, 0 for nothing to do, or -errno (E2BIG a page or more or unknown
+ * bytes not zero, EINVAL under 32, EFAULT none, EINVAL two types, unknown
+ * attributes, a partial or lone atime, MOUNT_ATTR_IDMAP)
+ */
+static int wants_mount_setattr(const struct uvfs_mount_attr *uattr, size_t usize,
+			       struct mount_kattr *k)
+{
+	struct uvfs_mount_attr attr;
+	int atime;
+
+	if (usize > UVFS_PAGE_SIZE)
+		return -E2BIG;
+	if (usize < sizeof(attr))
+		return -EINVAL;  /* MOUNT_ATTR_SIZE_VER0 */
+	if (!uattr)
+		return -EFAULT;
+	memcpy(&attr, uattr, sizeof(attr));
+	for (size_t i = sizeof(attr); i < usize; i++)
+		if (((const unsigned char *)uattr)[i])
+			return -E2BIG;
+	if (!attr.attr_set && !attr.attr_clr && !attr.propagation)
+		return 0;  /* nothing to do: no walk, no check */
+	k->prop = attr.propagation;
+	if ((k->prop & ~(uint64_t)(MS_SHARED | MS_SLAVE | MS_PRIVATE | MS_UNBINDABLE)) ||
+	    (k->prop & (k->prop - 1)))
+		return -EINVAL;
+	if ((attr.attr_set | attr.attr_clr) & ~(uint64_t)MOUNT_SETATTR_VALID_FLAGS)
+		return -EINVAL;
+	mount_attr_to_mnt_flags(attr.attr_set & ~(uint64_t)MOUNT_ATTR__ATIME, &k->set);
+	mount_attr_to_mnt_flags(attr.attr_clr & ~(uint64_t)MOUNT_ATTR__ATIME, &k->clr);
+	k->set &= ~MNT_RELATIME;
+	k->clr &= ~MNT_RELATIME;
+	/* the atime values are a number, not bits: changed only with all of
+	 * MOUNT_ATTR__ATIME in attr_clr */
+	if (attr.attr_clr & MOUNT_ATTR__ATIME) {
+		if ((attr.attr_clr & MOUNT_ATTR__ATIME) != MOUNT_ATTR__ATIME ||
+		    mount_attr_to_mnt_flags(attr.attr_set & MOUNT_ATTR__ATIME, &atime))
+			return -EINVAL;
+		k->clr |= MNT_RELATIME | MNT_NOATIME;
+		k->set |= atime;
+	} else if (attr.attr_set & MOUNT_ATTR__ATIME) {
+		return -EINVAL;
+	}
+	/* Deliberate difference: no user namespaces, so no idmapped mounts: EINVAL
+	 * (what Linux answers for a user namespace it may not map through) */
+	if ((attr.attr_set | attr.attr_clr) & MOUNT_ATTR_IDMAP)
+		return -EINVAL;
+	return 1;
+}
+
+/*
+ * do_mount_setattr(): on a mount's root, of the caller's namespace or a detached
+ * tree's top; read-only refused while a mount of the tree has a writer
+ * (mount_setattr_prepare()); the group ids given before anything changes
+ */
+static int do_mount_setattr(struct uvfs_task *task, const struct path *path,
+			    const struct mount_kattr *k)
+{
+	struct mount *m = path->mnt, *c;
+	int err;
+
+	if (path->dentry != m->mnt_root || (!anon_ns_root(m) && !check_mnt(task, m)))
+		return -EINVAL;
+	for (c = m; c; c = k->recurse ? next_mnt(c, m) : NULL)
+		if ((k->set & MNT_READONLY) && !(c->mnt_flags & MNT_READONLY) && c->mnt_writers)
+			return -EBUSY;
+	if (k->prop == MS_SHARED && (err = invent_group_ids(task->fs, m, k->recurse)))
+		return err;
+	for (c = m; c; c = k->recurse ? next_mnt(c, m) : NULL) {
+		/* mount_setattr_commit(); WRITE_ONCE: a lockless walk reads them */
+		WRITE_ONCE(c->mnt_flags, (c->mnt_flags & ~k->clr) | k->set);
+		if (k->prop)
+			change_mnt_propagation(task->fs, c, k->prop);
+	}
+	return 0;
+}
+
+int uvfs_mount_setattr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
+		       const struct uvfs_mount_attr *uattr, size_t usize)
+{
+	struct mount_kattr k = { .recurse = flags & AT_RECURSIVE };
+	struct path path;
+	int err;
+
+	if (!task)
+		return -EINVAL;
+	if (flags & ~(AT_EMPTY_PATH | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT))
+		return -EINVAL;
+	if (usize > UVFS_PAGE_SIZE)
+		return -E2BIG;
+	if (usize < sizeof(*uattr))
+		return -EINVAL;
+	task_enter(task);
+	err = -EPERM;  /* may_mount() */
+	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
+		goto out;
+	err = wants_mount_setattr(uattr, usize, &k);
+	if (err <= 0)
+		goto out;
+	err = lookup_at(task, dfd, filename, at_lookup_flags(flags), &path);
+	if (err)
+		goto out;
+	err = do_mount_setattr(task, &path, &k);
+	path_put(&path);
+out:
+	task_leave(task);
+	return err;
+}
+
+/*
+ * vfs_open_tree() and open_tree_attr()'s attributes, then the descriptor (EMFILE
+ * last, as 6.15+ allocates it): an O_PATH file of the path, or of a detached copy
+ * of it (OPEN_TREE_CLONE) whose last close unmounts it if it is still detached.
+ */
+static int open_tree_common(struct uvfs_task *task, int dfd, const char *filename,
+			    unsigned int flags, const struct uvfs_mount_attr *uattr, size_t usize)
 {
 	bool detached = flags & OPEN_TREE_CLONE;
+	struct mount_kattr k = { .recurse = flags & AT_RECURSIVE };
 	struct mnt_copies c;
 	struct path path, top;
 	struct mount *old;
 	int err;
 
-	if (!task)
-		return -EINVAL;
 	if (flags & ~(AT_EMPTY_PATH | AT_NO_AUTOMOUNT | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
 		      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC))
 		return -EINVAL;
@@ -786,40 +910,43 @@ int uvfs_open_tree(struct uvfs_task *task, int dfd, const char *filename, unsign
 	err = -EPERM;  /* may_mount(), for a copy */
 	if (detached && !cred_capable(&task->cred, CAP_SYS_ADMIN))
 		goto out;
-	/* get_unused_fd_flags() before the walk: EMFILE first */
-	err = fd_alloc(task->fs, task->files, uvfs_fd_floor);
-	if (err < 0)
-		goto out;
 	err = lookup_at(task, dfd, filename, at_lookup_flags(flags), &path);
 	if (err)
 		goto out;
-	if (!detached) {
-		err = open_path(task, &path, O_PATH | (flags & OPEN_TREE_CLOEXEC));
-		goto put;
+	top = path;
+	if (detached) {
+		/* open_detached_copy(): __do_loopback()'s checks, then a copy (with the
+		 * mounts below, less the unbindable ones, for AT_RECURSIVE) in a
+		 * detached tree of its own */
+		old = path.mnt;
+		err = -EINVAL;
+		if ((old->mnt_flags & MNT_UNBINDABLE) ||
+		    (!check_mnt(task, old) && !anon_ns_root(old)))
+			goto put;
+		err = copy_tree(task->fs, old, path.dentry, (flags & AT_RECURSIVE) ? CL_RECURSE : 0,
+				&c);
+		if (err)
+			goto put;
+		top.mnt = c.dst[0];
+		top.dentry = top.mnt->mnt_root;
+		err = mnt_detached_tree(task->fs, &c);
+		drop_copies(&c);  /* the arrays; the copies too on ENOMEM */
+		if (err)
+			goto put;
 	}
-	/* open_detached_copy(): __do_loopback()'s checks, then a copy (with the
-	 * mounts below, less the unbindable ones, for AT_RECURSIVE) in a detached
-	 * tree of its own */
-	old = path.mnt;
-	err = -EINVAL;
-	if ((old->mnt_flags & MNT_UNBINDABLE) || (!check_mnt(task, old) && !anon_ns_root(old)))
-		goto put;
-	err = copy_tree(task->fs, old, path.dentry, (flags & AT_RECURSIVE) ? CL_RECURSE : 0, &c);
-	if (err)
-		goto put;
-	top.mnt = c.dst[0];
-	top.dentry = top.mnt->mnt_root;
-	err = mnt_detached_tree(task->fs, &c);
-	drop_copies(&c);  /* the arrays; the copies too on ENOMEM */
-	if (err)
-		goto put;
-	/* an O_PATH descriptor of the copy's root that unmounts it when it goes, if
-	 * it is still detached then */
-	err = open_path(task, &top, O_PATH | (flags & OPEN_TREE_CLOEXEC));
-	if (err < 0)
-		dissolve_on_fput(task->fs, top.mnt);
-	else
-		fdget(task, err)->f_mode |= FMODE_NEED_UNMOUNT;
+	/* open_tree_attr(): the attributes, on the copy or the path, before the
+	 * descriptor */
+	err = uattr ? wants_mount_setattr(uattr, usize, &k) : 0;
+	if (err > 0)
+		err = do_mount_setattr(task, &top, &k);
+	if (!err)
+		err = open_path(task, &top, O_PATH | (flags & OPEN_TREE_CLOEXEC));
+	if (detached) {
+		if (err < 0)
+			dissolve_on_fput(task->fs, top.mnt);
+		else
+			fdget(task, err)->f_mode |= FMODE_NEED_UNMOUNT;
+	}
 put:
 	path_put(&path);
 out:
@@ -827,94 +954,19 @@ out:
 	return err;
 }
 
-int uvfs_mount_setattr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
-		       const struct uvfs_mount_attr *uattr, size_t usize)
+int uvfs_open_tree(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags)
 {
-	struct uvfs_mount_attr attr = { 0 };
-	int set, clr, atime, err;
-	uint64_t prop;
-	struct path path;
-	struct mount *m, *c;
-	bool recurse = flags & AT_RECURSIVE;
-
 	if (!task)
 		return -EINVAL;
-	if (flags & ~(AT_EMPTY_PATH | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT))
+	return open_tree_common(task, dfd, filename, flags, NULL, 0);
+}
+
+int uvfs_open_tree_attr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
+			const struct uvfs_mount_attr *attr, size_t size)
+{
+	if (!task)
 		return -EINVAL;
-	if (usize > UVFS_PAGE_SIZE)
-		return -E2BIG;
-	if (usize < sizeof(attr))
-		return -EINVAL;  /* MOUNT_ATTR_SIZE_VER0 */
-	task_enter(task);
-	err = -EPERM;  /* may_mount() */
-	if (!cred_capable(&task->cred, CAP_SYS_ADMIN))
-		goto out;
-	/* copy_struct_from_user(): what this version does not know must be zero */
-	err = -EFAULT;
-	if (!uattr)
-		goto out;
-	memcpy(&attr, uattr, sizeof(attr));
-	err = -E2BIG;
-	for (size_t i = sizeof(attr); i < usize; i++)
-		if (((const unsigned char *)uattr)[i])
-			goto out;
-	/* nothing to do: no walk, no check */
-	err = 0;
-	if (!attr.attr_set && !attr.attr_clr && !attr.propagation)
-		goto out;
-	/* build_mount_kattr(): one type at most, known attributes */
-	err = -EINVAL;
-	prop = attr.propagation;
-	if ((prop & ~(uint64_t)(MS_SHARED | MS_SLAVE | MS_PRIVATE | MS_UNBINDABLE)) ||
-	    (prop & (prop - 1)))
-		goto out;
-	if ((attr.attr_set | attr.attr_clr) & ~(uint64_t)MOUNT_SETATTR_VALID_FLAGS)
-		goto out;
-	mount_attr_to_mnt_flags(attr.attr_set & ~(uint64_t)MOUNT_ATTR__ATIME, &set);
-	mount_attr_to_mnt_flags(attr.attr_clr & ~(uint64_t)MOUNT_ATTR__ATIME, &clr);
-	set &= ~MNT_RELATIME;
-	clr &= ~MNT_RELATIME;
-	/* the atime values are a number, not bits: changed only with all of
-	 * MOUNT_ATTR__ATIME in attr_clr */
-	if (attr.attr_clr & MOUNT_ATTR__ATIME) {
-		if ((attr.attr_clr & MOUNT_ATTR__ATIME) != MOUNT_ATTR__ATIME ||
-		    mount_attr_to_mnt_flags(attr.attr_set & MOUNT_ATTR__ATIME, &atime))
-			goto out;
-		clr |= MNT_RELATIME | MNT_NOATIME;
-		set |= atime;
-	} else if (attr.attr_set & MOUNT_ATTR__ATIME) {
-		goto out;
-	}
-	/* Deliberate difference: no user namespaces, so no idmapped mounts: EINVAL
-	 * (what Linux answers for a user namespace it may not map through) */
-	if ((attr.attr_set | attr.attr_clr) & MOUNT_ATTR_IDMAP)
-		goto out;
-	err = lookup_at(task, dfd, filename, at_lookup_flags(flags), &path);
-	if (err)
-		goto out;
-	m = path.mnt;
-	/* do_mount_setattr(): a mount's root, of the caller's namespace or a detached
-	 * tree's top; read-only refused while a mount of the tree has a writer
-	 * (mount_setattr_prepare()); the group ids given before anything changes */
-	err = -EINVAL;
-	if (path.dentry != m->mnt_root || (!anon_ns_root(m) && !check_mnt(task, m)))
-		goto put;
-	err = -EBUSY;
-	for (c = m; c; c = recurse ? next_mnt(c, m) : NULL)
-		if ((set & MNT_READONLY) && !(c->mnt_flags & MNT_READONLY) && c->mnt_writers)
-			goto put;
-	if (prop == MS_SHARED && (err = invent_group_ids(task->fs, m, recurse)))
-		goto put;
-	for (c = m; c; c = recurse ? next_mnt(c, m) : NULL) {
-		/* mount_setattr_commit(); WRITE_ONCE: a lockless walk reads them */
-		WRITE_ONCE(c->mnt_flags, (c->mnt_flags & ~clr) | set);
-		if (prop)
-			change_mnt_propagation(task->fs, c, prop);
-	}
-	err = 0;
-put:
-	path_put(&path);
-out:
-	task_leave(task);
-	return err;
+	if (!attr && size)
+		return -EINVAL;
+	return open_tree_common(task, dfd, filename, flags, attr, size);
 }

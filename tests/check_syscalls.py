@@ -102,6 +102,8 @@ def filter_lists(src):
         # "463, 464,  /* setxattrat, getxattrat ... */": the comment names the numbers
         m = re.search(r"\b" + array + r"\[\] = \{(.*?)\n\};", text, re.S)
         names = set()
+        if not m:
+            return names  # no such array (none refused by number)
         for line in m.group(1).splitlines():
             nums = re.findall(r"\b\d{3}\b", line.split("/*")[0])
             words = re.findall(r"[a-z][a-z0-9_]+", line.split("/*", 1)[1]) if "/*" in line else []

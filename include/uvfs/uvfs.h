@@ -1174,6 +1174,14 @@ int uvfs_move_mount(struct uvfs_task *task, int from_dfd, const char *from_path,
  *   walk's; EINVAL an unbindable mount or another namespace's; ENOMEM.
  */
 int uvfs_open_tree(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags);
+/*
+ * uvfs_fspick - a context (as uvfs_fsopen's) to reconfigure the superblock of the
+ *   mount whose root (dfd, path) is: uvfs_fsconfig's parameters, then
+ *   FSCONFIG_CMD_RECONFIGURE.  Flags FSPICK_CLOEXEC, _SYMLINK_NOFOLLOW,
+ *   _NO_AUTOMOUNT, _EMPTY_PATH.  Errors: EPERM; EINVAL flags; EFAULT; the walk's;
+ *   EINVAL not a mount's root; ENOMEM; EMFILE.
+ */
+int uvfs_fspick(struct uvfs_task *task, int dfd, const char *path, unsigned int flags);
 /* mount_setattr()'s argument (struct mount_attr, MOUNT_ATTR_SIZE_VER0 bytes) */
 struct uvfs_mount_attr {
 	uint64_t attr_set, attr_clr;   /* MOUNT_ATTR_* to set and to clear */
@@ -1193,6 +1201,15 @@ struct uvfs_mount_attr {
  */
 int uvfs_mount_setattr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
 		       const struct uvfs_mount_attr *attr, size_t size);
+/*
+ * uvfs_open_tree_attr - open_tree_attr(2) (6.15): uvfs_open_tree, then, before the
+ *   descriptor is made, uvfs_mount_setattr's attributes on what it opened (the copy
+ *   for OPEN_TREE_CLONE; AT_RECURSIVE for the whole tree).  Errors: EINVAL NULL attr
+ *   with a size; uvfs_open_tree's but EMFILE; uvfs_mount_setattr's of the attributes
+ *   (after which a copy is gone again); EMFILE.
+ */
+int uvfs_open_tree_attr(struct uvfs_task *task, int dfd, const char *filename, unsigned int flags,
+			const struct uvfs_mount_attr *attr, size_t size);
 
 /* statmount()'s and listmount()'s request (struct mnt_id_req, MNT_ID_REQ_SIZE_VER1):
  * size bytes of it are read (24 or more; the rest of a longer one zero) */

@@ -10,7 +10,7 @@ import ctypes, errno, os, struct
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 NR = dict(open_tree=428, move_mount=429, fsopen=430, fsconfig=431, fsmount=432,
-          mount_setattr=442)
+          fspick=433, mount_setattr=442, open_tree_attr=467)
 AT_FDCWD = -100
 AT_EMPTY_PATH, AT_RECURSIVE, AT_SYMLINK_NOFOLLOW = 0x1000, 0x8000, 0x100
 OPEN_TREE_CLONE = 1
@@ -252,6 +252,40 @@ for i, (create, reconf) in enumerate([(["sync"], []), (["sync"], ["lazytime"]), 
     show("  and again", call("fsconfig", c, C["CMD_RECONFIGURE"], None, None, 0))
     os.close(m)
     os.close(c)
+mountinfo()
+
+print("== fspick")
+show("flags 16", call("fspick", AT_FDCWD, "dst2", 16))
+show("missing", call("fspick", AT_FDCWD, "missing", 0))
+show("not a mount's root", call("fspick", AT_FDCWD, "t", 0))
+pk = show("fspick dst2", call("fspick", AT_FDCWD, "dst2", 1), fd=True)
+show("create", call("fsconfig", pk, C["CMD_CREATE"], None, None, 0))
+show("fsmount", call("fsmount", pk, 0, 0))
+show("size 3m", call("fsconfig", pk, C["SET_STRING"], "size", "3m", 0))
+show("ro", call("fsconfig", pk, C["SET_FLAG"], "ro", None, 0))
+show("reconfigure", call("fsconfig", pk, C["CMD_RECONFIGURE"], None, None, 0))
+os.close(pk)
+pk = call("fspick", AT_FDCWD, "dst2", 0)
+show("rw", call("fsconfig", pk, C["SET_FLAG"], "rw", None, 0))
+show("reconfigure", call("fsconfig", pk, C["CMD_RECONFIGURE"], None, None, 0))
+os.close(pk)
+mountinfo()
+
+print("== open_tree_attr")
+a2, _ = mattr(RDONLY | NOEXEC, 0, MS_SHARED)
+show("NULL attr, size 32", call("open_tree_attr", AT_FDCWD, "dst2", OPEN_TREE_CLONE, None, 32))
+show("NULL attr, size 0", call("open_tree_attr", AT_FDCWD, "dst2", OPEN_TREE_CLONE, None, 0), fd=True)
+show("size 8", call("open_tree_attr", AT_FDCWD, "dst2", OPEN_TREE_CLONE, a2, 8))
+show("bad flags", call("open_tree_attr", AT_FDCWD, "dst2", 4, a2, 32))
+a3, _ = mattr(0x400)
+show("unknown attr", call("open_tree_attr", AT_FDCWD, "dst2", OPEN_TREE_CLONE, a3, 32))
+os.mkdir("dst7")
+t = show("clone ro,noexec,shared", call("open_tree_attr", AT_FDCWD, "dst2", OPEN_TREE_CLONE, a2, 32), fd=True)
+show("attached", call("move_mount", t, "", AT_FDCWD, "dst7", F_EMPTY))
+os.close(t)
+a3, _ = mattr(NOSUID)
+t = show("no clone, nosuid", call("open_tree_attr", AT_FDCWD, "dst6", 0, a3, 32), fd=True)
+os.close(t)
 mountinfo()
 
 print("== statmount, listmount")

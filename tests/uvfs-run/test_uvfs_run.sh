@@ -910,21 +910,18 @@ fanotify_init ENOSYS
 fanotify_mark ENOSYS" "$("$UR" -- python3 -c "$uring" 2>&1)"
 
 # Calls that would name or reach the host's files past uvfs, refused as by a kernel
-# without them (ENOSYS: fspick, open_tree_attr) or a container
+# without them (ENOSYS: io_uring, fanotify, above) or a container
 # without the capability (EPERM: acct, swap, quotas) -- a deliberate difference,
 # docs/SEMANTICS.md §9 (inotify is uvfs's: test_inotify.sh)
 refusedpy='import ctypes, errno
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-for name, nr, args in (("fspick", 433, (-100, b"/", 0)), ("open_tree_attr", 467, (-100, b"/", 1, None, 0)),
-                       ("acct", 163, (None,)), ("swapon", 167, (b"/x", 0)), ("swapoff", 168, (b"/x",)),
+for name, nr, args in (("acct", 163, (None,)), ("swapon", 167, (b"/x", 0)), ("swapoff", 168, (b"/x",)),
                        ("quotactl", 179, (0, b"/", 0, None))):
     r = libc.syscall(nr, *args)
     print(name, r >= 0 and "a descriptor" or errno.errorcode[ctypes.get_errno()])'
-same "fspick, open_tree_attr: ENOSYS; acct, swap, quotas: EPERM" \
-"fspick ENOSYS
-open_tree_attr ENOSYS
-acct EPERM
+same "acct, swap, quotas: EPERM" \
+"acct EPERM
 swapon EPERM
 swapoff EPERM
 quotactl EPERM" "$("$UR" -- python3 -c "$refusedpy" 2>&1)"

@@ -61,7 +61,7 @@ static const char *const notified[] = {
 	"utimensat", "statfs", "umask",
 	/* mounts: uvfs's namespace, not the host's */
 	"mount", "umount2", "pivot_root",
-	"fsopen", "fsconfig", "fsmount", "move_mount", "open_tree", "mount_setattr",
+	"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
 	/* unix sockets with a path: bind and connect of every socket (unixsock.c: a
 	 * socket of another family is answered by the kernel as made) */
 	"bind", "connect",
@@ -82,6 +82,7 @@ static const int notified_nr[] = {
 	463, 464, 465, 466,  /* setxattrat, getxattrat, listxattrat, removexattrat (6.13) */
 	468, 469,            /* file_getattr, file_setattr (6.17) */
 	457, 458,            /* statmount, listmount (6.8): uvfs's mounts */
+	467,                 /* open_tree_attr (6.15) */
 };
 
 static const char *const trapped[] = {
@@ -110,13 +111,6 @@ static const char *const trapped[] = {
  */
 static const char *const refused[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "fanotify_init", "fanotify_mark",
-	/* fspick (a kernel before 5.2): a context of the host's superblock, through a
-	 * descriptor that is not uvfs's; the rest of the new mount API is uvfs's */
-	"fspick",
-};
-/* ... by number: libseccomp 2.5 has no name for them */
-static const int refused_nr[] = {
-	467,       /* open_tree_attr (6.15) */
 };
 
 /*
@@ -355,8 +349,6 @@ int run_install_filter(void)
 		if (nr != __NR_SCMP_ERROR)
 			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(perm ? EPERM : ENOSYS), nr, 0);
 	}
-	for (size_t i = 0; !err && i < N(refused_nr); i++)
-		err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), refused_nr[i], 0);
 	for (size_t i = 0; !err && i < N(socket_nr); i++) {
 		/* (SCMP_A0() leaves datum_b to the compiler: clang's -Wextra says so) */
 		const struct scmp_arg_cmp unix_only = {

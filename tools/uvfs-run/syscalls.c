@@ -863,12 +863,33 @@ static enum action do_mount_api(struct proc *p, struct user_regs_struct *r, long
 		fd = uvfs_fsmount(t, iarg(A0(r)), (unsigned int)A1(r), (unsigned int)A2(r));
 		return fd < 0 ? skip(r, fd) : install_opened(p, r, fd,
 			O_PATH | ((A1(r) & FSMOUNT_CLOEXEC) ? O_CLOEXEC : 0));
-	case SYS_open_tree:
+	case SYS_fspick:
 		if ((ret = get_path(p, A1(r), a)))
 			return skip(r, ret);
-		fd = uvfs_open_tree(t, iarg(A0(r)), a, (unsigned int)A2(r));
+		fd = uvfs_fspick(t, iarg(A0(r)), a, (unsigned int)A2(r));
+		return fd < 0 ? skip(r, fd) : install_opened(p, r, fd,
+			O_RDWR | ((A2(r) & FSPICK_CLOEXEC) ? O_CLOEXEC : 0));
+	case SYS_open_tree:
+	case 467: {  /* open_tree_attr */
+		unsigned char attr[4096];
+		size_t size = nr == 467 ? (size_t)A4(r) : 0;
+		const struct uvfs_mount_attr *ua = NULL;
+
+		if ((ret = get_path(p, A1(r), a)))
+			return skip(r, ret);
+		if (nr == 467 && A3(r) && size >= sizeof(*ua) && size <= sizeof(attr)) {
+			if (mem_read(p->tid, A3(r), attr, size))
+				return skip(r, -EFAULT);
+			ua = (const struct uvfs_mount_attr *)attr;
+		} else if (nr == 467 && A3(r)) {
+			/* a size uvfs refuses before it reads: any non-NULL pointer */
+			ua = (const struct uvfs_mount_attr *)attr;
+		}
+		fd = nr == 467 ? uvfs_open_tree_attr(t, iarg(A0(r)), a, (unsigned int)A2(r), ua, size)
+			       : uvfs_open_tree(t, iarg(A0(r)), a, (unsigned int)A2(r));
 		return fd < 0 ? skip(r, fd) : install_opened(p, r, fd,
 			O_PATH | ((A2(r) & OPEN_TREE_CLOEXEC) ? O_CLOEXEC : 0));
+	}
 	case SYS_move_mount:
 		if ((ret = two_paths(p, A1(r), A3(r), a, b)))
 			return skip(r, ret);
@@ -2913,6 +2934,8 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_fsopen:
 	case SYS_fsconfig:
 	case SYS_fsmount:
+	case SYS_fspick:
+	case 467:  /* open_tree_attr */
 	case SYS_open_tree:
 	case SYS_move_mount:
 	case SYS_mount_setattr:
