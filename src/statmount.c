@@ -262,6 +262,10 @@ int uvfs_statmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req, vo
 	if (!m)
 		goto out;
 	root = &task->fs_struct->root;
+	/* a mount out of the caller's sight (a chroot) only for CAP_SYS_ADMIN */
+	err = -EPERM;
+	if (!is_path_reachable(m, m->mnt_root, root) && !cred_capable(&task->cred, CAP_SYS_ADMIN))
+		goto out;
 	if (want & STATMOUNT_SB_BASIC) {
 		const struct super_block *sb = m->mnt_sb;
 		struct statfs st = { 0 };
@@ -377,6 +381,11 @@ ssize_t uvfs_listmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req
 			goto out;
 		orig.dentry = orig.mnt->mnt_root;
 	}
+	/* below a mount out of the caller's sight (a chroot): only for CAP_SYS_ADMIN */
+	err = -EPERM;
+	if (!is_path_reachable(orig.mnt, orig.dentry, &task->fs_struct->root) &&
+	    !cred_capable(&task->cred, CAP_SYS_ADMIN))
+		goto out;
 	cds_list_for_each_entry(m, &task->fs->mounts, mnt_list)
 		n += m->mnt_ns == task->mnt_ns;
 	err = -ENOMEM;

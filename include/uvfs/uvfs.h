@@ -1229,8 +1229,9 @@ struct uvfs_mnt_id_req {
  *   struct.  0 or -errno.  Errors, in order: EINVAL flags; EFAULT NULL req; EINVAL
  *   size under 24; E2BIG over a page, or unknown bytes not zero; EINVAL spare not
  *   zero, an id that is no unique id; ENOENT another namespace; EOVERFLOW strings
- *   asked for with bufsize 512; ENOENT no such mount in the namespace; EOVERFLOW the
- *   strings do not fit; EFAULT NULL buf; ENOMEM.
+ *   asked for with bufsize 512; ENOENT no such mount in the namespace; EPERM one the
+ *   caller's root does not reach, without CAP_SYS_ADMIN; EOVERFLOW the strings do
+ *   not fit; EFAULT NULL buf; ENOMEM.
  */
 int uvfs_statmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req, void *buf,
 		   size_t bufsize, unsigned int flags);
@@ -1240,7 +1241,8 @@ int uvfs_statmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req, vo
  *   req->param (0: from the first); flags LISTMOUNT_REVERSE (descending, before it).
  *   At most nr_mnt_ids; returns how many.  Errors: EINVAL flags; EFAULT, EINVAL,
  *   E2BIG the request as statmount's; (0 for nr_mnt_ids 0); ENOENT another namespace
- *   or no such mount; EFAULT NULL mnt_ids; ENOMEM.
+ *   or no such mount; EPERM a mount the caller's root does not reach, without
+ *   CAP_SYS_ADMIN; EFAULT NULL mnt_ids; ENOMEM.
  */
 ssize_t uvfs_listmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req,
 		       uint64_t *mnt_ids, size_t nr_mnt_ids, unsigned int flags);

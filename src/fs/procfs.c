@@ -317,6 +317,9 @@ static const struct root_ent {
 	{ "loadavg", PROC_SRC, S_IFREG | 0444, ENT_SRC },
 	{ "meminfo", PROC_SRC, S_IFREG | 0444, ENT_SRC },
 	{ "version", PROC_SRC, S_IFREG | 0444, ENT_SRC },
+	/* the kernel's configuration (CONFIG_IKCONFIG_PROC), which LTP and others read
+	 * to know what the kernel has */
+	{ "config.gz", PROC_SRC, S_IFREG | 0444, ENT_SRC },
 	{ "diskstats", PROC_SRC, S_IFREG | 0444, ENT_SRC },
 	{ "partitions", PROC_SRC, S_IFREG | 0444, ENT_SRC },
 	{ "filesystems", PROC_SRC, S_IFREG | 0444, ENT_SRC },

@@ -398,3 +398,23 @@ show("listmount size 8", listmount(uid(here), size=8))
 show("listmount id 5", listmount(5))
 show("listmount no such id", listmount(0xffffffff00000000))
 show("listmount of a leaf", len(listmount(uid("dst3"))))
+
+print("== out of the caller's sight")
+root_id, here_id = uid("/"), uid(here)
+sys_stdout_flush = __import__("sys").stdout.flush
+sys_stdout_flush()
+pid = os.fork()
+if pid == 0:
+    os.chroot(here)
+    for who in ("root", "nobody"):
+        if who == "nobody":
+            os.setegid(65534)
+            os.seteuid(65534)
+        r = listmount(root_id)
+        name = lambda r: errno.errorcode[-r] if r < 0 else r
+        print(who, "chrooted: listmount of /", name(r) if isinstance(r, int) else "a list",
+              "statmount of /", name(statmount(root_id, 1)[0]),
+              "of the new root", name(statmount(here_id, 1)[0]))
+    sys_stdout_flush()
+    os._exit(0)
+os.waitpid(pid, 0)

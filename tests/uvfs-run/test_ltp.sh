@@ -42,6 +42,9 @@ if [ -z "$tests" ]; then
 		done
 	done
 fi
+# a test found by two directories' names (fchmodat2_01: fchmodat's and fchmodat2's)
+# runs once
+tests=$(printf '%s\n' $tests | sort -u)
 work=$(mktemp -d /var/tmp/uvfs-ltp.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 # LTP's end of run: "Summary:" then five counts; or, for an old-style test, its
@@ -52,17 +55,26 @@ tally() {
 	[ -n "$s" ] || s=$(grep -oE '\b(TPASS|TFAIL|TBROK|TCONF|TWARN)\b' "$1" | sort | uniq -c | tr -s ' ')
 	printf '%s\nstatus %s' "$s" "$(cat "$1.rc")"
 }
-export LTPROOT=$LTP_DIR PATH="$bin:$PATH" LTP_TIMEOUT_MUL=4
+# the kernel's tmpfs is the specification: a test of every filesystem
+# (.all_filesystems) runs on tmpfs alone, on both sides
+export LTPROOT=$LTP_DIR PATH="$bin:$PATH" LTP_TIMEOUT_MUL=4 LTP_SINGLE_FS_TYPE=tmpfs TMPDIR=/tmp
+# natively as uvfs-run's namespace is: the root read-only, a fresh tmpfs on /tmp
+. "$here/native.sh"
 for t in $tests; do
-	unshare -m --propagation private sh -c \
-		'mount -t tmpfs none /tmp && cd /tmp && TMPDIR=/tmp timeout 600 "$0"' \
-		"$bin/$t" > "$work/$t.native" 2>&1
+	native timeout 600 "$bin/$t" > "$work/$t.native" 2>&1
 	echo $? > "$work/$t.native.rc"
-	(cd /tmp && TMPDIR=/tmp timeout 600 "$UR" -- "$bin/$t") > "$work/$t.uvfs" 2>&1
+	(cd /tmp && timeout 600 "$UR" -- "$bin/$t") > "$work/$t.uvfs" 2>&1
 	echo $? > "$work/$t.uvfs.rc"
 	want=$(tally "$work/$t.native")
 	got=$(tally "$work/$t.uvfs")
-	if [ "$want" == "$got" ]; then
+	blockfs=$(grep -oE 'The [a-z0-9]+ filesystem is not supported|mount\(/dev/loop[0-9]+, [^,]*, [a-z0-9]+, .*ENODEV' \
+		"$work/$t.uvfs" | head -1)
+	if [ "$want" != "$got" ] && [ -n "$blockfs" ] && ! grep -q 'Testing on tmpfs\|(tmpfs filesystem)' "$work/$t.native"; then
+		# natively on a loop device's ext2 or the like, not on tmpfs: uvfs has
+		# no block-device filesystem (not the kernel's tmpfs's result to match)
+		n=$((n + 1))
+		echo "ok $n - $t # SKIP natively not on tmpfs; under uvfs-run: $blockfs"
+	elif [ "$want" == "$got" ]; then
 		ok "$t: as on the kernel's tmpfs ($(echo "$want" | tr '\n' ' '))"
 	else
 		not_ok "$t: as on the kernel's tmpfs" "native:" "$(sed 's/^/#   /' "$work/$t.native" | tail -15)" \

@@ -332,6 +332,11 @@ unshare -pf: pid 1
 its child: pid 2" "$want"
 got=$(cd /tmp && "$UR" -- bash "$work/namespaces.sh" /tmp 2>&1)
 same "unshare -m, clone(CLONE_NEWNS), unshare -pf" "$want" "$got"
+# /proc/config.gz, which LTP reads to know the kernel's configuration: the kernel's
+if [ -r /proc/config.gz ]; then
+	same "/proc/config.gz is the kernel's" "$(zcat /proc/config.gz | md5sum)" \
+		"$(cd /tmp && "$UR" -- sh -c 'zcat /proc/config.gz | md5sum' 2>&1)"
+fi
 # Shared subtrees: mount --make-*, findmnt, unshare -m --propagation (issue 33)
 want=$(native bash "$work/propagation.sh" /tmp 2>&1)
 case "$want" in

@@ -848,6 +848,7 @@ static enum action do_mount_api(struct proc *p, struct user_regs_struct *r, long
 			O_RDWR | ((A1(r) & FSOPEN_CLOEXEC) ? O_CLOEXEC : 0));
 	case SYS_fsconfig: {
 		unsigned int cmd = (unsigned int)A1(r);
+		int aux;
 
 		if ((ret = opt_string(p, A2(r), a, FSCONFIG_KEY_MAX + 1, &key)))
 			return skip(r, ret);
@@ -857,7 +858,13 @@ static enum action do_mount_api(struct proc *p, struct user_regs_struct *r, long
 		    (ret = opt_string(p, A3(r), b, cmd == FSCONFIG_SET_STRING ?
 				      FSCONFIG_KEY_MAX + 1 : NAME_MAX_BYTES, &value)))
 			return skip(r, ret);
-		return skip(r, uvfs_fsconfig(t, iarg(A0(r)), cmd, key, value, iarg(A4(r))));
+		aux = iarg(A4(r));
+		/* FSCONFIG_SET_FD's descriptor is only checked to be open (no parameter
+		 * of uvfs's filesystems takes a file): one of the kernel's alone (the
+		 * program's stdin) is open too -- the context's own number stands in */
+		if (cmd == FSCONFIG_SET_FD && aux >= 0 && !ufd(p, aux) && host_fd_kind(p, aux) != -EBADF)
+			aux = iarg(A0(r));
+		return skip(r, uvfs_fsconfig(t, iarg(A0(r)), cmd, key, value, aux));
 	}
 	case SYS_fsmount:
 		fd = uvfs_fsmount(t, iarg(A0(r)), (unsigned int)A1(r), (unsigned int)A2(r));
