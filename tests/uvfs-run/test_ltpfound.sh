@@ -53,5 +53,23 @@ stat -c %s /tmp/f'
 want=$(native bash -c "ulimit -c 0; ulimit -f 1; bash -c '$fsz2'" 2>&1 | pids)
 got=$(cd /tmp && bash -c 'ulimit -c 0; ulimit -f 1; "$1" -- bash -c "$2"' x "$UR" "$fsz2" 2>&1 | pids)
 same "uvfs-run started under ulimit -f 1" "$want" "$got"
+# LTP truncate03 itself: the limit set, then seteuid(nobody) -- uvfs-run's thread,
+# with the program's credentials, may not prlimit() the program any more and reads
+# its /proc/PID/limits instead; SIGXFSZ blocked, so EFBIG is all there is
+fsz3='import os, resource, signal
+os.mkdir("w"); os.chmod("w", 0o777)
+resource.setrlimit(resource.RLIMIT_FSIZE, (16 << 20, 16 << 20))
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGXFSZ])
+os.seteuid(65534)
+open("w/f", "w").close()
+for size in (32 << 20, 1 << 20):
+    try:
+        os.truncate("w/f", size)
+        print(size, "done", os.stat("w/f").st_size)
+    except OSError as e:
+        print(size, e.strerror)'
+want=$(native python3 -c "$fsz3" 2>&1)
+got=$(cd /tmp && "$UR" -- python3 -c "$fsz3" 2>&1)
+same "RLIMIT_FSIZE of a program that changed its effective uid" "$want" "$got"
 echo "1..$n"
 [ "$failed" = 0 ]

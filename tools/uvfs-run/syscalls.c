@@ -1166,6 +1166,44 @@ static int fd_kind(struct proc *p, int fd, mode_t *mode, int *flags)
 	return *flags < 0 ? -EBADF : 0;
 }
 
+/*
+ * The program's RLIMIT_FSIZE: prlimit(), or, when this thread may not ask it (it
+ * runs with the program's credentials, which lose the capabilities when the
+ * effective uid is not 0: a program that did seteuid(nobody)), /proc/PID/limits,
+ * which anyone may read.  0 or -errno.
+ */
+static int program_fsize_limit(const struct proc *p, struct rlimit *rl)
+{
+	char path[40], line[128];
+	int fd, err = 0;
+	FILE *f;
+
+	if (!prlimit(p->up->tgid, RLIMIT_FSIZE, NULL, rl))
+		return 0;
+	/* the host's pid: uvfs-run's own /proc */
+	snprintf(path, sizeof(path), "/proc/%d/limits", p->up->tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return -ESRCH;
+	}
+	err = -ENOENT;
+	while (err && fgets(line, sizeof(line), f)) {
+		char soft[32], hard[32];
+
+		if (strncmp(line, "Max file size", 13) ||
+		    sscanf(line + 13, "%31s %31s", soft, hard) != 2)
+			continue;
+		rl->rlim_cur = strcmp(soft, "unlimited") ? strtoull(soft, NULL, 10) : RLIM_INFINITY;
+		rl->rlim_max = strcmp(hard, "unlimited") ? strtoull(hard, NULL, 10) : RLIM_INFINITY;
+		err = 0;
+	}
+	fclose(f);
+	return err;
+}
+
 /* generic_copy_file_checks(): the program's RLIMIT_FSIZE at out's position (*pout,
  * or its file position), before a byte is read -- EFBIG and SIGXFSZ with nothing to
  * copy too; a copy that starts below it is cut short by uvfs's writes.  0 or
@@ -1175,7 +1213,7 @@ static long copy_check_limit(struct proc *p, int out, unsigned long long pout)
 	struct rlimit rl;
 	loff_t pos;
 
-	if (prlimit(p->up->tgid, RLIMIT_FSIZE, NULL, &rl) || rl.rlim_cur == RLIM_INFINITY)
+	if (program_fsize_limit(p, &rl) || rl.rlim_cur == RLIM_INFINITY)
 		return 0;
 	if (!pout)
 		pos = uvfs_lseek(T(p), out, 0, SEEK_CUR);
@@ -3141,7 +3179,7 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r)
 	struct rlimit rl;
 	enum action a;
 
-	if (grows_files((long)r->orig_rax) && !prlimit(p->up->tgid, RLIMIT_FSIZE, NULL, &rl))
+	if (grows_files((long)r->orig_rax) && !program_fsize_limit(p, &rl))
 		uvfs_task_setrlimit(T(p), RLIMIT_FSIZE, rl.rlim_cur);
 	a = dispatch(p, r);
 	if (uvfs_task_take_signals(T(p)) & (1ull << (SIGXFSZ - 1)))
