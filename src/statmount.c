@@ -363,6 +363,9 @@ ssize_t uvfs_listmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req
 		return err;
 	if (req->mnt_id != LSMT_ROOT && req->mnt_id <= MNT_UNIQUE_ID_OFFSET)
 		return -EINVAL;
+	/* the last id listed: none (0, or ~0 as 6.18 takes it) or a unique one */
+	if (req->param && req->param <= MNT_UNIQUE_ID_OFFSET)
+		return -EINVAL;
 	if (!nr_mnt_ids)
 		return 0;
 	task_enter(task);
@@ -397,8 +400,8 @@ ssize_t uvfs_listmount(struct uvfs_task *task, const struct uvfs_mnt_id_req *req
 			continue;  /* the rootfs is nobody's to see */
 		if (req->mnt_id != LSMT_ROOT && m == orig.mnt)
 			continue;
-		if (req->param && (reverse ? m->mnt_id_unique >= req->param
-					   : m->mnt_id_unique <= req->param))
+		if (req->param && req->param != LSMT_ROOT &&
+		    (reverse ? m->mnt_id_unique >= req->param : m->mnt_id_unique <= req->param))
 			continue;
 		if (is_path_reachable(m, m->mnt_root, &orig))
 			v[k++] = m;

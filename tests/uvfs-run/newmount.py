@@ -398,6 +398,11 @@ show("listmount size 8", listmount(uid(here), size=8))
 show("listmount id 5", listmount(5))
 show("listmount no such id", listmount(0xffffffff00000000))
 show("listmount of a leaf", len(listmount(uid("dst3"))))
+every = len(listmount(LSMT_ROOT, n=4096))
+for last in (5, 1 << 31, (1 << 31) + 1, LSMT_ROOT):
+    r, rr = listmount(LSMT_ROOT, last, n=4096), listmount(LSMT_ROOT, last, n=4096, flags=1)
+    what = lambda x: x if isinstance(x, int) else "all" if len(x) == every else "%d ids" % len(x)
+    print("listmount after %#x:" % last, what(r), "reversed:", what(rr))
 
 print("== out of the caller's sight")
 root_id, here_id = uid("/"), uid(here)
