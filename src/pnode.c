@@ -484,14 +484,16 @@ static struct mount *staying_topper(struct mount *c)
 
 /* May c, a copy at the place of a mount going, go too?  Everything mounted on it
  * goes, save one mount on its root; and nothing that stays would be put back on it
- * (a mount staying on the root of a child of it that goes) */
+ * (a mount staying on the root of a child of it that goes) -- unless that child is
+ * on c's own root, when what stays slides below both (trim_ancestors() stops at an
+ * overmount) */
 static bool umount_candidate(struct mount *c)
 {
 	struct mount *ch, *top = NULL;
 
 	cds_list_for_each_entry(ch, &c->mnt_mounts, mnt_child) {
 		if (ch->mnt_mark & MARK_UMOUNT) {
-			if (staying_topper(ch))
+			if (staying_topper(ch) && ch->mnt_mountpoint != c->mnt_root)
 				return false;
 			continue;
 		}
