@@ -599,7 +599,7 @@ static void test_proc_source(void **state)
 	uvfs_close(t, fd);
 	list_dir(t, "/proc", names, sizeof(names), NULL, &d_off);
 	assert_string_equal(names, ". .. sys stat locks swaps mounts uptime vmstat cmdline "
-			    "cpuinfo devices loadavg meminfo version diskstats partitions "
+			    "cpuinfo devices loadavg meminfo version config.gz diskstats partitions "
 			    "filesystems self thread-self 1 2 ");
 	list_dir(t, "/proc/1/task", names, sizeof(names), NULL, &d_off);
 	assert_string_equal(names, ". .. 1 7 9 ");
