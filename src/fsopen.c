@@ -2,9 +2,10 @@
 /*
  * fsopen.c - the new mount API's filesystem contexts (fs/fsopen.c, fs/fs_context.c):
  * fsopen() makes a context for a filesystem type, a descriptor "anon_inode:[fscontext]";
- * fsconfig() sets its parameters one at a time and creates or reconfigures the
- * superblock; fsmount() gives the superblock a mount of its own in a detached tree
- * (an O_PATH descriptor of its root; move_mount() attaches it: mount.c).
+ * fspick() one of a mounted superblock; fsconfig() sets its parameters one at a
+ * time and creates or reconfigures the superblock; fsmount() gives the superblock a
+ * mount of its own in a detached tree (an O_PATH descriptor of its root;
+ * move_mount() attaches it: mount.c).
  *
  * A context goes through the kernel's phases: parameters for a creation, then a
  * created superblock waiting for fsmount (a failed creation ends it: EBUSY from then
@@ -12,7 +13,8 @@
  *
  * Difference from Linux, deliberate: the context keeps no message log, so a read of
  * its descriptor is ENODATA (Linux's answer when no message is queued); the errors
- * are the kernel's.  fspick() is not answered (uvfs-run: ENOSYS, SEMANTICS §9).
+ * are the kernel's.  fspick() gives a context of an existing superblock, in the
+ * reconfiguration's phase.
  *
  * Locking: ns_lock for every call (task_enter); the context is its file's
  * private_data, freed with the file's last reference (->release).

@@ -379,8 +379,6 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 			take_group_ids(fs, src->dst, src->n, given);
 			goto fail;
 		}
-		for (int i = 0; i < src->n; i++)
-			WRITE_ONCE(src->dst[i]->mnt_flags, src->dst[i]->mnt_flags & ~MNT_UNBINDABLE);
 	}
 	/* nothing fails from here.  The places of the source's mounts below its top
 	 * are taken first: a copy tucked under a mount there may move one of them (a
