@@ -940,6 +940,19 @@ want=$(native stat -f -c '%n %T %b %l' / /sys /dev /dev/pts 2>&1)
 same "statfs of the host's submounts: their own filesystems" "$want" \
 	"$("$UR" -- stat -f -c '%n %T %b %l' / /sys /dev /dev/pts 2>&1)"
 
+# a program may fill every number below its RLIMIT_NOFILE with memfs files, though
+# the supervisor holds each one's memfd under a limit no higher (no CAP_SYS_RESOURCE)
+# and its own descriptors besides: the last ones get the null device as stand-in and
+# are read and written as ever (LTP's creat05: EMFILE 62 files short of 20,000)
+nofile='cd /tmp; n=0
+while exec {fd}>"nofile$n"; do n=$((n + 1)); last=$fd; done 2>/dev/null
+echo "the last on $last"; echo data >&$last; exec {last}>&-; cat "nofile$((n - 1))"'
+want=$(native bash -c 'ulimit -n 300; bash -c "$1"' x "$nofile" 2>&1)
+same "files open up to RLIMIT_NOFILE natively" "the last on 299
+data" "$want"
+same "files open up to RLIMIT_NOFILE under uvfs-run, started under it" "$want" \
+	"$(bash -c 'ulimit -n 300; "$1" -- bash -c "$2"' x "$UR" "$nofile" 2>&1)"
+
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
 echo "1..$n"

@@ -55,6 +55,8 @@ struct mnt_opt {
 
 static sigset_t caller_mask;
 static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program */
+static struct rlimit caller_nofile;   /* RLIMIT_NOFILE, for the program */
+unsigned long run_nofile;
 
 static void usage(FILE *out)
 {
@@ -241,6 +243,11 @@ static void program(struct start *st)
 	if (read(st->go[0], &c, 1) != 1)
 		_exit(2);  /* the tracer went away */
 	close(st->go[0]);
+	/* lowering a limit needs no privilege */
+	if (setrlimit(RLIMIT_NOFILE, &caller_nofile)) {
+		fprintf(stderr, "uvfs-run: RLIMIT_NOFILE: %s\n", strerror(errno));
+		_exit(2);
+	}
 	/* --uid/--gid: the kernel's credentials before the filter (uvfs's were given to
 	 * the task by the tracer); set*id calls after it go to both */
 	if (st->gid >= 0 && (setgroups(0, NULL) || setresgid((gid_t)st->gid, (gid_t)st->gid,
@@ -661,6 +668,40 @@ static int run_all(const struct opts *o)
 	return status;
 }
 
+/*
+ * The supervisor holds a descriptor for each memfs file the program has open (its
+ * data's memfd, UVFS_MEMFD) besides its own: with the program's RLIMIT_NOFILE it
+ * would run out first, and the program would meet EMFILE files short of its limit
+ * (LTP's creat05: 62 short of 20,000).  It takes the most the kernel allows --
+ * fs.nr_open, as root (CAP_SYS_RESOURCE) -- or else its hard limit; the program gets
+ * its caller's limit back (program()).  Where that is the program's own limit too
+ * (no CAP_SYS_RESOURCE), the last files the program opens before its limit have the
+ * null device as stand-in rather than a memfd (syscalls.c, room_for_memfd).
+ */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+	unsigned long nr_open = 0;
+	FILE *f;
+
+	if (getrlimit(RLIMIT_NOFILE, &caller_nofile))
+		die("RLIMIT_NOFILE", errno);
+	f = fopen("/proc/sys/fs/nr_open", "re");
+	if (f) {
+		if (fscanf(f, "%lu", &nr_open) != 1)
+			nr_open = 0;
+		fclose(f);
+	}
+	rl.rlim_cur = rl.rlim_max = nr_open;
+	if (nr_open <= caller_nofile.rlim_max || setrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max = caller_nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("RLIMIT_NOFILE", errno);
+	run_nofile = rl.rlim_cur;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .uid = -1, .gid = -1 };
@@ -677,6 +718,7 @@ int main(int argc, char **argv)
 	 * tracer that ignores it (a caller's SIG_IGN survives exec), and the loop would
 	 * wait for ever */
 	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = SIG_DFL }, &caller_chld);
+	raise_nofile();
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -268,6 +268,8 @@ extern int run_standin_dir;
  * could not be made so: a device on uvfs's read-only root is opened through it */
 extern int run_dev_fd;
 extern int run_notify_fd;   /* the filter's listener (filter.c) */
+/* the supervisor's own RLIMIT_NOFILE, as main.c set it (raise_nofile); immutable */
+extern unsigned long run_nofile;
 /* what the tracer saw (--stats): seccomp stops, of them the ones uvfs answered
  * (skipped or rewritten), and watching filters installed; the notified calls, the
  * workers, and how many calls a worker began while another was answering one;

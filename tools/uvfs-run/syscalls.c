@@ -746,6 +746,41 @@ static int standin_dir(void *arg)
 	return fd < 0 ? -err : fd;
 }
 
+/*
+ * Whether the supervisor has room for one more memfd of a memfs file: it holds each
+ * while the program has the file open, and its own descriptors besides, under a
+ * limit that may be the program's own (main.c, raise_nofile).  Within RESERVE of its
+ * limit a file gets the null device as stand-in instead: uvfs answers its reads and
+ * writes as ever; mmap, exec, splice and locks are then as for a noexec mount's file
+ * (docs/SEMANTICS.md §9) -- rather than EMFILE while the program is below its limit.
+ * The supervisor's lowest free number tells: memfds fill the table from the bottom.
+ * Asked only once a memfd's number came near the limit.
+ */
+#define MEMFD_RESERVE 256u
+static bool memfd_tight;
+
+static void note_memfd(int hfd)
+{
+	if (hfd >= 0 && (unsigned long)hfd + MEMFD_RESERVE >= run_nofile)
+		__atomic_store_n(&memfd_tight, true, __ATOMIC_RELAXED);
+}
+
+static bool room_for_memfd(void)
+{
+	int probe;
+	bool room;
+
+	if (!__atomic_load_n(&memfd_tight, __ATOMIC_RELAXED))
+		return true;
+	probe = fcntl(run_null_fd, F_DUPFD_CLOEXEC, 0);
+	room = probe >= 0 && (unsigned long)probe + MEMFD_RESERVE < run_nofile;
+	if (probe >= 0)
+		close(probe);
+	if (room)
+		__atomic_store_n(&memfd_tight, false, __ATOMIC_RELAXED);
+	return room;
+}
+
 /* uvfs's new descriptor fd given to the program: the kernel's object that stands
  * for it (the real file, the memfd of its data, the kernel's /proc/PID, a memfs
  * directory's own, or the null device), installed at the number uvfs gave */
@@ -763,7 +798,7 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else if (hfd >= 0 && !(flags & O_PATH) && S_ISDIR(st.st_mode)) {
 		hflags = O_RDONLY;
-	} else if (hfd < 0 && !(flags & O_PATH) && !on_noexec(p, fd) &&
+	} else if (hfd < 0 && !(flags & O_PATH) && !on_noexec(p, fd) && room_for_memfd() &&
 		   (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
 		/* a memfs file: the memfd that holds its data (UVFS_MEMFD), so that the
 		 * kernel maps, executes and locks the bytes uvfs reads and writes.  Not
@@ -773,6 +808,7 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		 * ENODEV, docs/SEMANTICS.md §9) */
 		if (hfd < 0)
 			return install(p, r, hfd, fd, flags);
+		note_memfd(hfd);
 		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else if (run_proc_fd >= 0 && !(flags & O_PATH) && (pid = uvfs_proc_pid(T(p), fd)) > 0 &&
 		   (snprintf(link, sizeof(link), "%d", pid),
