@@ -73,6 +73,18 @@ static int encode_fh(const struct inode *inode, uint32_t *fh, unsigned int dword
 	return FILEID_INO64_GEN;
 }
 
+_Static_assert(FID_DWORDS == HANDLE_DWORDS, "a fid's size");
+
+/* a fid of anything (fsnotify's fdinfo: show_mark_fhandle()) */
+int exportfs_encode_fid(const struct inode *inode, uint32_t *fh, unsigned int *dwords)
+{
+	int type = encode_fh(inode, fh, *dwords);
+
+	if (type != FILEID_INVALID)
+		*dwords = HANDLE_DWORDS;
+	return type;
+}
+
 int uvfs_name_to_handle_at(struct uvfs_task *task, int dirfd, const char *name,
 			   struct file_handle *handle, void *mount_id, int flags)
 {

@@ -197,6 +197,10 @@ struct file_operations {
 	 * after vfs_fallocate()'s checks: 0 or -errno with nothing changed; without it,
 	 * EOPNOTSUPP. */
 	int (*fallocate)(struct file *f, int mode, off_t offset, off_t len);
+	/* Optional: the lines /proc/PID/fdinfo/N shows after the generic four (the
+	 * kernel's ->show_fdinfo), written into buf as snprintf() writes (buf NULL and
+	 * size 0: only counted): their length.  ns_lock held. */
+	size_t (*show_fdinfo)(struct file *f, char *buf, size_t size);
 	unsigned int fop_flags;   /* FOP_*, below */
 };
 
@@ -574,5 +578,11 @@ void shrink_caches(struct uvfs *fs);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);
+
+/* exportfs_encode_fid() (src/fhandle.c): the fid of inode in fh (room for dwords
+ * 32-bit words; three suffice), its type, or FILEID_INVALID (0xff) when it does not
+ * fit; the words used in *dwords */
+#define FID_DWORDS 3
+int exportfs_encode_fid(const struct inode *inode, uint32_t *fh, unsigned int *dwords);
 
 #endif /* UVFS_INODE_H */

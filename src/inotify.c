@@ -11,11 +11,12 @@
  *
  * Differences from Linux, deliberate: fs.inotify.max_user_instances and
  * max_user_watches are not enforced (a uvfs instance holds no count per user);
- * max_queued_events is the host's value when the descriptor is made.  /proc/PID/
- * fdinfo shows no watches.
+ * max_queued_events is the host's value when the descriptor is made.
  */
+#include <stdarg.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/sysmacros.h>
 
 #include "anon_inodes.h"
 #include "d_path.h"
@@ -53,6 +54,8 @@ static unsigned int host_max_queued_events(void)
 }
 
 static struct fsnotify_group *file_group(const struct file *f);
+
+#define FILEID_INVALID_ 0xff  /* exportfs_encode_fid(): no room */
 
 /* ---------------------------------------------------------------------------------
  * The descriptor
@@ -113,8 +116,58 @@ static off_t inotify_llseek(struct file *f, off_t offset, int whence)
 	return f->f_pos;
 }
 
+/* seq_printf() for show_fdinfo: at buf + *len while it fits, counted regardless */
+static void __attribute__((format(printf, 4, 5)))
+fdinfo_printf(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = *len < size ? vsnprintf(buf + *len, size - *len, fmt, ap) : vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += (size_t)n;
+}
+
+/*
+ * inotify_show_fdinfo() (fs/notify/fdinfo.c): a line a mark, the newest first as the
+ * group's list holds them -- its wd and the inode's number in hex, the superblock's
+ * device as the kernel keeps one (MKDEV: the major above 20 bits of minor), the mask
+ * as the user gave it (inotify_mark_user_mask()), no ignored mask (inotify has
+ * none), and the inode's fid (show_mark_fhandle(): exportfs_encode_fid() gives one
+ * of every inode), its bytes as memory holds them
+ */
+static size_t inotify_show_fdinfo(struct file *f, char *buf, size_t size)
+{
+	struct fsnotify_group *g = f->private_data;
+	size_t len = 0;
+
+	for (struct fsnotify_mark *m = g->marks; m; m = m->g_next) {
+		struct inode *inode = m->inode;
+		dev_t dev = inode->i_sb->s_dev;
+		uint32_t fh[FID_DWORDS];
+		unsigned int dwords = FID_DWORDS;
+		int type = exportfs_encode_fid(inode, fh, &dwords);
+
+		fdinfo_printf(buf, size, &len, "inotify wd:%x ino:%lx sdev:%x mask:%x ignored_mask:0 ",
+			      (unsigned int)m->wd, (unsigned long)inode->i_ino,
+			      (unsigned int)(major(dev) << 20 | minor(dev)),
+			      m->mask & INOTIFY_USER_MASK);
+		if (type != FILEID_INVALID_) {
+			fdinfo_printf(buf, size, &len, "fhandle-bytes:%x fhandle-type:%x f_handle:",
+				      dwords * 4, (unsigned int)type);
+			for (unsigned int i = 0; i < dwords * 4; i++)
+				fdinfo_printf(buf, size, &len, "%02x", ((const unsigned char *)fh)[i]);
+		}
+		fdinfo_printf(buf, size, &len, "\n");
+	}
+	return len;
+}
+
 static const struct file_operations inotify_fops = {
 	.read = inotify_read,
+	.show_fdinfo = inotify_show_fdinfo,
 	.release = inotify_release,
 	.llseek = inotify_llseek,
 	.fop_flags = FOP_PSEUDO,

@@ -1105,16 +1105,30 @@ static ssize_t proc_fdinfo_read(struct file *f, void *buf, size_t count, off_t *
 	const struct proc_inode *pi = PI(f->f_inode);
 	struct uvfs_task *t = find_task(f->f_inode->i_sb->s_fs, pi->pid);
 	struct file *target = t ? fdget(t, pi->fd) : NULL;
-	char text[160];
-	int len;
+	char head[160], *text = head;
+	size_t len, more = 0;
+	ssize_t ret;
 
 	if (!target)
 		return -ENOENT;
-	len = snprintf(text, sizeof(text), "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%" PRIu32 "\n",
-		       (long long)target->f_pos,
-		       target->f_flags | (t->files->cloexec[pi->fd] ? O_CLOEXEC : 0),
-		       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
-	return simple_read_from_buffer(buf, count, pos, text, (size_t)len);
+	len = (size_t)snprintf(head, sizeof(head), "pos:\t%lld\nflags:\t0%o\nmnt_id:\t%d\nino:\t%" PRIu32 "\n",
+			       (long long)target->f_pos,
+			       target->f_flags | (t->files->cloexec[pi->fd] ? O_CLOEXEC : 0),
+			       target->f_path.mnt->mnt_id, target->f_inode->i_ino);
+	/* the file's own lines (inotify's marks), counted, then written after */
+	if (target->f_op->show_fdinfo)
+		more = target->f_op->show_fdinfo(target, NULL, 0);
+	if (more) {
+		text = uvfs_realloc(NULL, len + more + 1);
+		if (!text)
+			return -ENOMEM;
+		memcpy(text, head, len);
+		len += target->f_op->show_fdinfo(target, text + len, more + 1);
+	}
+	ret = simple_read_from_buffer(buf, count, pos, text, len);
+	if (text != head)
+		free(text);
+	return ret;
 }
 
 /* thread-self: "PID/task/TID" of the reader's thread (proc_thread_self_get_link());

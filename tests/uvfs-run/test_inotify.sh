@@ -7,7 +7,7 @@
 # read woken by another process, IN_Q_OVERFLOW at the limit), on memfs and on a
 # --bind; tail -F following a log rotated by rename with a 1000 s poll interval, so
 # that only inotify can tell it; inotifywait -m -r on a tree under change; dnotify.py
-# (fcntl F_NOTIFY's signals).  Needs
+# (fcntl F_NOTIFY's signals); inotify_fdinfo.py (the watches in /proc/self/fdinfo).  Needs
 # root and inotify-tools; prints TAP.
 set -u
 UR=$(realpath "$1")
@@ -26,7 +26,7 @@ ndir=$(mktemp -d /var/tmp/uvfs-run-inotify-native.XXXXXX)
 # the scripts, where both sides see them: a checkout under /tmp is hidden by the
 # fresh tmpfs on /tmp, natively and under uvfs-run alike
 sdir=$(mktemp -d /var/tmp/uvfs-run-inotify-scripts.XXXXXX)
-cp "$here/inotify.py" "$here/dnotify.py" "$here/tail-follow.sh" "$here/inotifywait.sh" "$sdir/"
+cp "$here/inotify.py" "$here/inotify_fdinfo.py" "$here/dnotify.py" "$here/tail-follow.sh" "$here/inotifywait.sh" "$sdir/"
 here=$sdir
 onbind() {  # onbind COMMAND...: natively with $ndir bound on /mnt, as uvfs-run's --bind
 	native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt && shift && "$@"' \
@@ -38,6 +38,11 @@ same "inotify.py ran natively" "watch 1 anon_inode:inotify 0o600" "$(head -1 <<<
 same "inotify.py on memfs" "$want" "$("$UR" -- python3 "$here/inotify.py" /tmp 2>&1)"
 same "inotify.py on a --bind" "$(onbind python3 "$here/inotify.py" /mnt 2>&1)" \
 	"$("$UR" --bind "$bdir" /mnt -- python3 "$here/inotify.py" /mnt 2>&1)"
+want=$(native python3 "$here/inotify_fdinfo.py" /tmp 2>&1)
+same "inotify_fdinfo.py ran natively: a line a watch" "f inotify wd:1 ino:=st_ino sdev:=st_dev mask:80000002 ignored_mask:0 =name_to_handle_at" \
+	"$(tail -1 <<< "$want")"
+same "/proc/self/fdinfo of an inotify descriptor: its watches, as the kernel's" "$want" \
+	"$("$UR" -- python3 "$here/inotify_fdinfo.py" /tmp 2>&1)"
 want=$(native python3 "$here/dnotify.py" /tmp 2>&1)
 same "dnotify.py ran natively" "siginfo: the F_SETSIG signal True" "$(tail -1 <<< "$want")"
 same "dnotify.py on memfs" "$want" "$("$UR" -- python3 "$here/dnotify.py" /tmp 2>&1)"
