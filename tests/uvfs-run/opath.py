@@ -28,3 +28,27 @@ show("openat relative to it", lambda: os.open("../r", os.O_RDONLY, dir_fd=dfd))
 os.fchdir(dfd); print("fchdir", os.getcwd().replace(d, "DIR"))
 fr = os.open(d + "/fifo", os.O_RDONLY | os.O_NONBLOCK); fw = os.open(d + "/fifo", os.O_WRONLY | os.O_NONBLOCK)
 print("fifo write", os.write(fw, b"abc"), "read", os.read(fr, 10))
+# the calls the kernel answers on a stand-in (not trapped but on watched numbers):
+# mmap, fadvise, readahead, sync_file_range -- of an O_PATH descriptor EBADF, of a
+# fifo (the null device stands in) with the fifo's access mode and answers
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_long]
+open(d + "/m", "wb").write(b"x" * 8192)
+def mm(fd, prot=1, flags=2):
+    a = libc.mmap(None, 4096, prot, flags, fd, 0)
+    return "ok" if a not in (None, 2**64 - 1) else errno.errorcode[ctypes.get_errno()]
+def call(name, *a):
+    ret = getattr(libc, name)(*a)
+    return ret if ret != -1 else errno.errorcode[ctypes.get_errno()]
+mp = os.open(d + "/m", os.O_PATH)
+for what, fd in (("O_PATH", mp), ("its dup", os.dup(mp)), ("O_RDONLY", os.open(d + "/m", os.O_RDONLY)),
+                 ("O_WRONLY", os.open(d + "/m", os.O_WRONLY)), ("fifo O_RDWR", os.open(d + "/fifo", os.O_RDWR)),
+                 ("fifo O_RDONLY", fr)):
+    print(what, "mmap", mm(fd), "shared rw", mm(fd, 3, 1),
+          "fadvise", os.strerror(libc.posix_fadvise(fd, 0, 0, 4)),
+          "readahead", call("readahead", fd, ctypes.c_long(0), ctypes.c_size_t(4096)),
+          "sync_file_range", call("sync_file_range", fd, ctypes.c_long(0), ctypes.c_long(0), 1))
+print("anonymous mmap", mm(-1, 3, 0x22))

@@ -953,6 +953,22 @@ data" "$want"
 same "files open up to RLIMIT_NOFILE under uvfs-run, started under it" "$want" \
 	"$(bash -c 'ulimit -n 300; "$1" -- bash -c "$2"' x "$UR" "$nofile" 2>&1)"
 
+# device nodes a program makes on memfs open the device, as on the kernel's tmpfs
+# (LTP's open11): uvfs's checks on its node, the kernel's device behind
+memdev='cd /tmp && mknod z c 1 5 && mknod n c 1 3 && mknod bad c 250 250 && chmod 666 z
+head -c 4 z | od -An -c; echo hi > n; echo "null: $?"
+setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "head -c 2 /tmp/z | wc -c"
+chmod 600 z; setpriv --reuid=65534 --regid=65534 --clear-groups cat z 2>&1 | sed "s/^[^:]*: //"
+cat bad 2>&1 | sed "s/^[^:]*: //"; exec 3<z; stat -L -c "%F %t:%T" /proc/self/fd/3'
+want=$(native bash -c "$memdev" 2>&1)
+same "device nodes on tmpfs natively" "  \\0  \\0  \\0  \\0
+null: 0
+2
+z: Permission denied
+bad: No such device or address
+character special file 1:5" "$want"
+same "device nodes on memfs under uvfs-run: the devices" "$want" "$("$UR" -- bash -c "$memdev" 2>&1)"
+
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 
 echo "1..$n"

@@ -27,6 +27,7 @@
  * a descriptor one of them opens is the other's at once.  A host pipe or terminal on a number
  * no uvfs descriptor ever had costs nothing; one on a watched number a round trip.
  */
+#include <assert.h>
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -164,12 +165,16 @@ static const int by_fd0[] = {
 	SYS_close, SYS_fcntl, SYS_getdents, SYS_getdents64, SYS_dup, SYS_fsync,
 	SYS_fdatasync, SYS_ftruncate, SYS_fallocate, SYS_ioctl, SYS_fchmod, SYS_fchown, SYS_fchdir, SYS_fstatfs,
 	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr, SYS_flock,
+	SYS_fadvise64, SYS_readahead, SYS_sync_file_range,
 };
 /* ... or the second: dup2 and dup3 onto a uvfs number close uvfs's descriptor;
  * sendfile(out, in) and tee(in, out) read one */
 static const int by_fd1[] = { SYS_dup2, SYS_dup3, SYS_sendfile, SYS_tee };
 /* ... or the third: copy_file_range(in, off, out) and splice(in, off, out) */
 static const int by_fd2[] = { SYS_copy_file_range, SYS_splice };
+/* ... or the fifth: mmap of a file (not MAP_ANONYMOUS, whose descriptor is -1 by
+ * custom and ignored: the top group's range holds it) */
+static const int by_fd4[] = { SYS_mmap };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -212,8 +217,11 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
  * forward:
  *
  *	0	A = nr
- *	1..	A == each call of by_fd0 -> chk0, of by_fd1 -> chk1, of by_fd2 -> chk2
+ *	1..	A == each call of by_fd0 -> chk0, of by_fd1 -> chk1, of by_fd2 -> chk2,
+ *		of by_fd4 -> chk4
  *	allow	ALLOW
+ *	chk4	A = arg3; A & MAP_ANONYMOUS -> allow0; A = arg4; lo <= A <= hi -> trace;
+ *		else allow0
  *	chk1	A = arg1; lo <= A <= hi -> trace; else chk0
  *	chk2	A = arg2; lo <= A <= hi -> trace; else chk0
  *	chk0	A = arg0; lo <= A <= hi -> trace; else allow0
@@ -222,19 +230,20 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
  */
 int run_watch_filter(int g, struct sock_filter *out)
 {
-	const size_t n0 = N(by_fd0), n1 = N(by_fd1), n2 = N(by_fd2), njeq = n0 + n1 + n2;
-	const size_t allow = 1 + njeq, chk1 = allow + 1, chk2 = chk1 + 3, chk0 = chk2 + 3,
-		     allow0 = chk0 + 3, trace = allow0 + 1;
-	const size_t chk[3] = { chk0, chk1, chk2 };
+	const size_t n0 = N(by_fd0), n1 = N(by_fd1), n2 = N(by_fd2), n4 = N(by_fd4),
+		     njeq = n0 + n1 + n2 + n4;
+	const size_t allow = 1 + njeq, chk4 = allow + 1, chk1 = chk4 + 5, chk2 = chk1 + 3,
+		     chk0 = chk2 + 3, allow0 = chk0 + 3, trace = allow0 + 1;
+	const size_t chk[4] = { chk0, chk1, chk2, chk4 };
 	unsigned int lo, hi;
 	size_t k = 0;
 
 	_Static_assert(RUN_GROUP_TOP == 1 << (RUN_GROUP_ALL - 3) && RUN_GROUP_ALL < RUN_GROUP_SOCK &&
 		       RUN_GROUP_SOCK < 32,
 		       "the groups double up to RUN_GROUP_TOP; uproc.watched has a bit for each");
-	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 <= RUN_WATCH_MAX,
+	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(by_fd4) + 17 <= RUN_WATCH_MAX,
 		       "the watching filter fits RUN_WATCH_MAX");
-	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + 12 < 256,
+	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(by_fd4) + 17 < 256,
 		       "every jump fits BPF's 8-bit offsets");
 	if (g == RUN_GROUP_SOCK) {
 		/* A = nr; each of sock_watch_nr -> trace; else allow */
@@ -252,12 +261,23 @@ int run_watch_filter(int g, struct sock_filter *out)
 	group_range(g, &lo, &hi);
 	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	for (size_t i = 0; i < njeq; i++, k++) {
-		int nr = i < n0 ? by_fd0[i] : i < n0 + n1 ? by_fd1[i - n0] : by_fd2[i - n0 - n1];
-		size_t to = chk[i < n0 ? 0 : i < n0 + n1 ? 1 : 2];
+		size_t a = i < n0 ? 0 : i < n0 + n1 ? 1 : i < n0 + n1 + n2 ? 2 : 3;
+		int nr = a == 0 ? by_fd0[i] : a == 1 ? by_fd1[i - n0] :
+			 a == 2 ? by_fd2[i - n0 - n1] : by_fd4[i - n0 - n1 - n2];
 
-		out[k] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr, to - k - 1, 0);
+		out[k] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr, chk[a] - k - 1, 0);
 	}
 	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	assert(k == chk4);
+	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(3));
+	out[k] = JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_ANONYMOUS, allow0 - k - 1, 0);
+	k++;
+	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(4));
+	out[k] = JUMP(BPF_JMP | BPF_JGE | BPF_K, lo, 0, allow0 - k - 1);
+	k++;
+	out[k] = JUMP(BPF_JMP | BPF_JGT | BPF_K, hi, allow0 - k - 1, trace - k - 1);
+	k++;
+	assert(k == chk1);
 	for (int a = 1; a <= 3; a++) {
 		int arg = a % 3;  /* 1, 2, then 0 */
 		size_t miss = arg ? chk0 : allow0;

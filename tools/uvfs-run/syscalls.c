@@ -561,6 +561,38 @@ static int open_ctty(const struct proc *p, int flags)
 						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
+/*
+ * A device node of memfs (a program's mknod in /tmp: LTP's open11, a chroot's /dev
+ * being built): the device itself, as Linux's tmpfs opens it (init_special_inode()'s
+ * chrdev_open), through a node of the same number made for the moment on the
+ * stand-ins' tmpfs -- which is not nodev -- and opened there with the caller's
+ * credentials (uvfs has made every check on its own node; the kernel still makes its
+ * own on the device: the device cgroup, a driver's refusal).  The program's
+ * descriptor is the kernel's from then on, as for a host mount's node.  Not as
+ * Linux: /proc/PID/fd names it "/tmp/.cN (deleted)" (docs/SEMANTICS.md §9).
+ */
+static int open_memfs_device(const struct proc *p, const struct stat *st, int flags)
+{
+	static unsigned long seq;
+	char name[32], path[64];
+	int fd;
+
+	snprintf(name, sizeof(name), ".c%lu", __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+	if (mknodat(run_standin_dir, name, (st->st_mode & S_IFMT) | 0600, st->st_rdev))
+		return -errno;
+	/* DAC was uvfs's, on its node: the kernel's must not refuse the caller here */
+	if (fchmodat(run_standin_dir, name, 0666, 0)) {
+		fd = -errno;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", run_standin_dir, name);
+	fd = open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+					       O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
+out:
+	(void)unlinkat(run_standin_dir, name, 0);
+	return fd;
+}
+
 /* A device node of a host mount: the host's device, opened by the supervisor (uvfs
  * has made every check of the walk and of may_open(): its own open answers ENXIO
  * only after them); the program's descriptor is the host's from then on. */
@@ -574,6 +606,11 @@ static enum action open_device(struct proc *p, struct user_regs_struct *r, int d
 	if (o < 0)
 		return skip(r, -ENXIO);
 	hfd = uvfs_host_fd(T(p), o);
+	if (hfd == -EXDEV && !uvfs_fstat(T(p), o, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		dev = open_memfs_device(p, &st, flags);
+		uvfs_close(T(p), o);
+		return install(p, r, dev, -1, flags);
+	}
 	if (hfd < 0 || uvfs_fstat(T(p), o, &st) || !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
 		uvfs_close(T(p), o);
 		return skip(r, -ENXIO);
@@ -826,9 +863,12 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		/* /proc, a host mount's fifo, socket or symlink, and
 		 * every O_PATH file: the null device stands in (ADDFD installs no O_PATH
 		 * descriptor -- the kernel's fget() -- and a host fifo must not be
-		 * opened: uvfs answers its reads and writes) */
+		 * opened: uvfs answers its reads and writes).  With the program's
+		 * access mode: mmap of it (not trapped but for O_PATH) checks that
+		 * first, as the kernel does of the file (do_mmap(): EACCES, then
+		 * ENODEV) */
 		hfd = run_null_fd;
-		hflags = O_RDONLY;
+		hflags = flags & O_PATH ? O_RDONLY : flags & O_ACCMODE;
 	}
 	return install(p, r, reopen(hfd, hflags), fd, flags);
 }
@@ -3041,6 +3081,29 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_pidfd_getfd:
 		p->pending = PEND_GETFD;
 		return ACT_EXIT_STOP;
+	case SYS_mmap: {
+		/* of a uvfs file (not MAP_ANONYMOUS: filter.c): the stand-in's, but an
+		 * O_PATH descriptor maps nothing (EBADF: ksys_mmap_pgoff()'s fget()); its
+		 * stand-in, the null device, would say ENODEV */
+		int mfd = iarg(A4(r)), fl = ufd(p, mfd) ? uvfs_fcntl(t, mfd, F_GETFL, 0) : 0;
+
+		return fl >= 0 && (fl & O_PATH) ? skip(r, -EBADF) : ACT_NATIVE;
+	}
+	case SYS_fadvise64:
+	case SYS_readahead:
+	case SYS_sync_file_range: {
+		/* the stand-in's (the kernel's, on the file's data), but not of an O_PATH
+		 * descriptor (fdget(): EBADF), and fadvise of a fifo, whose stand-in is the
+		 * null device, is generic_fadvise()'s ESPIPE (readahead's EINVAL and
+		 * sync_file_range's ESPIPE the device gives too) */
+		int fl = ufd(p, fd) ? uvfs_fcntl(t, fd, F_GETFL, 0) : 0;
+
+		if (fl >= 0 && (fl & O_PATH))
+			return skip(r, -EBADF);
+		if (nr == SYS_fadvise64 && ufd(p, fd) && !uvfs_fstat(t, fd, &st) && S_ISFIFO(st.st_mode))
+			return skip(r, -ESPIPE);
+		return ACT_NATIVE;
+	}
 	case SYS_flock: {
 		/* the stand-in's lock, but an O_PATH descriptor takes none (EBADF: flock()
 		 * fdget()s without FMODE_PATH); its stand-in, the null device, would */
