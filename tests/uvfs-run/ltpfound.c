@@ -2,7 +2,7 @@
 /*
  * ltpfound.c DIR - what the Linux Test Project found wrong in uvfs-run's decoding of
  * calls (issue 33), with files of DIR: F_CREATED_QUERY; O_NOATIME reads; getdents
- * counts of 0 and past INT_MAX; readv/writev vectors of a negative length and more
+ * counts of 0 and past INT_MAX, and into a buffer that ends in PROT_NONE; readv/writev vectors of a negative length and more
  * than UIO_MAXIOV of them; the calls an O_PATH descriptor is EBADF for and those it
  * may make; the f*xattr calls' argument checks before the descriptor's; linkat,
  * renameat and symlinkat with a bad second descriptor; a followed symlink's atime;
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -115,6 +116,41 @@ static void getdents_counts(const char *dir)
 	R("getdents64 count 2^31 at the end", syscall(SYS_getdents64, d, buf, 0x80000000u));
 	R("getdents64 O_PATH count 0", syscall(SYS_getdents64, op, buf, 0));
 	R("getdents64 O_PATH", syscall(SYS_getdents64, op, buf, sizeof(buf)));
+}
+
+/* getdents into a buffer whose end is memory the process has not (gVisor's
+ * PartialBuffer): the entries that fit, each call, then the rest the next; every
+ * entry once */
+static void getdents_partial(const char *dir, long nr, const char *what)
+{
+	char *map = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *buf = map + 4096 - 256, line[80];
+	long n, entries = 0;
+	int d;
+
+	mprotect(map + 4096, 4096, PROT_NONE);
+	mkdir(at(dir, "gp"), 0755);
+	for (int i = 0; i < 30; i++) {
+		snprintf(line, sizeof(line), "gp/entry-%02d", i);
+		close(open(at(dir, line), O_CREAT | O_WRONLY, 0644));
+	}
+	d = open(at(dir, "gp"), O_RDONLY | O_DIRECTORY);
+	do {
+		n = syscall(nr, d, buf, 4096);
+		for (long off = 0; off < n; entries++)
+			off += *(unsigned short *)(buf + off + 16);
+		snprintf(line, sizeof(line), "%s, 256 bytes before PROT_NONE", what);
+		R(line, n);
+	} while (n > 0);
+	snprintf(line, sizeof(line), "%s: entries listed", what);
+	R(line, entries);
+	close(d);
+	for (int i = 0; i < 30; i++) {
+		snprintf(line, sizeof(line), "gp/entry-%02d", i);
+		unlink(at(dir, line));
+	}
+	rmdir(at(dir, "gp"));
+	munmap(map, 8192);
 }
 
 static void vectors(const char *dir)
@@ -374,6 +410,8 @@ int main(int argc, char **argv)
 	created_query(dir);
 	noatime(dir);
 	getdents_counts(dir);
+	getdents_partial(dir, SYS_getdents64, "getdents64");
+	getdents_partial(dir, SYS_getdents, "getdents");
 	vectors(dir);
 	opath(dir);
 	xattr_args(dir);

@@ -1446,9 +1446,26 @@ static long do_getdents(struct proc *p, int fd, unsigned long long ubuf, size_t 
 			off += reclen;
 		}
 		if (mem_write(p->tid, ubuf + done, buf, (size_t)ret)) {
-			/* these entries stay for the next call */
-			if (pos >= 0)
-				uvfs_lseek(T(p), fd, pos, SEEK_SET);
+			/* the entries that fit before the memory the process has not (the
+			 * kernel's filldir64() puts one at a time), and the position after
+			 * the last of them (its d_off: iterate_dir() moves past an entry
+			 * once it is put); the rest stay for the next call */
+			long off = 0, fit = 0;
+			off_t next = pos;
+
+			while (off < ret) {
+				unsigned short reclen;
+
+				memcpy(&reclen, buf + off + 16, 2);
+				if (mem_write(p->tid, ubuf + done + (size_t)off, buf + off, reclen))
+					break;
+				memcpy(&next, buf + off + 8, sizeof(next));
+				off += reclen;
+				fit = off;
+			}
+			if (next >= 0)
+				uvfs_lseek(T(p), fd, next, SEEK_SET);
+			done += (size_t)fit;
 			ret = -EFAULT;
 			break;
 		}
