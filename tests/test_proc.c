@@ -569,7 +569,7 @@ static void test_proc_source(void **state)
 	assert_int_equal(uvfs_set_proc_source(fs, &ops, &src), 0);
 	list_dir(t, "/proc/1", names, sizeof(names), "stat", &d_off);
 	assert_string_equal(names, ". .. task fd fdinfo ns environ auxv status personality limits "
-			    "sched comm syscall cmdline stat statm maps cwd root exe mounts "
+			    "sched comm syscall cmdline stat statm maps mem cwd root exe mounts "
 			    "mountinfo smaps smaps_rollup wchan stack schedstat cpuset cgroup "
 			    "oom_score oom_adj oom_score_adj loginuid sessionid coredump_filter io "
 			    "uid_map gid_map setgroups timerslack_ns ");
@@ -582,7 +582,7 @@ static void test_proc_source(void **state)
 	assert_int_equal(d_off, 46);
 	list_dir(t, "/proc/1/task/7", names, sizeof(names), "fd", &d_off);
 	assert_string_equal(names, ". .. fd fdinfo ns environ auxv status personality limits "
-			    "sched comm syscall cmdline stat statm maps children cwd root exe "
+			    "sched comm syscall cmdline stat statm maps children mem cwd root exe "
 			    "mounts mountinfo smaps smaps_rollup wchan stack schedstat cpuset "
 			    "cgroup oom_score oom_adj oom_score_adj loginuid sessionid io uid_map "
 			    "gid_map setgroups ");
@@ -668,8 +668,35 @@ static void test_proc_source(void **state)
 	assert_int_equal(uvfs_write(t, fd, "x", 1), -EINVAL);
 	uvfs_close(t, fd);
 
+	/* mem: which file, for a runner to give the kernel's (uvfs_proc_file) */
+	{
+		char name[8];
+		int tid = -1, dirfd;
+
+		fd = uvfs_openat(t, AT_FDCWD, "/proc/1/mem", O_RDWR, 0);
+		assert_true(fd >= 0);
+		assert_int_equal(uvfs_proc_file(t, fd, &tid, name, sizeof(name)), 1);
+		assert_string_equal(name, "mem");
+		assert_int_equal(tid, 0);
+		assert_int_equal(uvfs_proc_file(t, fd, NULL, name, 3), -ERANGE);
+		assert_int_equal(uvfs_proc_file(NULL, fd, NULL, name, sizeof(name)), -EINVAL);
+		assert_int_equal(uvfs_proc_file(t, 999, NULL, name, sizeof(name)), -EBADF);
+		uvfs_close(t, fd);
+		fd = uvfs_openat(t, AT_FDCWD, "/proc/1/task/9/mem", O_RDONLY, 0);
+		assert_int_equal(uvfs_proc_file(t, fd, &tid, name, sizeof(name)), 1);
+		assert_int_equal(tid, 9);
+		uvfs_close(t, fd);
+		dirfd = uvfs_openat(t, AT_FDCWD, "/proc/1", O_RDONLY | O_DIRECTORY, 0);
+		assert_int_equal(uvfs_proc_file(t, dirfd, NULL, name, sizeof(name)), -EXDEV);
+		uvfs_close(t, dirfd);
+		fd = uvfs_openat(t, AT_FDCWD, "/proc/loadavg", O_RDONLY, 0);
+		assert_int_equal(uvfs_proc_file(t, fd, NULL, name, sizeof(name)), -EXDEV);
+		uvfs_close(t, fd);
+	}
+
 	/* another user's process: maps and environ need ptrace_may_access(), stat not */
 	assert_int_equal(uvfs_setresuid(t2, 1000, 1000, 1000), 0);
+	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/mem", O_RDONLY, 0), -EACCES);
 	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/maps", O_RDONLY, 0), -EACCES);
 	assert_int_equal(uvfs_openat(t2, AT_FDCWD, "/proc/1/environ", O_RDONLY, 0), -EACCES);
 	assert_int_equal(read_file(t2, "/proc/1/stat", buf, sizeof(buf)), 9);

@@ -1035,6 +1035,18 @@ int uvfs_set_proc_fd_source(struct uvfs *fs, const struct uvfs_proc_fd_source *s
  */
 int uvfs_proc_pid(struct uvfs_task *task, int fd);
 
+/*
+ * uvfs_proc_file - which file of a process's /proc directory fd is open on (one the
+ * source answers), for a runner that gives the program the kernel's own where uvfs
+ * has nothing of what it is about: /proc/PID/mem, the process's memory (uvfs-run
+ * installs the kernel's /proc/PID/mem, opened with the program's credentials, after
+ * uvfs's checks).  Its name in the directory ("mem") into name, *tid (if tid is not
+ * NULL) the thread of one below /proc/PID/task/TID, else 0.  The pid, or -EINVAL
+ * (task NULL), -EBADF, -EXDEV (not such a file), -ERANGE (size too small for the
+ * name and its NUL), -ESRCH (the process is gone).
+ */
+int uvfs_proc_file(struct uvfs_task *task, int fd, int *tid, char *name, size_t size);
+
 /* ---------------------------------------------------------------------------------
  * Mounts
  */

@@ -264,6 +264,9 @@ static const struct pid_ent {
 	{ "statm", PROC_SRC, S_IFREG | 0444, 20, 16, ENT_SRC },
 	{ "maps", PROC_SRC, S_IFREG | 0444, 21, 17, ENT_SRC | ENT_PTRACE },
 	{ "children", PROC_SRC, S_IFREG | 0444, 0, 18, ENT_SRC },
+	/* the process's memory: uvfs has none of it; a runner gives the program the
+	 * kernel's own (uvfs_proc_file()); read through uvfs, the source's text */
+	{ "mem", PROC_SRC, S_IFREG | 0600, 23, 20, ENT_SRC | ENT_PTRACE },
 	{ "cwd", PROC_CWD, S_IFLNK | 0777, 24, 21, 0 },
 	{ "root", PROC_ROOTLINK, S_IFLNK | 0777, 25, 22, 0 },
 	{ "exe", PROC_EXE, S_IFLNK | 0777, 26, 23, 0 },
@@ -1447,6 +1450,35 @@ int uvfs_proc_pid(struct uvfs_task *task, int fd)
 		ret = -ESRCH;
 	else
 		ret = pi->pid;
+	task_leave(task);
+	return ret;
+}
+
+int uvfs_proc_file(struct uvfs_task *task, int fd, int *tid, char *name, size_t size)
+{
+	const struct proc_inode *pi;
+	struct file *f;
+	int ret;
+
+	if (!task)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f) {
+		ret = -EBADF;
+	} else if (f->f_inode->i_sb->s_op != &proc_sops || PI(f->f_inode)->type != PROC_SRC ||
+		   !PI(f->f_inode)->pid) {
+		ret = -EXDEV;
+	} else if (pi = PI(f->f_inode), !find_task(task->fs, pi->pid)) {
+		ret = -ESRCH;
+	} else if (strlen(pid_ents[pi->fd].name) >= size) {
+		ret = -ERANGE;
+	} else {
+		strcpy(name, pid_ents[pi->fd].name);
+		if (tid)
+			*tid = pi->tid;
+		ret = pi->pid;
+	}
 	task_leave(task);
 	return ret;
 }

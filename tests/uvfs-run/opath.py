@@ -52,3 +52,14 @@ for what, fd in (("O_PATH", mp), ("its dup", os.dup(mp)), ("O_RDONLY", os.open(d
           "readahead", call("readahead", fd, ctypes.c_long(0), ctypes.c_size_t(4096)),
           "sync_file_range", call("sync_file_range", fd, ctypes.c_long(0), ctypes.c_long(0), 1))
 print("anonymous mmap", mm(-1, 3, 0x22))
+# /proc/self/fd/N of a descriptor only the kernel holds, reopened: the program's
+# O_DIRECTORY kept (ENOTDIR before the eventfd's ENXIO; gVisor's B236035339)
+e = os.eventfd(0)
+pr, pw = os.pipe()
+for what, fd in (("eventfd", e), ("pipe", pr), ("memfs fifo", fr)):
+    for name, fl in (("O_DIRECTORY", os.O_RDONLY | os.O_DIRECTORY), ("O_RDONLY", os.O_RDONLY)):
+        try:
+            n = os.open("/proc/self/fd/%d" % fd, fl)
+            print("/proc/self/fd of a", what, name, "opened", os.readlink("/proc/self/fd/%d" % n).split(":")[0].replace(d, "DIR"))
+        except OSError as x:
+            print("/proc/self/fd of a", what, name, x.strerror)

@@ -74,7 +74,7 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
-	"$here/devchmod.py" "$here/opath.py" "$here/realprogs.sh" "$here/handles.py" \
+	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -968,6 +968,12 @@ z: Permission denied
 bad: No such device or address
 character special file 1:5" "$want"
 same "device nodes on memfs under uvfs-run: the devices" "$want" "$("$UR" -- bash -c "$memdev" 2>&1)"
+
+# /proc/PID/mem: the kernel's own file, opened after uvfs's checks (gVisor's ProcPidMem)
+want=$(native python3 "$work/procmem.py" 2>&1)
+same "/proc/PID/mem natively" "another user's Permission denied" "$(tail -1 <<< "$want")"
+same "/proc/PID/mem under uvfs-run: the process's memory" "$want" \
+	"$("$UR" -- python3 "$work/procmem.py" 2>&1)"
 
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 

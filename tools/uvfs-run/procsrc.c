@@ -485,8 +485,20 @@ static ssize_t src_fd_link(void *arg, int pid, int fd, char *buf, size_t size)
 	(void)arg;
 	snprintf(path, sizeof(path), "%d/fd/%d", pid, fd);
 	n = readlinkat(run_proc_fd, path, buf, size);
+	if (n < 0)
+		return -errno;
+	/* a file of the init's proc (a /proc/PID/mem the program opened: syscalls.c,
+	 * install_opened) is where the program sees that proc: below /proc */
+	if ((size_t)n < size && (size_t)n > strlen(RUN_PROC "/") &&
+	    !memcmp(buf, RUN_PROC "/", strlen(RUN_PROC "/"))) {
+		size_t cut = strlen(RUN_PROC) - strlen("/proc");
+
+		memmove(buf, buf + cut, (size_t)n - cut);
+		memcpy(buf, "/proc", strlen("/proc"));
+		n -= (ssize_t)cut;
+	}
 	/* a text that filled the buffer may be longer: the caller asks again with room */
-	return n < 0 ? -errno : (size_t)n == size ? (ssize_t)size + 1 : n;
+	return (size_t)n == size ? (ssize_t)size + 1 : n;
 }
 
 static ssize_t src_fdinfo(void *arg, int pid, int fd, char *buf, size_t size)

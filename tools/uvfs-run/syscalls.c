@@ -437,6 +437,10 @@ static long host_fd_access(const struct proc *p, const char *link, int mode, int
 	return ret;
 }
 
+/* O_TMPFILE's own bit: O_TMPFILE includes O_DIRECTORY, which a reopen for the
+ * program must keep (open of /proc/self/fd/N of a pipe with O_DIRECTORY: ENOTDIR) */
+#define O_TMPFILE_ONLY (O_TMPFILE & ~O_DIRECTORY)
+
 /* open() of path with the caller's credentials: a descriptor or -errno */
 static int open_as_caller(const struct proc *p, const char *path, int flags)
 {
@@ -461,7 +465,7 @@ static int reopen(int fd, int flags)
 	int r;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	r = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC | O_NOFOLLOW)) |
+	r = open(link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY | O_CLOEXEC | O_NOFOLLOW)) |
 		 O_NOCTTY | O_CLOEXEC);
 	return r < 0 ? -errno : r;
 }
@@ -472,7 +476,7 @@ static int reopen_as_caller(const struct proc *p, int fd, int flags)
 	char link[64];
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	return open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+	return open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY | O_CLOEXEC |
 						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
@@ -498,7 +502,7 @@ static int reopen_readonly_dev(const struct proc *p, int hfd, int flags)
 	if (strncmp(host, "/dev/", 5))
 		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", run_dev_fd, host + 5);
-	return open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+	return open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY | O_CLOEXEC |
 						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
@@ -557,7 +561,7 @@ static int open_ctty(const struct proc *p, int flags)
 		snprintf(path, sizeof(path), "/dev/console");
 	else
 		snprintf(path, sizeof(path), "/dev/char/%u:%u", maj, min);
-	return open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+	return open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY | O_CLOEXEC |
 						  O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 }
 
@@ -586,7 +590,7 @@ static int open_memfs_device(const struct proc *p, const struct stat *st, int fl
 		goto out;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", run_standin_dir, name);
-	fd = open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE | O_CLOEXEC |
+	fd = open_as_caller(p, path, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY | O_CLOEXEC |
 					       O_NOFOLLOW)) | O_NOCTTY | O_CLOEXEC);
 out:
 	(void)unlinkat(run_standin_dir, name, 0);
@@ -723,7 +727,7 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 		if (host_fd_name_at(p, dirfd, path, link, sizeof(link)) >= 0) {
 			/* the same file as the host descriptor, as the kernel's
 			 * /proc/TID/fd/N reopens it */
-			hfd = open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE |
+			hfd = open_as_caller(p, link, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY |
 								 O_CLOEXEC)) | O_NOCTTY | O_CLOEXEC);
 			return install(p, r, hfd, -1, flags);
 		}
@@ -823,9 +827,9 @@ static bool room_for_memfd(void)
  * directory's own, or the null device), installed at the number uvfs gave */
 static enum action install_opened(struct proc *p, struct user_regs_struct *r, int fd, int flags)
 {
-	char link[64];
+	char link[96], name[8];
 	struct stat st;
-	int hfd, hflags, pid;
+	int hfd, hflags, pid, tid;
 
 	hfd = uvfs_host_fd(T(p), fd);
 	if (hfd >= 0 && !uvfs_fstat(T(p), fd, &st) && !(flags & O_PATH) && S_ISREG(st.st_mode)) {
@@ -847,6 +851,20 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 			return install(p, r, hfd, fd, flags);
 		note_memfd(hfd);
 		hflags = flags & (O_ACCMODE | O_APPEND);
+	} else if (run_proc_fd >= 0 && !(flags & O_PATH) &&
+		   (pid = uvfs_proc_file(T(p), fd, &tid, name, sizeof(name))) > 0 &&
+		   !strcmp(name, "mem")) {
+		/* /proc/PID/mem: the process's memory is the kernel's -- its own file,
+		 * of the program's pid namespace, opened with the program's credentials
+		 * after uvfs's checks (mm_access(): the kernel asks ptrace_may_access()
+		 * again), and the program's descriptor is the kernel's from then on */
+		if (tid)
+			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/task/%d/mem", run_proc_fd, pid, tid);
+		else
+			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/mem", run_proc_fd, pid);
+		uvfs_close(T(p), fd);
+		return install(p, r, open_as_caller(p, link, (flags & O_ACCMODE) | O_NOCTTY | O_CLOEXEC),
+			       -1, flags);
 	} else if (run_proc_fd >= 0 && !(flags & O_PATH) && (pid = uvfs_proc_pid(T(p), fd)) > 0 &&
 		   (snprintf(link, sizeof(link), "%d", pid),
 		    (hfd = openat(run_proc_fd, link, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)) {
