@@ -3,7 +3,7 @@
 # own and a child's, at a position and with pread/pwrite; an unmapped address (EIO);
 # another user's refused (EACCES); after the child's exit (0 bytes).  test_uvfs_run.sh
 # compares the lines with the kernel's.
-import ctypes, os, stat
+import ctypes, os, stat, sys
 buf = ctypes.create_string_buffer(b"hello, memory", 32)
 addr = ctypes.addressof(buf)
 print("mode", stat.filemode(os.stat("/proc/self/mem").st_mode))
@@ -19,6 +19,7 @@ except OSError as e:
     print("unmapped", e.strerror)
 r, w = os.pipe()    # the child says it has written
 r2, w2 = os.pipe()  # the parent says it has read
+sys.stdout.flush()
 pid = os.fork()
 if pid == 0:
     buf.value = b"the child's"
@@ -31,6 +32,7 @@ print("child's", os.pread(cfd, 11, addr))
 os.write(w2, b"y")
 os.waitpid(pid, 0)
 print("after its exit", os.pread(cfd, 11, addr))
+sys.stdout.flush()
 pid = os.fork()
 if pid == 0:
     os.setresuid(65534, 65534, 65534)
@@ -39,5 +41,6 @@ if pid == 0:
         print("another user's: opened")
     except OSError as e:
         print("another user's", e.strerror)
+    sys.stdout.flush()
     os._exit(0)
 os.waitpid(pid, 0)
