@@ -54,6 +54,7 @@ struct uproc *run_uproc_of(pid_t tid)
 	return NULL;
 }
 int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1, run_standin_dir = -1;
+unsigned long run_nofile = 1024;
 /* procsrc.c and trace.c: no kernel proc of a pid namespace here */
 int run_proc_fd = -1;
 _Thread_local pid_t run_cur_tid;

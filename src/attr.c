@@ -64,7 +64,8 @@ static int notify_change(const struct cred *cred, struct dentry *d, struct iattr
 	int err;
 
 	/* may_setattr() */
-	if ((valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) && IS_IMMUTABLE(inode))
+	if ((valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) &&
+	    (IS_IMMUTABLE(inode) || IS_APPEND(inode)))
 		return -EPERM;
 	if (valid & ATTR_TOUCH) {
 		if (IS_IMMUTABLE(inode))
@@ -213,6 +214,8 @@ int uvfs_ftruncate(struct uvfs_task *task, int fd, off_t length)
 		err = -EBADF;
 	else if (!S_ISREG(f->f_inode->i_mode) || !(f->f_mode & FMODE_WRITE))
 		err = -EINVAL;
+	else if (IS_APPEND(f->f_inode))
+		err = -EPERM;  /* do_ftruncate() */
 	else
 		err = do_truncate(&task->cred, f->f_path.dentry, length);
 	task_leave(task);
@@ -232,14 +235,15 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 	if (err)
 		goto out;
 	inode = path.dentry->d_inode;
-	/* vfs_truncate(): the type, a read-only mount, write permission, then a file some task runs is
-	 * ETXTBSY, before EFBIG */
+	/* vfs_truncate(): the type, a read-only mount, write permission, an append-only
+	 * file's EPERM, then a file some task runs is ETXTBSY, before EFBIG */
 	if (S_ISDIR(inode->i_mode))
 		err = -EISDIR;
 	else if (!S_ISREG(inode->i_mode))
 		err = -EINVAL;
 	else if (!(err = mnt_want_write(path.mnt)) &&
 		 !(err = inode_permission(&task->cred, inode, MAY_WRITE)) &&
+		 !(err = IS_APPEND(inode) ? -EPERM : 0) &&
 		 !(err = get_write_access(inode))) {
 		err = do_truncate(&task->cred, path.dentry, length);
 		put_write_access(inode);

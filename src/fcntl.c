@@ -24,6 +24,9 @@ static int setfl(const struct cred *cred, struct file *f, unsigned int arg)
 {
 	unsigned int fop_flags = f->f_op ? f->f_op->fop_flags : 0;
 
+	/* "O_APPEND cannot be cleared if the file is marked as append-only" */
+	if (((arg ^ f->f_flags) & O_APPEND) && IS_APPEND(f->f_inode))
+		return -EPERM;
 	/* "O_NOATIME can only be set by the owner or superuser", before O_DIRECT's
 	 * EINVAL */
 	if ((arg & O_NOATIME) && !(f->f_flags & O_NOATIME) &&

@@ -229,6 +229,8 @@ static inline void dnotify_release(struct file *f)
 struct fsnotify_group *fsnotify_alloc_group(struct uvfs *fs, unsigned int max_events);
 /* fsnotify_destroy_group(): its marks go without IN_IGNORED, its queue is freed */
 void fsnotify_destroy_group(struct fsnotify_group *g);
+/* FIONREAD of an inotify descriptor: 0 with *n, or -ENOTTY (inotify.c) */
+int inotify_fionread_file(struct file *f, int *n);
 struct fsnotify_mark *fsnotify_find_mark(struct fsnotify_group *g, struct inode *inode);
 /* A new mark of g on inode (a reference taken): the mark, or NULL (ENOMEM) */
 struct fsnotify_mark *fsnotify_add_mark(struct fsnotify_group *g, struct inode *inode,

@@ -38,9 +38,21 @@ struct uvfs_task;
 /* i_flags: the kernel's S_IMMUTABLE.  Nothing may change the inode or, if it is a
  * directory, its entries: notify_change() refuses mode, owner and set times with
  * EPERM, inode_permission() refuses MAY_WRITE with EPERM.  procfs's /proc/PID
- * directories answer so on 6.18 (tests/regress/proc-changes-eperm.sys). */
+ * directories answer so on 6.18 (tests/regress/proc-changes-eperm.sys); memfs's
+ * files and directories take it from chattr +i (FS_IOC_SETFLAGS: src/ioctl.c). */
 #define INODE_IMMUTABLE 0x1u
-#define IS_IMMUTABLE(inode) ((inode)->i_flags & INODE_IMMUTABLE)
+#define IS_IMMUTABLE(inode) (READ_ONCE((inode)->i_flags) & INODE_IMMUTABLE)
+/* S_APPEND (chattr +a): written only at the end -- an open for writing without
+ * O_APPEND, O_TRUNC, F_SETFL clearing O_APPEND, truncate, fallocate but for
+ * FALLOC_FL_KEEP_SIZE, a link, and removal or rename of it (or, for a directory, of
+ * its entries) are EPERM; so are mode, owner and set times */
+#define INODE_APPEND 0x2u
+#define IS_APPEND(inode) (READ_ONCE((inode)->i_flags) & INODE_APPEND)
+/* S_NOATIME (chattr +A): reads never touch the access time */
+#define INODE_NOATIME 0x4u
+#define IS_NOATIME(inode) (READ_ONCE((inode)->i_flags) & INODE_NOATIME)
+/* FS_NODUMP_FL (chattr +d): kept for FS_IOC_GETFLAGS and statx, nothing enforced */
+#define INODE_NODUMP 0x8u
 
 /* What notify_change() is asked to change (the kernel's ATTR_* bits). */
 #define ATTR_MODE  (1u << 0)
@@ -141,6 +153,10 @@ struct inode_operations {
 			    size_t bufsiz);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
+	/* The FS_*_FL flags the filesystem keeps (FS_IOC_GETFLAGS/SETFLAGS, the
+	 * kernel's ->fileattr_get/set: shmem's SHMEM_FL_USER_MODIFIABLE), held in
+	 * i_flags; 0: none, those ioctls are ENOTTY */
+	unsigned int fileattr_flags;
 	/* Optional: make the change attr describes in the filesystem's own store, after
 	 * every check and before the VFS copies it into the inode (the part of the
 	 * kernel's ->setattr that writes: hostfs passes it to the host).  0, or -errno
@@ -291,7 +307,9 @@ struct inode {
 	uint32_t i_ino;                  /* immutable */
 	uint16_t i_mode;                 /* umode_t; type bits immutable */
 	uint8_t i_state;                 /* I_LINKABLE */
-	uint8_t i_flags;                 /* INODE_IMMUTABLE; set when the inode is made */
+	/* INODE_*: set when the inode is made (procfs) or by FS_IOC_SETFLAGS under
+	 * ns_lock (memfs); lockless readers use READ_ONCE (IS_IMMUTABLE...) */
+	uint8_t i_flags;
 	unsigned int i_nlink;
 	uid_t i_uid;
 	gid_t i_gid;

@@ -351,32 +351,16 @@ static int inotify_fionread(const struct fsnotify_group *g)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
-int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg)
+/* FIONREAD of an inotify descriptor (ns_lock held): 0 with *n, or -ENOTTY for a file
+ * that is not one (src/ioctl.c) */
+int inotify_fionread_file(struct file *f, int *n)
 {
-	struct file *f;
-	int err = -ENOTTY, n = 0;
+	struct fsnotify_group *g = file_group(f);
 
-	task_enter(task);
-	f = fdget(task, fd);
-	if (!f || (f->f_mode & FMODE_PATH)) {
-		err = -EBADF;
-	} else if (cmd == FIONREAD && file_group(f)) {
-		n = inotify_fionread(file_group(f));
-		err = 0;
-	} else if (cmd == FIONREAD && S_ISREG(f->f_inode->i_mode)) {
-		/* do_vfs_ioctl(): a regular file's bytes after the position */
-		off_t left = f->f_inode->i_size - f->f_pos;
-
-		n = left > INT32_MAX ? INT32_MAX : (int)left;
-		err = 0;
-	}
-	task_leave(task);
-	if (!err) {
-		if (!arg)
-			return -EFAULT;
-		memcpy(arg, &n, sizeof(n));
-	}
-	return err;
+	if (!g)
+		return -ENOTTY;
+	*n = inotify_fionread(g);
+	return 0;
 }
 
 int uvfs_inotify_pollfd(struct uvfs_task *task, int fd)

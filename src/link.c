@@ -196,7 +196,7 @@ int uvfs_linkat(struct uvfs_task *task, int olddirfd, const char *oldpath, int n
 		err = -EXDEV;
 	else if ((err = may_linkat(task, inode)) || (err = may_create(&task->cred, dir)))
 		;
-	else if (IS_IMMUTABLE(inode))
+	else if (IS_APPEND(inode) || IS_IMMUTABLE(inode))
 		err = -EPERM;
 	else if (S_ISDIR(inode->i_mode) || !dir->i_op->link)
 		err = -EPERM;

@@ -329,8 +329,8 @@ static inline enum atime_rule mnt_atime_rule(const struct mount *mnt, const stru
 {
 	int f = __atomic_load_n(&mnt->mnt_flags, __ATOMIC_RELAXED);
 
-	if ((f & (MNT_NOATIME | MNT_READONLY)) || __atomic_load_n(&mnt->mnt_sb->s_readonly,
-								  __ATOMIC_RELAXED) ||
+	if (IS_NOATIME(inode) || (f & (MNT_NOATIME | MNT_READONLY)) ||
+	    __atomic_load_n(&mnt->mnt_sb->s_readonly, __ATOMIC_RELAXED) ||
 	    ((f & MNT_NODIRATIME) && S_ISDIR(inode->i_mode)))
 		return ATIME_NEVER;
 	return f & MNT_RELATIME ? ATIME_RELATIME : ATIME_STRICT;

@@ -213,7 +213,8 @@ static inline bool check_sticky(const struct cred *cred, const struct inode *dir
 
 /* may_delete(): in the kernel's order — a negative victim ENOENT; write and search
  * permission on the directory (inode_permission: EPERM if it is immutable, EACCES);
- * EPERM for the sticky rule or an immutable victim; then the type checks; ENOENT in
+ * EPERM for an append-only directory, the sticky rule or an append-only or
+ * immutable victim (may_delete_entry()); then the type checks; ENOENT in
  * a removed directory. */
 static inline int may_delete(const struct cred *cred, const struct dentry *dir,
 			     const struct dentry *victim, bool isdir)
@@ -225,7 +226,10 @@ static inline int may_delete(const struct cred *cred, const struct dentry *dir,
 	err = inode_permission(cred, dir->d_inode, MAY_WRITE | MAY_EXEC);
 	if (err)
 		return err;
-	if (check_sticky(cred, dir->d_inode, victim->d_inode) || IS_IMMUTABLE(victim->d_inode))
+	if (IS_APPEND(dir->d_inode))
+		return -EPERM;
+	if (check_sticky(cred, dir->d_inode, victim->d_inode) || IS_APPEND(victim->d_inode) ||
+	    IS_IMMUTABLE(victim->d_inode))
 		return -EPERM;
 	if (isdir) {
 		if (!S_ISDIR(victim->d_inode->i_mode))

@@ -93,8 +93,9 @@ static int build_open_flags(int flags, mode_t mode, struct open_flags *op)
 }
 
 /* may_open(): the type's refusals, then inode_permission(MAY_OPEN | acc_mode) — an
- * exited task's /proc/PID, reached through a magic link, is ESRCH there — then
- * O_NOATIME, which only the owner (or CAP_FOWNER) may ask for. */
+ * exited task's /proc/PID, reached through a magic link, is ESRCH there — then an
+ * append-only file's EPERM, then O_NOATIME, which only the owner (or CAP_FOWNER)
+ * may ask for. */
 static int may_open(const struct cred *cred, const struct path *path, int acc_mode, int flag)
 {
 	struct inode *inode = path->dentry->d_inode;
@@ -129,6 +130,10 @@ static int may_open(const struct cred *cred, const struct path *path, int acc_mo
 	err = inode_permission(cred, inode, MAY_OPEN | acc_mode);
 	if (err)
 		return err;
+	/* an append-only file is opened for writing with O_APPEND, never O_TRUNC */
+	if (IS_APPEND(inode) && ((((flag & O_ACCMODE) != O_RDONLY) && !(flag & O_APPEND)) ||
+				 (flag & O_TRUNC)))
+		return -EPERM;
 	if ((flag & O_NOATIME) && !inode_owner_or_capable(cred, inode))
 		return -EPERM;
 	return 0;

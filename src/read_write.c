@@ -359,6 +359,9 @@ static int vfs_fallocate(const struct cred *cred, struct file *f, int mode, off_
 	}
 	if (!(f->f_mode & FMODE_WRITE))
 		return -EBADF;
+	/* "We can only allow pure fallocate on append only files" */
+	if ((mode & ~FALLOC_KEEP_SIZE) && IS_APPEND(inode))
+		return -EPERM;
 	if (IS_IMMUTABLE(inode))
 		return -EPERM;
 	if (S_ISFIFO(inode->i_mode))

@@ -27,7 +27,7 @@ LAYERS = [
     # 3: the path walk
     ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)
-    ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "inotify", "stat", "attr", "read_write", "readdir",
+    ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "inotify", "ioctl", "stat", "attr", "read_write", "readdir",
                   "fcntl", "exec", "mount", "fsopen", "statmount", "introspect", "sys"}),
     # 5: the instance's setup and teardown
     ("top", {"uvfs"}),

@@ -114,7 +114,8 @@ def filter_lists(src):
         "notified": strings("notified") | by_number("notified_nr") | {"sendto"},
         "stopped for the tracer": strings("trapped") | sys_names("socket_nr") |
         sys_names("sock_watch_nr"),
-        "watched": sys_names("by_fd0") | sys_names("by_fd1") | sys_names("by_fd2"),
+        "watched": sys_names("by_fd0") | sys_names("by_fd1") | sys_names("by_fd2") |
+        sys_names("by_fd4"),
         "refused: `ENOSYS`": strings("refused") | by_number("refused_nr"),
         "refused: `EPERM`": strings("refused_perm"),
     }

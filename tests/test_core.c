@@ -374,6 +374,86 @@ static void test_task_setcred(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_ioctl's file attributes: the API's edges (what each flag refuses is compared
+ * with the kernel's tmpfs by tests/uvfs-run/attrs.sh) */
+static void test_fileattr(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct uvfs_caps caps;
+	struct statx sx;
+	unsigned char fsx[28] = { 0 };
+	int fd, op, fifo, v;
+
+	(void)state;
+	fd = uvfs_openat(t, AT_FDCWD, "/f", O_CREAT | O_RDWR, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x80086601 /* FS_IOC_GETFLAGS */, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x80086601, NULL), -EFAULT);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x40086602 /* FS_IOC_SETFLAGS */, NULL), -EFAULT);
+	v = 0x1;  /* FS_SECRM_FL: not tmpfs's */
+	assert_int_equal(uvfs_ioctl(t, fd, 0x40086602, &v), -EOPNOTSUPP);
+	v = 0x10 | 0x40;  /* immutable, nodump */
+	assert_int_equal(uvfs_ioctl(t, fd, 0x40086602, &v), 0);
+	v = 0;
+	assert_int_equal(uvfs_ioctl(t, fd, 0x80086601, &v), 0);
+	assert_int_equal(v, 0x50);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x801c581f /* FS_IOC_FSGETXATTR */, fsx), 0);
+	assert_int_equal(fsx[0], 0x88);  /* FS_XFLAG_IMMUTABLE | FS_XFLAG_NODUMP */
+	assert_int_equal(uvfs_statx(t, AT_FDCWD, "/f", 0, STATX_BASIC_STATS, &sx), 0);
+	assert_int_equal(sx.stx_attributes & (STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND |
+					      STATX_ATTR_NODUMP),
+			 STATX_ATTR_IMMUTABLE | STATX_ATTR_NODUMP);
+	assert_int_equal(uvfs_write(t, fd, "x", 1), 1);  /* opened before: as Linux */
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/f", O_WRONLY, 0), -EPERM);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/f", 0), -EPERM);
+	assert_int_equal(uvfs_fchmodat(t, AT_FDCWD, "/f", 0600, 0), -EPERM);
+	/* an extent size hint is XFS's: EOPNOTSUPP; without its flag, EINVAL */
+	memset(fsx, 0, sizeof(fsx));
+	fsx[4] = 1;
+	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820 /* FS_IOC_FSSETXATTR */, fsx), -EINVAL);
+	fsx[1] = 0x08;  /* FS_XFLAG_EXTSIZE */
+	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820, fsx), -EOPNOTSUPP);
+	/* cleared through the other form: FS_XFLAG_NODUMP alone */
+	memset(fsx, 0, sizeof(fsx));
+	fsx[0] = 0x80;
+	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820, fsx), 0);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x80086601, &v), 0);
+	assert_int_equal(v, 0x40);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/f", 0), 0);
+	/* not on an O_PATH descriptor (EBADF), nor on a fifo (shmem keeps none: ENOTTY) */
+	assert_int_equal(uvfs_mknodat(t, AT_FDCWD, "/p", S_IFIFO | 0644, 0), 0);
+	op = uvfs_openat(t, AT_FDCWD, "/p", O_PATH, 0);
+	fifo = uvfs_openat(t, AT_FDCWD, "/p", O_RDWR, 0);
+	assert_int_equal(uvfs_ioctl(t, op, 0x80086601, &v), -EBADF);
+	assert_int_equal(uvfs_ioctl(t, fifo, 0x80086601, &v), -ENOTTY);
+	assert_int_equal(uvfs_ioctl(t, fifo, 0x5401 /* TCGETS */, &v), -ENOTTY);
+	assert_int_equal(uvfs_ioctl(NULL, fd, 0x80086601, &v), -EINVAL);
+	/* the owner without CAP_LINUX_IMMUTABLE: nodump, not immutable; another: nothing */
+	uvfs_close(t, fifo);
+	uvfs_close(t, op);
+	uvfs_close(t, fd);
+	fd = uvfs_openat(t, AT_FDCWD, "/g", O_CREAT | O_RDWR, 0644);
+	op = uvfs_openat(t, AT_FDCWD, "/h", O_CREAT | O_RDWR, 0644);
+	assert_int_equal(uvfs_fchownat(t, AT_FDCWD, "/g", 1000, 1000, 0), 0);
+	assert_int_equal(uvfs_setresuid(t, 1000, 1000, 1000), 0);
+	assert_int_equal(uvfs_capget(t, &caps), 0);
+	assert_int_equal(caps.effective, 0);
+	v = 0x40;
+	assert_int_equal(uvfs_ioctl(t, fd, 0x40086602, &v), 0);
+	v = 0x10;
+	assert_int_equal(uvfs_ioctl(t, fd, 0x40086602, &v), -EPERM);
+	v = 0;
+	assert_int_equal(uvfs_ioctl(t, op, 0x40086602, &v), -EPERM);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x80086601, &v), 0);
+	assert_int_equal(v, 0x40);
+	uvfs_close(t, fd);
+	uvfs_close(t, op);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 static void test_sparse_file(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -1758,6 +1838,7 @@ int main(void)
 		cmocka_unit_test(test_clone_fs_files),
 		cmocka_unit_test(test_ida_lowest_free),
 		cmocka_unit_test(test_task_setcred),
+		cmocka_unit_test(test_fileattr),
 		cmocka_unit_test(test_sparse_file),
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
 		cmocka_unit_test(test_devices_have_no_drivers),

@@ -728,8 +728,16 @@ int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd);
  * SIGIO, or the signal F_SETSIG gave the file (with si_fd), as the kernel's
  * send_sigio() would.  Cheap when no F_NOTIFY was ever made. */
 int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd);
-/* uvfs_ioctl - FIONREAD (into the int at arg): an inotify descriptor's queued bytes, a
- * regular file's bytes after the position; ENOTTY for anything else, EBADF. */
+/* uvfs_ioctl - do_vfs_ioctl()'s calls uvfs answers, arg the caller's copy of what the
+ * program's argument points at (NULL where that faults: EFAULT):
+ *   FIONREAD (an int): an inotify descriptor's queued bytes, a regular file's bytes
+ *     after the position;
+ *   FS_IOC_GETFLAGS, FS_IOC_SETFLAGS (an int of FS_*_FL), FS_IOC_FSGETXATTR,
+ *     FS_IOC_FSSETXATTR (a struct fsxattr): a memfs file's or directory's attributes
+ *     (immutable, append-only, nodump, noatime, as tmpfs keeps them), set by the
+ *     owner, +i and +a with CAP_LINUX_IMMUTABLE (EPERM), EROFS, EOPNOTSUPP for what
+ *     memfs does not keep, ENOTTY on a filesystem that keeps none;
+ * ENOTTY for anything else, EBADF (an O_PATH descriptor too), EINVAL (task NULL). */
 int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg);
 /* uvfs_inotify_pollfd - a host descriptor (an eventfd) readable while the inotify
  * descriptor fd has events queued, for poll/select/epoll; uvfs keeps it so and closes

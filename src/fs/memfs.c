@@ -140,6 +140,10 @@ static uint64_t linux_default_limit(void)
 	return pages > 0 ? (uint64_t)pages / 2 : 0;
 }
 
+/* SHMEM_FL_USER_MODIFIABLE: FS_IMMUTABLE_FL, FS_APPEND_FL, FS_NODUMP_FL,
+ * FS_NOATIME_FL (src/ioctl.c; FS_CASEFOLD_FL wants an encoding memfs never has) */
+#define MEMFS_FL_MODIFIABLE (0x10u | 0x20u | 0x40u | 0x80u)
+
 static const struct inode_operations memfs_dir_iops, memfs_file_iops, memfs_link_iops,
 	memfs_special_iops, memfs_fifo_iops, memfs_sock_iops;
 static const struct file_operations memfs_dir_fops, memfs_file_fops;
@@ -986,12 +990,19 @@ static void memfs_show_options(FILE *m, const struct super_block *sb)
 }
 
 /* shmem_getattr(): the attributes tmpfs can hold (FS_IOC_SETFLAGS's immutable,
- * append, nodump; uvfs sets none of them, so none is ever on), and no birth time
- * (tmpfs's i_crtime: a deliberate difference, for 12 bytes an inode) */
+ * append, nodump) and which are on, and no birth time (tmpfs's i_crtime: a
+ * deliberate difference, for 12 bytes an inode) */
 static void memfs_statx(struct inode *inode, unsigned int mask, struct statx *sx)
 {
-	(void)inode;
+	uint8_t fl = READ_ONCE(inode->i_flags);
+
 	(void)mask;
+	if (fl & INODE_APPEND)
+		sx->stx_attributes |= STATX_ATTR_APPEND;
+	if (fl & INODE_IMMUTABLE)
+		sx->stx_attributes |= STATX_ATTR_IMMUTABLE;
+	if (fl & INODE_NODUMP)
+		sx->stx_attributes |= STATX_ATTR_NODUMP;
 	sx->stx_attributes_mask |= STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND | STATX_ATTR_NODUMP;
 }
 
@@ -1592,11 +1603,13 @@ static const struct inode_operations memfs_dir_iops = {
 	.rename = memfs_rename,
 	.tmpfile = memfs_tmpfile,
 	.standin = memfs_dir_standin,
+	.fileattr_flags = MEMFS_FL_MODIFIABLE,
 	.fop = &memfs_dir_fops,
 };
 
 static const struct inode_operations memfs_file_iops = {
 	.setsize = memfs_setsize,
+	.fileattr_flags = MEMFS_FL_MODIFIABLE,
 	.memfd = memfs_file_memfd,
 	.fop = &memfs_file_fops,
 };

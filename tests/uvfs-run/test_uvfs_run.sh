@@ -74,7 +74,7 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
-	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/realprogs.sh" "$here/handles.py" \
+	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -235,15 +235,15 @@ same "file locks between processes on a --bind, as the kernel's" \
 	"$(grep -Ev "$lk_known" <<< "$want")" "$(grep -Ev "$lk_known" <<< "$got")"
 same "... leases on a --bind: none" "$lk_leases" "$(grep '^lease:' <<< "$got")"
 rm -rf "$ldir"
-# Attributes: a memfs file keeps none (chattr of a flag is EOPNOTSUPP, a deliberate
-# difference: tmpfs keeps +i, +a, +d, +A, SEMANTICS §9), and the stand-in, which is the
-# memfd of its data, does not take them either; through --ro-bind, EROFS as the kernel
-# says for a read-only bind, the host file unchanged
-got=$(cd /tmp && "$UR" -- bash -c 'cd /tmp; touch f; chattr +i f; echo "chattr +i $?"; lsattr f; echo x >> f; cat f' 2>&1)
-same "chattr on memfs: EOPNOTSUPP, nothing set, the file still writable" "chattr: Operation not supported while setting flags on f
-chattr +i 1
----------------------- f
-x" "$got"
+# Attributes: chattr +i, +a, +d, +A on memfs files and directories, lsattr, what
+# each refuses and statx's attributes, as on the kernel's tmpfs (tests/uvfs-run/
+# attrs.sh); through --ro-bind, EROFS as the kernel says for a read-only bind, the
+# host file unchanged
+want=$(native bash "$work/attrs.sh" /tmp 2>&1)
+same "attrs.sh natively: set, then refused" "set: 0
+----i----------------- i" "$(head -2 <<< "$want")"
+same "file attributes on memfs, as on the kernel's tmpfs" "$want" \
+	"$(cd /tmp && "$UR" -- bash "$work/attrs.sh" /tmp 2>&1)"
 adir=$(mktemp -d /var/tmp/uvfs-run-attr.XXXXXX)
 touch "$adir/h"
 before=$(lsattr "$adir/h")
@@ -353,6 +353,19 @@ case "$want" in
 esac
 got=$(cd /tmp && "$UR" -- python3 "$work/newmount.py" 2>&1)
 same "fsopen, fsconfig, fsmount, move_mount, open_tree, mount_setattr, statmount, listmount: each flag and error" "$want" "$got"
+
+# /proc/PID/mem: the kernel's own file, opened after uvfs's checks (gVisor's ProcPidMem)
+want=$(native python3 "$work/procmem.py" 2>&1)
+same "/proc/PID/mem natively" "another user's Permission denied" "$(tail -1 <<< "$want")"
+same "/proc/PID/mem under uvfs-run: the process's memory" "$want" \
+	"$("$UR" -- python3 "$work/procmem.py" 2>&1)"
+
+# /proc/PID/comm written by the program: the kernel's own file, so the thread group's
+# names are its own to change (gVisor's ProcTask.Comm*)
+want=$(native python3 "$work/proccomm.py" 2>&1)
+same "comm written natively" "another process's comm Invalid argument" "$(tail -1 <<< "$want")"
+same "comm written under uvfs-run: the process's and its threads'" "$want" \
+	"$("$UR" -- python3 "$work/proccomm.py" 2>&1)"
 
 rm -rf "$work"
 
@@ -968,12 +981,6 @@ z: Permission denied
 bad: No such device or address
 character special file 1:5" "$want"
 same "device nodes on memfs under uvfs-run: the devices" "$want" "$("$UR" -- bash -c "$memdev" 2>&1)"
-
-# /proc/PID/mem: the kernel's own file, opened after uvfs's checks (gVisor's ProcPidMem)
-want=$(native python3 "$work/procmem.py" 2>&1)
-same "/proc/PID/mem natively" "another user's Permission denied" "$(tail -1 <<< "$want")"
-same "/proc/PID/mem under uvfs-run: the process's memory" "$want" \
-	"$("$UR" -- python3 "$work/procmem.py" 2>&1)"
 
 same "the host's /dev/null untouched (mode, ctime)" "$devnull" "$(stat -c '%a %Z' /dev/null)"
 

@@ -56,7 +56,6 @@ struct mnt_opt {
 static sigset_t caller_mask;
 static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program */
 static struct rlimit caller_nofile;   /* RLIMIT_NOFILE, for the program */
-unsigned long run_nofile;
 
 static void usage(FILE *out)
 {

@@ -22,9 +22,10 @@
  *     kernel's path: a library the program opened on the read-only root has the same
  *     name on both sides; one on a --bind or memfs mount shows the host's name (or
  *     /memfd:uvfs) once its descriptor is closed (docs/SEMANTICS.md §9).
- * A write (comm, oom_score_adj) goes to the kernel's file, made by the supervisor: the
- * kernel refuses a write to another process's comm (comm_write(): EINVAL), which the
- * program then sees.
+ * A write (oom_score_adj, a comm opened for reading and writing) goes to the kernel's
+ * file, made by the supervisor; a comm opened for writing only is the kernel's own
+ * file in the program (syscalls.c, install_opened), for the kernel takes a name only
+ * from a thread of the same group (comm_write(): EINVAL).
  *
  * Locking: none of its own; the source's read runs without uvfs's lock and takes
  * trace.c's procs_lock (run_uproc_names), under which uvfs is called (the order
@@ -491,11 +492,13 @@ static ssize_t src_fd_link(void *arg, int pid, int fd, char *buf, size_t size)
 	 * install_opened) is where the program sees that proc: below /proc */
 	if ((size_t)n < size && (size_t)n > strlen(RUN_PROC "/") &&
 	    !memcmp(buf, RUN_PROC "/", strlen(RUN_PROC "/"))) {
-		size_t cut = strlen(RUN_PROC) - strlen("/proc");
+		char rest[PATH_MAX];  /* "/PID/mem" */
+		size_t len = (size_t)n - strlen(RUN_PROC);
 
-		memmove(buf, buf + cut, (size_t)n - cut);
-		memcpy(buf, "/proc", strlen("/proc"));
-		n -= (ssize_t)cut;
+		if (len < sizeof(rest)) {
+			memcpy(rest, buf + strlen(RUN_PROC), len);
+			n = snprintf(buf, size, "/proc%.*s", (int)len, rest);
+		}
 	}
 	/* a text that filled the buffer may be longer: the caller asks again with room */
 	return (size_t)n == size ? (ssize_t)size + 1 : n;

@@ -853,15 +853,19 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else if (run_proc_fd >= 0 && !(flags & O_PATH) &&
 		   (pid = uvfs_proc_file(T(p), fd, &tid, name, sizeof(name))) > 0 &&
-		   !strcmp(name, "mem")) {
+		   (!strcmp(name, "mem") || (!strcmp(name, "comm") && (flags & O_ACCMODE) == O_WRONLY))) {
 		/* /proc/PID/mem: the process's memory is the kernel's -- its own file,
 		 * of the program's pid namespace, opened with the program's credentials
 		 * after uvfs's checks (mm_access(): the kernel asks ptrace_may_access()
-		 * again), and the program's descriptor is the kernel's from then on */
+		 * again), and the program's descriptor is the kernel's from then on.  So
+		 * is a comm opened for writing: the kernel takes a name from a thread of
+		 * the same group only (comm_write(): EINVAL from the supervisor), so the
+		 * program's own write must reach it */
 		if (tid)
-			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/task/%d/mem", run_proc_fd, pid, tid);
+			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/task/%d/%s", run_proc_fd, pid,
+				 tid, name);
 		else
-			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/mem", run_proc_fd, pid);
+			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/%s", run_proc_fd, pid, name);
 		uvfs_close(T(p), fd);
 		return install(p, r, open_as_caller(p, link, (flags & O_ACCMODE) | O_NOCTTY | O_CLOEXEC),
 			       -1, flags);
@@ -2347,15 +2351,14 @@ static enum action fcntl_setlease(struct proc *p, struct user_regs_struct *r, in
  * ioctl on a uvfs descriptor.  The generic ones (do_vfs_ioctl) are uvfs's where they
  * touch the open file: FIOCLEX/FIONCLEX the number's flag (the kernel's, and uvfs's
  * mirror), FIONBIO O_NONBLOCK, FIONREAD of a regular file the bytes after uvfs's
- * position.  A memfs file's stand-in is the memfd of its data,
- * whose attributes must stay uvfs's: the rest is answered as tmpfs answers for a file
- * with no attributes set -- FIGETBSZ 4096,
- * FIOQSIZE the bytes allocated, FS_IOC_GETFLAGS 0, FS_IOC_FSGETXATTR zeros,
- * FS_IOC_SETFLAGS of no flag 0 -- and ENOTTY (shmem has no ->unlocked_ioctl).
- * Deliberate difference: FS_IOC_SETFLAGS of a flag (chattr +i, +a, +d, +A) is
- * EOPNOTSUPP, as on a filesystem without attributes: uvfs keeps none yet
- * (docs/SEMANTICS.md §9).  A host file's: the kernel's on the host file, but what
- * would change it through a read-only uvfs mount is EROFS (mnt_want_write_file()).
+ * position.  A memfs file's or directory's attributes (FS_IOC_GETFLAGS, SETFLAGS,
+ * FSGETXATTR, FSSETXATTR: chattr, lsattr) are uvfs's (uvfs_ioctl()) -- its stand-in,
+ * the memfd of its data or a directory of the kernel's, must not take them (an
+ * immutable memfd would refuse uvfs's writes); the rest on a memfs file is answered
+ * as tmpfs answers -- FIGETBSZ 4096, FIOQSIZE the bytes allocated -- and ENOTTY
+ * (shmem has no ->unlocked_ioctl).  A host file's: the kernel's on the host file, but
+ * what would change it through a read-only uvfs mount is EROFS
+ * (mnt_want_write_file()).
  */
 #define FIGETBSZ_ 2
 #define FIOQSIZE_ 0x5460
@@ -2397,6 +2400,20 @@ static enum action do_ioctl(struct proc *p, struct user_regs_struct *r, int fd, 
 		v = (int)(st.st_size - pos);  /* put_user of an int, as the kernel's */
 		return skip(r, pos < 0 ? (int)pos : mem_write(p->tid, arg, &v, sizeof(v)));
 	}
+	if ((cmd == FS_IOC_GETFLAGS_ || cmd == FS_IOC_SETFLAGS_ || cmd == FS_IOC_FSGETXATTR_ ||
+	     cmd == FS_IOC_FSSETXATTR_) && uvfs_host_fd(T(p), fd) == -EXDEV &&
+	    !uvfs_fstatfs(T(p), fd, &sfs) && sfs.f_type == TMPFS_MAGIC_) {
+		/* a memfs file's or directory's attributes: uvfs's (chattr, lsattr) */
+		char buf[28];  /* an int, or struct fsxattr */
+		size_t size = cmd == FS_IOC_FSGETXATTR_ || cmd == FS_IOC_FSSETXATTR_ ? 28 : 4;
+		bool set = cmd == FS_IOC_SETFLAGS_ || cmd == FS_IOC_FSSETXATTR_;
+		int err;
+
+		err = uvfs_ioctl(T(p), fd, cmd, set && mem_read(p->tid, arg, buf, size) ? NULL : buf);
+		if (!err && !set)
+			err = mem_write(p->tid, arg, buf, size);
+		return skip(r, err);
+	}
 	if (!memfs_file(p, fd, &st)) {
 		if ((cmd == FS_IOC_SETFLAGS_ || cmd == FS_IOC_FSSETXATTR_) &&
 		    uvfs_host_fd(T(p), fd) >= 0 && !uvfs_fstatfs(T(p), fd, &sfs) &&
@@ -2413,18 +2430,6 @@ static enum action do_ioctl(struct proc *p, struct user_regs_struct *r, int fd, 
 
 		return skip(r, mem_write(p->tid, arg, &bytes, sizeof(bytes)));
 	}
-	case FS_IOC_GETFLAGS_:
-		v = 0;
-		return skip(r, mem_write(p->tid, arg, &v, sizeof(v)));
-	case FS_IOC_FSGETXATTR_: {
-		char zeros[28] = { 0 };
-
-		return skip(r, mem_write(p->tid, arg, zeros, sizeof(zeros)));
-	}
-	case FS_IOC_SETFLAGS_:
-		if (mem_read(p->tid, arg, &v, sizeof(v)))
-			return skip(r, -EFAULT);
-		return skip(r, v ? -EOPNOTSUPP : 0);
 	default:
 		return skip(r, -ENOTTY);
 	}

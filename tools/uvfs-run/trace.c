@@ -86,6 +86,7 @@ pid_t run_tracer_pid;
 struct run_stats run_stats;
 int run_workers;
 int run_null_fd = -1, run_dev_fd = -1, run_notify_fd = -1, run_standin_dir = -1;
+unsigned long run_nofile = 1024;  /* set by main.c, raise_nofile() */
 
 #define PROC_HASH 4096
 static struct proc *procs[PROC_HASH];
