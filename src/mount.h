@@ -80,7 +80,8 @@ struct mount {
  */
 struct mnt_namespace {
 	struct mount *root;              /* the rootfs */
-	uint64_t ns_id;                  /* immutable: never reused (statmount's mnt_ns_id) */
+	uint64_t ns_id;                  /* ns_lock: never reused (statmount's mnt_ns_id);
+					  * the embedder's (uvfs_set_mnt_ns_id) */
 	long count;                      /* its tasks, and the instance's hold on the first */
 	unsigned int nr_mounts;          /* mounts in it, the rootfs too (fs.mount-max) */
 	/* mounts a propagation will add, counted while it makes them; 0 between calls */

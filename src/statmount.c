@@ -11,7 +11,8 @@
  *
  * Deliberate differences: no security module, so no security options; no idmapped
  * mounts, so no uid or gid maps (both emit nothing, as Linux for a mount without
- * them); mnt_ns_id counts per instance, not for the machine.
+ * them); mnt_ns_id counts per instance, not for the machine, unless the embedder
+ * gives the kernel's (uvfs_set_mnt_ns_id).
  *
  * Locking: ns_lock for each call (task_enter).
  */
@@ -419,4 +420,14 @@ out:
 	free(v);
 	task_leave(task);
 	return err;
+}
+
+int uvfs_set_mnt_ns_id(struct uvfs_task *task, uint64_t id)
+{
+	if (!task || !id)
+		return -EINVAL;
+	task_enter(task);
+	task->mnt_ns->ns_id = id;
+	task_leave(task);
+	return 0;
 }

@@ -454,6 +454,55 @@ static void test_fileattr(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_set_mnt_ns_id: the embedder's identity of a namespace, in statmount's answer
+ * and as listmount's request names it; a namespace unshared from it keeps its own */
+static void test_mnt_ns_id(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *c;
+	struct uvfs_mnt_id_req req = { .size = 32, .mnt_id = ~0ull, .param = 0 };
+	unsigned char sm[512];
+	uint64_t ids[4], ns_id, first;
+	struct statx sx;
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(uvfs_statx(t, AT_FDCWD, "/", 0, 0x4000 /* STATX_MNT_ID_UNIQUE */, &sx), 0);
+	req.mnt_id = sx.stx_mnt_id;
+	req.param = 0x40;  /* STATMOUNT_MNT_NS_ID */
+	assert_int_equal(uvfs_statmount(t, &req, sm, sizeof(sm), 0), 0);
+	memcpy(&first, sm + 112, sizeof(first));
+	assert_int_equal(uvfs_set_mnt_ns_id(t, 0), -EINVAL);
+	assert_int_equal(uvfs_set_mnt_ns_id(NULL, 7), -EINVAL);
+	assert_int_equal(uvfs_set_mnt_ns_id(t, 890187), 0);
+	assert_int_equal(uvfs_statmount(t, &req, sm, sizeof(sm), 0), 0);
+	memcpy(&ns_id, sm + 112, sizeof(ns_id));
+	assert_int_equal(ns_id, 890187);
+	req.mnt_id = ~0ull;  /* LSMT_ROOT */
+	req.param = 0;
+	req.mnt_ns_id = 0;
+	n = uvfs_listmount(t, &req, ids, 4, 0);
+	assert_true(n > 0);
+	req.mnt_ns_id = 890187;
+	assert_int_equal(uvfs_listmount(t, &req, ids, 4, 0), n);
+	req.mnt_ns_id = first;  /* the id it had: no namespace has it now */
+	assert_int_equal(uvfs_listmount(t, &req, ids, 4, 0), -ENOENT);
+	c = uvfs_task_clone(t, 2, 0);
+	assert_non_null(c);
+	assert_int_equal(uvfs_unshare(c, CLONE_NEWNS), 0);
+	req.mnt_id = sx.stx_mnt_id;
+	req.param = 0x40;
+	req.mnt_ns_id = 0;
+	assert_int_equal(uvfs_statx(c, AT_FDCWD, "/", 0, 0x4000, &sx), 0);
+	req.mnt_id = sx.stx_mnt_id;
+	assert_int_equal(uvfs_statmount(c, &req, sm, sizeof(sm), 0), 0);
+	memcpy(&ns_id, sm + 112, sizeof(ns_id));
+	assert_true(ns_id != 890187);
+	uvfs_task_exit(c);
+	uvfs_task_exit(t);
+	uvfs_free(fs);
+}
+
 static void test_sparse_file(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -1839,6 +1888,7 @@ int main(void)
 		cmocka_unit_test(test_ida_lowest_free),
 		cmocka_unit_test(test_task_setcred),
 		cmocka_unit_test(test_fileattr),
+		cmocka_unit_test(test_mnt_ns_id),
 		cmocka_unit_test(test_sparse_file),
 		cmocka_unit_test(test_unlinked_file_freed_at_last_close),
 		cmocka_unit_test(test_devices_have_no_drivers),

@@ -527,6 +527,13 @@ static int fake_tids(void *arg, int pid, int *tids, size_t max)
 	return 3;
 }
 
+/* 7 and 9 are threads of 1; every other number is its own process or none */
+static int fake_tgid(void *arg, int tid)
+{
+	(void)arg;
+	return tid == 7 || tid == 9 ? 1 : tid == 1 || tid == 2 ? tid : -ESRCH;
+}
+
 static int fake_current_tid(void *arg, int pid)
 {
 	(void)arg;
@@ -540,7 +547,7 @@ static void test_proc_source(void **state)
 	struct fake_source src = { .t = t, .close_fd = -1 };
 	const struct uvfs_proc_source ops = {
 		.read = fake_read, .write = fake_write, .tids = fake_tids,
-		.current_tid = fake_current_tid,
+		.current_tid = fake_current_tid, .tgid = fake_tgid,
 	};
 	const struct uvfs_proc_source no_read = { .write = fake_write };
 	char names[2048], buf[8192];
@@ -614,6 +621,26 @@ static void test_proc_source(void **state)
 
 	assert_int_equal(read_file(t, "/proc/1/stat", buf, sizeof(buf)), 9);
 	assert_string_equal(buf, "stat 1 0\n");
+	/* /proc/TID of a thread that does not lead: found, not listed, its files the
+	 * thread's; its task directory the process's; a task directory's links 2 and
+	 * one a thread (proc_task_getattr()) */
+	{
+		struct stat st;
+
+		assert_int_equal(read_file(t, "/proc/7/status", buf, sizeof(buf)), 11);
+		assert_string_equal(buf, "status 1 7\n");
+		list_dir(t, "/proc/9/task", names, sizeof(names), NULL, &d_off);
+		assert_string_equal(names, ". .. 1 7 9 ");
+		assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/8", &st, 0), -ENOENT);
+		assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/1/task", &st, 0), 0);
+		assert_int_equal(st.st_nlink, 5);
+		assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/proc/2/task", &st, 0), 0);
+		assert_int_equal(st.st_nlink, 3);
+		fd = uvfs_openat(t, AT_FDCWD, "/proc/7", O_RDONLY | O_DIRECTORY, 0);
+		assert_true(fd >= 0);
+		assert_int_equal(uvfs_proc_pid(t, fd), -EXDEV);  /* not a process's */
+		uvfs_close(t, fd);
+	}
 	assert_int_equal(read_file(t, "/proc/self/task/9/status", buf, sizeof(buf)), 11);
 	assert_string_equal(buf, "status 1 9\n");
 	assert_int_equal(read_file(t, "/proc/loadavg", buf, sizeof(buf)), 12);

@@ -993,6 +993,12 @@ struct uvfs_proc_source {
 			 size_t len);
 	int (*tids)(void *arg, int pid, int *tids, size_t max);
 	int (*current_tid)(void *arg, int pid);
+	/* Optional (added in 0.1 after tids): the process thread tid belongs to, or
+	 * -ESRCH.  /proc/TID of a thread that does not lead its process is looked up,
+	 * not listed, as Linux's proc_pid_lookup() finds any task: a directory like
+	 * /proc/PID's whose files are the thread's (read(pid, tid, ...)).  Called with
+	 * uvfs's lock held, like tids. */
+	int (*tgid)(void *arg, int tid);
 };
 int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg);
 
@@ -1135,6 +1141,16 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags);
  *   not at or below new_root, new_root not below the root.
  */
 int uvfs_unshare(struct uvfs_task *task, int flags);
+
+/*
+ * uvfs_set_mnt_ns_id - the identity of the task's mount namespace, as statmount's
+ *   mnt_ns_id and listmount's and statmount's requests name it: by default a number
+ *   counted per instance from 1; an embedder that mirrors each of uvfs's namespaces
+ *   with one of the kernel's gives the kernel's (ioctl NS_GET_MNTNS_ID of its nsfs
+ *   file: uvfs-run), so that a program's two views of it agree.  Errors: EINVAL
+ *   (task NULL, id 0).
+ */
+int uvfs_set_mnt_ns_id(struct uvfs_task *task, uint64_t id);
 
 /*
  * The new mount API (Linux 5.2+; the kernel's flags and errors, each check in its

@@ -467,6 +467,18 @@ static int proc_tids(struct uvfs *fs, int pid, int *tids, size_t max)
 	return n < 0 ? n : n > PROC_TIDS_MAX ? PROC_TIDS_MAX : n;
 }
 
+/* proc_task_getattr(): a task directory's links are 2 and one a thread; kept in the
+ * inode at each locked lookup and revalidation (a lockless walk through it takes
+ * the lock: proc_revalidate()), as the source is asked under ns_lock only */
+static void task_dir_nlink(struct inode *inode)
+{
+	int tids[PROC_TIDS_MAX];
+	int n = proc_tids(inode->i_sb->s_fs, PI(inode)->pid, tids, ARRAY_SIZE(tids));
+
+	if (n > 0)
+		WRITE_ONCE(inode->i_nlink, 2u + (unsigned int)n);
+}
+
 /* Whether tid is a thread of process pid (next_tid()/proc_task_lookup()) */
 static bool proc_tid_alive(struct uvfs *fs, int pid, int tid)
 {
@@ -684,10 +696,23 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 		if (!number || n > INT32_MAX)
 			return false;
 		STAT_ADD(fs->stats.dir_steps, 1);
-		if (!(t = find_task(fs, (int)n)))
-			return false;
-		fill_pid_entry(e, t);
-		return true;
+		if ((t = find_task(fs, (int)n))) {
+			fill_pid_entry(e, t);
+			return true;
+		}
+		/* a thread that does not lead its process: found, not listed
+		 * (proc_pid_lookup() takes any task), its files the thread's */
+		if (fs->proc_src.tgid) {
+			int tg = fs->proc_src.tgid(fs->proc_src_arg, (int)n);
+
+			if (tg > 0 && tg != (int)n && (t = find_task(fs, tg))) {
+				fill_pid_entry(e, t);
+				snprintf(e->name, sizeof(e->name), "%lu", n);
+				e->tid = (int)n;
+				return true;
+			}
+		}
+		return false;
 	case PROC_PID:
 	case PROC_TID:
 		for (size_t i = 0; i < ARRAY_SIZE(pid_ents); i++) {
@@ -794,6 +819,8 @@ static int proc_lookup(struct inode *dir, struct dentry *dentry)
 	PI(inode)->tid = e.tid;
 	if (e.type == PROC_FD || e.type == PROC_EFD)
 		inode->i_size = 64;
+	if (e.type == PROC_TASK)
+		task_dir_nlink(inode);
 	if (e.pid) {
 		struct uvfs_task *t = find_task(dir->i_sb->s_fs, e.pid);
 
@@ -975,13 +1002,19 @@ static int proc_revalidate(struct dentry *dentry, unsigned int flags)
 	t = find_task(inode->i_sb->s_fs, pi->pid);
 	if (!t)
 		return rcu ? -ECHILD : 0;
-	/* pid_revalidate() of a thread's directory: the thread still there (the
-	 * source is asked under ns_lock only) */
-	if (pi->type == PROC_TID) {
+	/* pid_revalidate() of a thread's directory (/proc/PID/task/TID, or /proc/TID of
+	 * a thread that does not lead): the thread still there (the source is asked
+	 * under ns_lock only) */
+	if (pi->type == PROC_TID || (pi->type == PROC_PID && pi->tid)) {
 		if (rcu)
 			return -ECHILD;
 		if (!proc_tid_alive(inode->i_sb->s_fs, pi->pid, pi->tid))
 			return 0;
+	}
+	if (pi->type == PROC_TASK) {
+		if (rcu)
+			return -ECHILD;
+		task_dir_nlink(inode);
 	}
 	/* A lockless walker only reads: what would change is for the locked walk. */
 	{
@@ -1444,7 +1477,8 @@ int uvfs_proc_pid(struct uvfs_task *task, int fd)
 	f = fdget(task, fd);
 	if (!f)
 		ret = -EBADF;
-	else if (f->f_inode->i_sb->s_op != &proc_sops || PI(f->f_inode)->type != PROC_PID)
+	else if (f->f_inode->i_sb->s_op != &proc_sops || PI(f->f_inode)->type != PROC_PID ||
+		 PI(f->f_inode)->tid)
 		ret = -EXDEV;
 	else if (pi = PI(f->f_inode), !find_task(task->fs, pi->pid))
 		ret = -ESRCH;

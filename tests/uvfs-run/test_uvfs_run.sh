@@ -74,7 +74,7 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
-	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/realprogs.sh" "$here/handles.py" \
+	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -367,6 +367,22 @@ same "comm written natively" "another process's comm Invalid argument" "$(tail -
 same "comm written under uvfs-run: the process's and its threads'" "$want" \
 	"$("$UR" -- python3 "$work/proccomm.py" 2>&1)"
 
+# /proc/PID/ns/TYPE followed: the kernel's namespace files (access, open, their
+# ioctls, setns), but setns into a mount namespace EPERM (deliberate, SEMANTICS §9)
+want=$(native python3 "$work/nsfiles.py" 2>&1)
+same "namespace files natively: setns into the own mount namespace" "mnt setns 0" \
+	"$(grep '^mnt setns' <<< "$want")"
+got=$("$UR" -- python3 "$work/nsfiles.py" 2>&1)
+same "namespace files under uvfs-run: as the kernel's" "$(grep -v '^mnt setns' <<< "$want")" \
+	"$(grep -v '^mnt setns' <<< "$got")"
+same "... but setns into a mount namespace: EPERM (deliberate)" "mnt setns EPERM" \
+	"$(grep '^mnt setns' <<< "$got")"
+# /proc/TID of a thread, and a task directory's links (gVisor's HasBasicFields,
+# ChildTaskDir, VerifyTaskDirNlinks)
+want=$(native python3 "$work/proctid.py" 2>&1)
+same "/proc/TID natively" "status of /proc/TID: Pid is the thread True Tgid the process True" \
+	"$(head -1 <<< "$want")"
+same "/proc/TID under uvfs-run, as the kernel's" "$want" "$("$UR" -- python3 "$work/proctid.py" 2>&1)"
 rm -rf "$work"
 
 # Credentials: --uid/--gid, and a program that changes its own (setpriv calls

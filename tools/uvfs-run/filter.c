@@ -95,6 +95,8 @@ static const char *const trapped[] = {
 	"close_range",
 	/* a mount namespace, fs_struct or table of its own: the kernel's, then uvfs's */
 	"unshare",
+	/* another's namespaces: the kernel's, but not a mount namespace (syscalls.c) */
+	"setns",
 	/* descriptors that travel: uvfs's file at the number taken (passing.c); the
 	 * sends and receives of SCM_RIGHTS are watched once a process makes a unix
 	 * socket (socket_nr below, RUN_GROUP_SOCK) */

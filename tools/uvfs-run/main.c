@@ -444,6 +444,7 @@ static int run_once(const struct opts *o, const char *abi)
 	prog_task = uvfs_task_fork_as(t, 2);
 	if (!prog_task)
 		die("uvfs_task_fork_as", errno);
+	run_sync_mnt_ns_id(prog_task, child);
 	if (o->gid >= 0 || o->uid >= 0) {
 		/* as setgroups(0), setresgid and setresuid leave a process: the same ids
 		 * everywhere, no supplementary groups, no capabilities for a non-root uid */

@@ -433,6 +433,30 @@ static int src_current_tid(void *arg, int pid)
 	return run_cur_nstid();
 }
 
+/* The process of thread tid: the kernel's "Tgid:" of it */
+static int src_tgid(void *arg, int tid)
+{
+	char path[32], line[64];
+	int fd, tgid = -ESRCH;
+	FILE *f;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "%d/status", tid);
+	fd = openat(run_proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
 /*
  * The program's descriptors that are not uvfs's (the terminal, pipes, sockets, what
  * it inherited), for /proc/PID/fd and fdinfo (uvfs_set_proc_fd_source): the
@@ -527,7 +551,7 @@ static const struct uvfs_proc_fd_source run_fd_source = {
 
 static const struct uvfs_proc_source run_source = {
 	.read = src_read, .write = src_write, .tids = src_tids,
-	.current_tid = src_current_tid,
+	.current_tid = src_current_tid, .tgid = src_tgid,
 };
 
 /*

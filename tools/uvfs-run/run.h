@@ -374,6 +374,8 @@ extern struct run_bind run_binds[RUN_BINDS_MAX];
 extern int run_nbinds;
 /* uvfs's stat (following) of path by process nspid: 0 or -errno */
 int run_uproc_stat(pid_t nspid, const char *path, struct stat *st);
+/* the kernel's id of host task tid's mount namespace, given to t's (syscalls.c) */
+void run_sync_mnt_ns_id(struct uvfs_task *t, pid_t tid);
 /* uvfs_memfd_name() as process nspid sees it */
 ssize_t run_uproc_memfd_name(pid_t nspid, dev_t kdev, ino_t kino, char *buf, size_t size,
 			     struct stat *st);

@@ -423,6 +423,41 @@ static void as_supervisor(struct sup_creds *sc)
 /* access() and faccessat() of a host descriptor's /proc name: checked by the kernel
  * on /proc/TID/fd/N with the credentials the caller's call would use (as_caller_ids:
  * the real ids, or with AT_EACCESS its own), its supplementary groups among them */
+/*
+ * The kernel's identity of host task tid's mount namespace, given to uvfs's
+ * namespace of t (uvfs_set_mnt_ns_id()): each of uvfs's namespaces has one of the
+ * kernel's beside it (made by the init's clone, unshare, clone(CLONE_NEWNS)), so a
+ * program's statmount mnt_ns_id and the NS_GET_MNTNS_ID of its /proc/self/ns/mnt
+ * agree (LTP's statmount09).  Before Linux 6.10 (no such ioctl) uvfs's own count.
+ */
+#define NS_GET_MNTNS_ID_ 0x8008b705u  /* _IOR(0xb7, 0x5, __u64) */
+void run_sync_mnt_ns_id(struct uvfs_task *t, pid_t tid)
+{
+	char path[48];
+	uint64_t id;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!ioctl(fd, NS_GET_MNTNS_ID_, &id))
+		uvfs_set_mnt_ns_id(t, id);
+	close(fd);
+}
+
+/* proc_ns_kpath() as a path the supervisor opens: 0 with path, 1 when not such a link,
+ * or uvfs's -errno */
+static int proc_ns_link(struct proc *p, int dirfd, const char *name, char *path, size_t size)
+{
+	char kpath[96];
+	int h = proc_ns_kpath(p, dirfd, name, kpath, sizeof(kpath));
+
+	if (!h)
+		snprintf(path, size, "/proc/self/fd/%d/%s", run_proc_fd, kpath);
+	return h;
+}
+
 static long host_fd_access(const struct proc *p, const char *link, int mode, int flags)
 {
 	struct sup_creds sc;
@@ -700,7 +735,7 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 			   unsigned long long path_addr, int flags, mode_t mode,
 			   const struct uvfs_open_how *how, size_t how_size)
 {
-	char path[NAME_MAX_BYTES], link[64];
+	char path[NAME_MAX_BYTES], link[64], link2[128];
 	int fd, hfd, err = get_path(p, path_addr, path);
 
 	if (err)
@@ -731,6 +766,14 @@ static enum action do_open(struct proc *p, struct user_regs_struct *r, int dirfd
 								 O_CLOEXEC)) | O_NOCTTY | O_CLOEXEC);
 			return install(p, r, hfd, -1, flags);
 		}
+	}
+	if (fd == -ENOENT && !(flags & O_NOFOLLOW) && !proc_ns_link(p, dirfd, path, link2, sizeof(link2))) {
+		/* /proc/PID/ns/TYPE: the kernel's namespace file, opened as the program
+		 * after uvfs's readlink (its EACCES first), the program's descriptor the
+		 * kernel's -- setns(2) and the NS_GET_* ioctls are the kernel's on it */
+		hfd = open_as_caller(p, link2, (flags & ~(O_CREAT | O_EXCL | O_TMPFILE_ONLY | O_CLOEXEC)) |
+						O_NOCTTY | O_CLOEXEC);
+		return install(p, r, hfd, -1, flags);
 	}
 	if (fd == -ENXIO)
 		return open_device(p, r, dirfd, path, flags);
@@ -2360,6 +2403,7 @@ static enum action fcntl_setlease(struct proc *p, struct user_regs_struct *r, in
  * what would change it through a read-only uvfs mount is EROFS
  * (mnt_want_write_file()).
  */
+#define NS_GET_NSTYPE_ 0xb703  /* _IO(0xb7, 0x3) */
 #define FIGETBSZ_ 2
 #define FIOQSIZE_ 0x5460
 #define FS_IOC_GETFLAGS_ 0x80086601u
@@ -2807,8 +2851,15 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (dirfd_native(p, dirfd, pa))
 			return ACT_NATIVE;
 		ret = uvfs_faccessat2(t, dirfd, pa, mode, flags);
-		if (ret == -ENOENT && host_fd_name_at(p, dirfd, pa, pb, sizeof(pb)) >= 0)
+		if (ret == -ENOENT && host_fd_name_at(p, dirfd, pa, pb, sizeof(pb)) >= 0) {
 			ret = host_fd_access(p, pb, mode, flags);
+		} else if (ret == -ENOENT && !(flags & AT_SYMLINK_NOFOLLOW)) {
+			/* a namespace's file: the kernel's (gVisor's AccessOnNsNodeSucceeds) */
+			int h = proc_ns_link(p, dirfd, pa, pb, sizeof(pb));
+
+			if (h <= 0)
+				ret = h ? h : host_fd_access(p, pb, mode, flags);
+		}
 		return skip(r, ret);
 	}
 	case SYS_readlink:
@@ -3055,6 +3106,22 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		p->pending = PEND_CREDS;
 		p->p_arg = nr;
 		return ACT_EXIT_STOP;
+	case SYS_setns: {
+		/* Another process's namespaces are the kernel's to join -- but not its
+		 * mount namespace: uvfs's would stay the caller's, every path then
+		 * answered in a namespace the process has left.  Refused (EPERM, as
+		 * without CAP_SYS_ADMIN; a deliberate difference, docs/SEMANTICS.md §9):
+		 * an nsfs descriptor of a mount namespace (NS_GET_NSTYPE on the
+		 * supervisor's copy), or CLONE_NEWNS asked of a pidfd. */
+		int k = ufd(p, fd) ? -1 : run_take_fd(p->up->tgid, fd);
+		long type = k >= 0 ? ioctl(k, NS_GET_NSTYPE_) : -1;
+
+		if (k >= 0)
+			close(k);
+		if (type == CLONE_NEWNS || (type < 0 && (A1(r) & CLONE_NEWNS)))
+			return skip(r, -EPERM);
+		return ACT_NATIVE;
+	}
 	case SYS_unshare:
 		/* the kernel's checks first (EINVAL, EPERM): uvfs follows at the exit */
 		if (!(A0(r) & (CLONE_NEWNS | CLONE_FS | CLONE_FILES)))
@@ -3387,6 +3454,8 @@ void run_syscall_exit(struct proc *p, struct user_regs_struct *r)
 			if (err)
 				fprintf(stderr, "uvfs-run: pid %d: unshare: uvfs did not follow: %s\n",
 					p->up->nspid, strerror(-err));
+			else if (p->p_arg & CLONE_NEWNS)
+				run_sync_mnt_ns_id(t, p->tid);
 		}
 		break;
 	case PEND_NONE:

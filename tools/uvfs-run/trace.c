@@ -643,6 +643,8 @@ static int new_tracee(struct proc *parent, pid_t tid)
 		if (err)
 			fprintf(stderr, "uvfs-run: pid %d: a mount namespace of its own: uvfs did "
 				"not follow: %s\n", nspid, strerror(-err));
+		else
+			run_sync_mnt_ns_id(up->task, tid);
 	}
 	if (!proc_add(tid, up)) {
 		uvfs_task_exit(up->task);
