@@ -8,6 +8,9 @@
 #                    and under uvfs-run on memfs and a --bind (~20 min; not in check)
 #   make ltp LTP_DIR=DIR  LTP's syscall tests for uvfs's calls (an installed copy in DIR),
 #                    natively and under uvfs-run: the same result each (not in check)
+#   make gvisor GVISOR_SRC=DIR  gVisor's syscall tests for uvfs's calls, built from a copy
+#                    of gVisor in DIR (needs libgtest-dev libgmock-dev libabsl-dev
+#                    libbenchmark-dev libcap-dev), natively and under uvfs-run (not in check)
 #   make docs        regenerate the scenario table in docs/SEMANTICS.md
 #   make bench       benchmarks against the kernel (ratios), JSON and a plot, on the
 #                    release build (build-release: -O3, no assertions, the shared library)
@@ -31,7 +34,7 @@ PACKAGES = meson ninja-build pkg-config gcc clang python3 liburcu-dev libcmocka-
            git sqlite3 make perl tar coreutils procps psmisc lsof jq tmux openssh-client socat inotify-tools
 MESON_OPTS ?=
 
-.PHONY: all demo check pjdfstest ltp check-asan check-clang check-install install deps docs bench bench-instr clean fuzz tsan
+.PHONY: all demo check pjdfstest ltp gvisor check-asan check-clang check-install install deps docs bench bench-instr clean fuzz tsan
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -72,7 +75,7 @@ demo: deps all
 	  readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42'; test $$? = 1
 
 check: deps all
-	meson test -C $(BUILD) --print-errorlogs --num-processes 2 --no-suite pjdfstest --no-suite ltp; \
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2 --no-suite pjdfstest --no-suite ltp --no-suite gvisor; \
 	  rc=$$?; python3 tests/summarize.py $(BUILD)/meson-logs/testlog.json; exit $$rc
 
 pjdfstest: deps all
@@ -80,6 +83,9 @@ pjdfstest: deps all
 
 ltp: deps all
 	LTP_DIR=$(LTP_DIR) meson test -C $(BUILD) --print-errorlogs --suite ltp
+
+gvisor: deps all
+	GVISOR_SRC=$(GVISOR_SRC) meson test -C $(BUILD) --print-errorlogs --suite gvisor
 
 check-asan:
 	$(MAKE) check BUILD=build-asan MESON_OPTS="-Db_sanitize=address,undefined -Db_lundef=false"
