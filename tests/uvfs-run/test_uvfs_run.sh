@@ -968,6 +968,16 @@ b" "$("$UR" -- bash -c 'echo a > /tmp/l; (sleep 0.5; echo b >> /tmp/l; sleep 0.3
 want=$(native stat -f -c '%n %T %b %l' / /sys /dev /dev/pts 2>&1)
 same "statfs of the host's submounts: their own filesystems" "$want" \
 	"$("$UR" -- stat -f -c '%n %T %b %l' / /sys /dev /dev/pts 2>&1)"
+# /sys is the host's, writable as natively (not the read-only root's: EROFS), with
+# its mount flags (gVisor's RenameTest.SysfsFileToSelf)
+sysw='import os
+for p in ("/sys/kernel/mm", "/sys/kernel/mm/transparent_hugepage/enabled"):
+    os.rename(p, p)
+    print("rename to itself", p, "ok")
+print("read-only", bool(os.statvfs("/sys").f_flag & os.ST_RDONLY))'
+want=$(native python3 -c "$sysw" 2>&1)
+same "/sys natively: a rename to itself" "rename to itself /sys/kernel/mm ok" "$(head -1 <<< "$want")"
+same "/sys under uvfs-run: the host's, writable" "$want" "$("$UR" -- python3 -c "$sysw" 2>&1)"
 
 # a program may fill every number below its RLIMIT_NOFILE with memfs files, though
 # the supervisor holds each one's memfd under a limit no higher (no CAP_SYS_RESOURCE)

@@ -127,6 +127,7 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 {
 	struct uvfs_task *t = uvfs_task_new(fs);
 	char dst[PATH_MAX];
+	struct statvfs vfs;
 	int err;
 
 	if (!t)
@@ -138,6 +139,19 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 		die("mount /tmp", -err);
 	if ((err = uvfs_mount2(t, "proc", "/.r/proc", "proc", 0, NULL)))
 		die("mount /proc", -err);
+	/* /sys: the host's, writable as the kernel's sysfs is to root (a write reaches
+	 * the kernel, after uvfs's checks, as /proc/sys's do), with the host's nosuid,
+	 * nodev, noexec -- not files of the read-only root, which made every change
+	 * EROFS (gVisor's RenameTest.Sysfs*) */
+	if (!statvfs("/sys", &vfs)) {
+		unsigned long fl = (vfs.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
+				   (vfs.f_flag & ST_NODEV ? MS_NODEV : 0) |
+				   (vfs.f_flag & ST_NOEXEC ? MS_NOEXEC : 0);
+
+		err = uvfs_mount2(t, "/sys", "/.r/sys", "host", fl, "rw,recursive");
+		if (err && err != -ENOENT)
+			die("mount /sys", -err);
+	}
 	/* /dev/shm, as every Linux system has it (shm_open, POSIX semaphores): a fresh
 	 * memfs, whose files' memfds the programs map shared; not the host's, which the
 	 * read-only root would make EROFS.  A host without /dev/shm gets none. */
