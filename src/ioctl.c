@@ -110,7 +110,8 @@ static int fileattr_get(const struct inode *inode, struct fileattr *fa)
 /*
  * vfs_fileattr_set(): the owner (or CAP_FOWNER) only; the other form's fields kept
  * from the old; fileattr_set_prepare()'s CAP_LINUX_IMMUTABLE for a change of
- * immutable or append-only and its EINVALs for the extent-size hints; then the
+ * immutable or append-only and its EINVALs for an extent-size flag on a file of the
+ * wrong type (a size without its flag is not one: 6.18 checked); then the
  * filesystem's: no XFS-only field or flag (fileattr_has_fsx()) and nothing it does
  * not keep (EOPNOTSUPP), the change stamped in ctime.
  */
@@ -137,9 +138,7 @@ static int fileattr_set(const struct cred *cred, struct inode *inode, struct fil
 	if (((fa->fsx.fsx_xflags & FS_XFLAG_EXTSIZE) && !S_ISREG(inode->i_mode)) ||
 	    ((fa->fsx.fsx_xflags & FS_XFLAG_EXTSZINHERIT) && !S_ISDIR(inode->i_mode)) ||
 	    ((fa->fsx.fsx_xflags & FS_XFLAG_COWEXTSIZE) && !S_ISREG(inode->i_mode) &&
-	     !S_ISDIR(inode->i_mode)) ||
-	    (fa->fsx.fsx_extsize && !(fa->fsx.fsx_xflags & (FS_XFLAG_EXTSIZE | FS_XFLAG_EXTSZINHERIT))) ||
-	    (fa->fsx.fsx_cowextsize && !(fa->fsx.fsx_xflags & FS_XFLAG_COWEXTSIZE)))
+	     !S_ISDIR(inode->i_mode)))
 		return -EINVAL;
 	if (fa->fsx_valid && ((fa->fsx.fsx_xflags & ~FS_XFLAG_COMMON) || fa->fsx.fsx_extsize ||
 			      fa->fsx.fsx_projid || fa->fsx.fsx_cowextsize))
@@ -236,4 +235,53 @@ out:
 			memcpy(arg, &fa.fsx, sizeof(fa.fsx));
 	}
 	return err;
+}
+
+/*
+ * file_getattr(2), file_setattr(2) (Linux 6.17) of a descriptor (O_PATH too: the
+ * calls walk to the file, they do not open it): vfs_fileattr_get()/set() as the
+ * ioctls, in struct fsxattr's layout; a filesystem that keeps none is EOPNOTSUPP
+ * (the calls' ENOIOCTLCMD), setting one EROFS on a read-only mount.
+ */
+int uvfs_fileattr_get(struct uvfs_task *task, int fd, void *fsxattr)
+{
+	struct fileattr fa;
+	struct file *f;
+	int err;
+
+	if (!task || !fsxattr)
+		return -EINVAL;
+	task_enter(task);
+	f = fdget(task, fd);
+	err = !f ? -EBADF : fileattr_get(f->f_inode, &fa);
+	task_leave(task);
+	if (err)
+		return err == -ENOTTY ? -EOPNOTSUPP : err;
+	memcpy(fsxattr, &fa.fsx, sizeof(fa.fsx));
+	return 0;
+}
+
+int uvfs_fileattr_set(struct uvfs_task *task, int fd, const void *fsxattr)
+{
+	struct fsxattr_ x;
+	struct fileattr fa;
+	struct file *f;
+	int err;
+
+	if (!task || !fsxattr)
+		return -EINVAL;
+	memcpy(&x, fsxattr, sizeof(x));
+	fill_xflags(&fa, x.fsx_xflags);
+	fa.fsx.fsx_extsize = x.fsx_extsize;
+	fa.fsx.fsx_nextents = x.fsx_nextents;
+	fa.fsx.fsx_projid = x.fsx_projid;
+	fa.fsx.fsx_cowextsize = x.fsx_cowextsize;
+	task_enter(task);
+	f = fdget(task, fd);
+	if (!f)
+		err = -EBADF;
+	else if (!(err = mnt_want_write(f->f_path.mnt)))
+		err = fileattr_set(&task->cred, f->f_inode, &fa);
+	task_leave(task);
+	return err == -ENOTTY ? -EOPNOTSUPP : err;
 }

@@ -409,12 +409,15 @@ static void test_fileattr(void **state)
 	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/f", O_WRONLY, 0), -EPERM);
 	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/f", 0), -EPERM);
 	assert_int_equal(uvfs_fchmodat(t, AT_FDCWD, "/f", 0600, 0), -EPERM);
-	/* an extent size hint is XFS's: EOPNOTSUPP; without its flag, EINVAL */
+	/* an extent size hint is XFS's: EOPNOTSUPP, with its flag or not; the flag
+	 * that only a directory may have, EINVAL on a file */
 	memset(fsx, 0, sizeof(fsx));
 	fsx[4] = 1;
-	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820 /* FS_IOC_FSSETXATTR */, fsx), -EINVAL);
+	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820 /* FS_IOC_FSSETXATTR */, fsx), -EOPNOTSUPP);
 	fsx[1] = 0x08;  /* FS_XFLAG_EXTSIZE */
 	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820, fsx), -EOPNOTSUPP);
+	fsx[1] = 0x10;  /* FS_XFLAG_EXTSZINHERIT */
+	assert_int_equal(uvfs_ioctl(t, fd, 0x401c5820, fsx), -EINVAL);
 	/* cleared through the other form: FS_XFLAG_NODUMP alone */
 	memset(fsx, 0, sizeof(fsx));
 	fsx[0] = 0x80;

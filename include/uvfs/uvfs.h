@@ -739,6 +739,12 @@ int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd);
  *     memfs does not keep, ENOTTY on a filesystem that keeps none;
  * ENOTTY for anything else, EBADF (an O_PATH descriptor too), EINVAL (task NULL). */
 int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg);
+/* uvfs_fileattr_get, uvfs_fileattr_set - file_getattr(2)/file_setattr(2) of the file
+ * a descriptor (O_PATH too) names, in struct fsxattr's layout (28 bytes): the
+ * attributes FS_IOC_FSGETXATTR/FSSETXATTR give and take, the same checks; a
+ * filesystem that keeps none EOPNOTSUPP; EBADF, EINVAL (task or fsxattr NULL). */
+int uvfs_fileattr_get(struct uvfs_task *task, int fd, void *fsxattr);
+int uvfs_fileattr_set(struct uvfs_task *task, int fd, const void *fsxattr);
 /* uvfs_inotify_pollfd - a host descriptor (an eventfd) readable while the inotify
  * descriptor fd has events queued, for poll/select/epoll; uvfs keeps it so and closes
  * it with the inotify file's last reference (the caller must not close it; a dup of

@@ -74,7 +74,7 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
-	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/realprogs.sh" "$here/handles.py" \
+	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -244,6 +244,10 @@ same "attrs.sh natively: set, then refused" "set: 0
 ----i----------------- i" "$(head -2 <<< "$want")"
 same "file attributes on memfs, as on the kernel's tmpfs" "$want" \
 	"$(cd /tmp && "$UR" -- bash "$work/attrs.sh" /tmp 2>&1)"
+want=$(native python3 "$work/file_attr.py" /tmp 2>&1)
+same "file_getattr and file_setattr natively" "set 0x8 0 get 0x8 clear 0" "$(sed -n 2p <<< "$want")"
+same "file_getattr and file_setattr on memfs, as on the kernel's tmpfs" "$want" \
+	"$(cd /tmp && "$UR" -- python3 "$work/file_attr.py" /tmp 2>&1)"
 adir=$(mktemp -d /var/tmp/uvfs-run-attr.XXXXXX)
 touch "$adir/h"
 before=$(lsattr "$adir/h")

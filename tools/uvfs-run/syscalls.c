@@ -1883,11 +1883,13 @@ static enum action do_xattrat(struct proc *p, struct user_regs_struct *r, long n
 
 /*
  * file_getattr, file_setattr (dfd, path, struct file_attr *, size, at_flags): a memfs
- * file has no attributes (all zeros; setting none succeeds); a host file's are the
- * host's to read, and through a read-only mount EROFS to set.  Deliberate difference,
- * as for FS_IOC_SETFLAGS: setting one is EOPNOTSUPP (uvfs keeps none, and changes no
- * host file's for the program).
+ * file's attributes are uvfs's (uvfs_fileattr_get/set: immutable, append-only,
+ * nodump, noatime, as FS_IOC_FSGETXATTR says); a host file's are the host's to read,
+ * and through a read-only mount EROFS to set.  Deliberate difference: setting one of
+ * a host file is EOPNOTSUPP (uvfs changes no host file's attributes for the
+ * program).  Unknown xflags are EINVAL (file_attr_to_fileattr(): FS_XFLAGS_MASK).
  */
+#define FS_XFLAGS_MASK_ 0x8001fffbull  /* every FS_XFLAG_* but the unused 0x4 */
 struct file_attr_ {
 	uint64_t fa_xflags;
 	uint32_t fa_extsize, fa_nextents, fa_projid, fa_cowextsize;
@@ -1914,6 +1916,8 @@ static enum action do_file_attr(struct proc *p, struct user_regs_struct *r, long
 		return skip(r, err);
 	if (dirfd_native(p, dirfd, path) || (!path[0] && (at & AT_EMPTY_PATH) && !ufd(p, dirfd)))
 		return ACT_NATIVE;
+	if (!path[0] && (at & AT_EMPTY_PATH) && opath_fd(p, dirfd))
+		return skip(r, -EBADF);  /* fdget(): not an O_PATH descriptor */
 	if (!path[0] && (at & AT_EMPTY_PATH))
 		o = uvfs_dup(T(p), dirfd);
 	else
@@ -1924,22 +1928,41 @@ static enum action do_file_attr(struct proc *p, struct user_regs_struct *r, long
 	h = uvfs_host_fd(T(p), o);
 	if (nr == SYS_file_getattr_) {
 		unsigned char out[4096] = { 0 };
-
+		uint32_t x[7];  /* struct fsxattr */
 		char link[64];
 
-		/* by its /proc name: the empty name takes no O_PATH descriptor (fdget) */
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
-		err = h >= 0 && syscall(SYS_file_getattr_, AT_FDCWD, link, &fa, sizeof(fa), 0) ? -errno : 0;
+		if (h >= 0) {
+			/* by its /proc name: the empty name takes no O_PATH descriptor */
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
+			err = syscall(SYS_file_getattr_, AT_FDCWD, link, &fa, sizeof(fa), 0) ? -errno : 0;
+		} else if (!(err = uvfs_fileattr_get(T(p), o, x))) {
+			fa.fa_xflags = x[0];
+			fa.fa_extsize = x[1];
+			fa.fa_nextents = x[2];
+			fa.fa_projid = x[3];
+			fa.fa_cowextsize = x[4];
+		}
 		/* copy_struct_to_user(): the struct, then zeros to the caller's size */
 		memcpy(out, &fa, sizeof(fa));
 		if (!err)
 			err = mem_write(p->tid, A2(r), out, usize);
 	} else {
 		err = struct_from_user(p, A2(r), usize, &fa, sizeof(fa), sizeof(fa));
-		if (!err && h >= 0 && !uvfs_fstatfs(T(p), o, &sfs) && (sfs.f_flags & ST_RDONLY))
-			err = -EROFS;
-		if (!err && (fa.fa_xflags || fa.fa_extsize || fa.fa_cowextsize || fa.fa_projid))
-			err = -EOPNOTSUPP;
+		if (!err && (fa.fa_xflags & ~FS_XFLAGS_MASK_))
+			err = -EINVAL;
+		if (!err && h >= 0) {
+			if (!uvfs_fstatfs(T(p), o, &sfs) && (sfs.f_flags & ST_RDONLY))
+				err = -EROFS;
+			else if (fa.fa_xflags || fa.fa_extsize || fa.fa_cowextsize || fa.fa_projid)
+				err = -EOPNOTSUPP;
+		} else if (!err) {
+			uint32_t x[7] = { (uint32_t)fa.fa_xflags, fa.fa_extsize, fa.fa_nextents,
+					  fa.fa_projid, fa.fa_cowextsize, 0, 0 };
+
+			/* FS_XFLAG_PREALLOC and HASATTR are the filesystem's to say */
+			x[0] &= ~(0x2u | 0x80000000u);
+			err = uvfs_fileattr_set(T(p), o, x);
+		}
 	}
 	uvfs_close(T(p), o);
 	return skip(r, err);
