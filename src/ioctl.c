@@ -87,6 +87,19 @@ static void fill_xflags(struct fileattr *fa, uint32_t xflags)
 			fa->flags |= fl_xflag[i].fl;
 }
 
+/* copy_fsxattr_from_user(): the xflags and the XFS fields of a struct fsxattr */
+static void fill_fsxattr(struct fileattr *fa, const void *arg)
+{
+	struct fsxattr_ x;
+
+	memcpy(&x, arg, sizeof(x));
+	fill_xflags(fa, x.fsx_xflags);
+	fa->fsx.fsx_extsize = x.fsx_extsize;
+	fa->fsx.fsx_nextents = x.fsx_nextents;
+	fa->fsx.fsx_projid = x.fsx_projid;
+	fa->fsx.fsx_cowextsize = x.fsx_cowextsize;
+}
+
 /* The inode's INODE_* bits and FS_*_FL, both ways */
 static const struct { uint8_t bit; uint32_t fl; } inode_fl[] = {
 	{ INODE_IMMUTABLE, FS_IMMUTABLE_FL }, { INODE_APPEND, FS_APPEND_FL },
@@ -210,14 +223,7 @@ int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg)
 			memcpy(&flags, arg, sizeof(flags));
 			fill_flags(&fa, flags);
 		} else {
-			struct fsxattr_ x;
-
-			memcpy(&x, arg, sizeof(x));
-			fill_xflags(&fa, x.fsx_xflags);
-			fa.fsx.fsx_extsize = x.fsx_extsize;
-			fa.fsx.fsx_nextents = x.fsx_nextents;
-			fa.fsx.fsx_projid = x.fsx_projid;
-			fa.fsx.fsx_cowextsize = x.fsx_cowextsize;
+			fill_fsxattr(&fa, arg);
 		}
 		err = mnt_want_write(f->f_path.mnt);
 		if (!err)
@@ -263,19 +269,13 @@ int uvfs_fileattr_get(struct uvfs_task *task, int fd, void *fsxattr)
 
 int uvfs_fileattr_set(struct uvfs_task *task, int fd, const void *fsxattr)
 {
-	struct fsxattr_ x;
 	struct fileattr fa;
 	struct file *f;
 	int err;
 
 	if (!task || !fsxattr)
 		return -EINVAL;
-	memcpy(&x, fsxattr, sizeof(x));
-	fill_xflags(&fa, x.fsx_xflags);
-	fa.fsx.fsx_extsize = x.fsx_extsize;
-	fa.fsx.fsx_nextents = x.fsx_nextents;
-	fa.fsx.fsx_projid = x.fsx_projid;
-	fa.fsx.fsx_cowextsize = x.fsx_cowextsize;
+	fill_fsxattr(&fa, fsxattr);
 	task_enter(task);
 	f = fdget(task, fd);
 	if (!f)
