@@ -29,8 +29,8 @@
  *
  * Locking: none of its own; the source's read runs without uvfs's lock and takes
  * trace.c's procs_lock (run_uproc_names), under which uvfs is called (the order
- * uproc_put() has).  tids() and current_tid() are called with uvfs's lock held and
- * take nothing.
+ * uproc_put() has).  tids(), tgid() and current_tid() are called with uvfs's lock
+ * held and take nothing.
  */
 #include <dirent.h>
 #include <errno.h>
