@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # procmem.py - /proc/PID/mem: a process's memory read and written through it, its
 # own and a child's, at a position and with pread/pwrite; an unmapped address (EIO);
-# another user's refused (EACCES); after the child's exit (0 bytes).  test_uvfs_run.sh
+# another user's refused (EACCES); after the child's exit (0 bytes); and its uid_map,
+# gid_map and setgroups opened before its exit, read after it.  test_uvfs_run.sh
 # compares the lines with the kernel's.
 import ctypes, os, stat, sys
 buf = ctypes.create_string_buffer(b"hello, memory", 32)
@@ -28,10 +29,14 @@ if pid == 0:
     os._exit(0)
 os.read(r, 1)
 cfd = os.open("/proc/%d/mem" % pid, os.O_RDONLY)
+maps = [os.open("/proc/%d/%s" % (pid, n), os.O_RDONLY) for n in ("uid_map", "gid_map", "setgroups")]
 print("child's", os.pread(cfd, 11, addr))
 os.write(w2, b"y")
 os.waitpid(pid, 0)
 print("after its exit", os.pread(cfd, 11, addr))
+# uid_map, gid_map, setgroups opened before: the user namespace is the open file's
+# (proc_id_map_open()), read after the exit as before (gVisor's SubprocessExited)
+print("after its exit, opened before:", [os.read(m, 64).split() for m in maps])
 sys.stdout.flush()
 pid = os.fork()
 if pid == 0:

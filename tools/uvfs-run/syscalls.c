@@ -870,7 +870,7 @@ static bool room_for_memfd(void)
  * directory's own, or the null device), installed at the number uvfs gave */
 static enum action install_opened(struct proc *p, struct user_regs_struct *r, int fd, int flags)
 {
-	char link[96], name[8];
+	char link[96], name[16];
 	struct stat st;
 	int hfd, hflags, pid, tid;
 
@@ -896,14 +896,18 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		hflags = flags & (O_ACCMODE | O_APPEND);
 	} else if (run_proc_fd >= 0 && !(flags & O_PATH) &&
 		   (pid = uvfs_proc_file(T(p), fd, &tid, name, sizeof(name))) > 0 &&
-		   (!strcmp(name, "mem") || (!strcmp(name, "comm") && (flags & O_ACCMODE) == O_WRONLY))) {
+		   (!strcmp(name, "mem") || !strcmp(name, "uid_map") || !strcmp(name, "gid_map") ||
+		    !strcmp(name, "setgroups") ||
+		    (!strcmp(name, "comm") && (flags & O_ACCMODE) == O_WRONLY))) {
 		/* /proc/PID/mem: the process's memory is the kernel's -- its own file,
 		 * of the program's pid namespace, opened with the program's credentials
 		 * after uvfs's checks (mm_access(): the kernel asks ptrace_may_access()
 		 * again), and the program's descriptor is the kernel's from then on.  So
 		 * is a comm opened for writing: the kernel takes a name from a thread of
 		 * the same group only (comm_write(): EINVAL from the supervisor), so the
-		 * program's own write must reach it */
+		 * program's own write must reach it; and uid_map, gid_map, setgroups,
+		 * whose open file holds the user namespace (proc_id_map_open()): read
+		 * after the process is gone, written as the opener (newuidmap) */
 		if (tid)
 			snprintf(link, sizeof(link), "/proc/self/fd/%d/%d/task/%d/%s", run_proc_fd, pid,
 				 tid, name);
