@@ -1465,25 +1465,39 @@ static ssize_t proc_src_write(struct file *f, const void *buf, size_t count, off
 	return n;
 }
 
+/* The proc inode of type type that fd is open on, ns_lock held: NULL with *err
+ * EBADF (not open), EXDEV (not such a file of procfs), ESRCH (its process gone) */
+static const struct proc_inode *fd_proc_inode(struct uvfs_task *task, int fd,
+					      enum proc_type type, int *err)
+{
+	struct file *f = fdget(task, fd);
+	const struct proc_inode *pi;
+
+	*err = 0;
+	if (!f) {
+		*err = -EBADF;
+		return NULL;
+	}
+	pi = f->f_inode->i_sb->s_op == &proc_sops ? PI(f->f_inode) : NULL;
+	if (!pi || pi->type != type || !pi->pid)
+		*err = -EXDEV;
+	else if (!find_task(task->fs, pi->pid))
+		*err = -ESRCH;
+	return *err ? NULL : pi;
+}
+
 int uvfs_proc_pid(struct uvfs_task *task, int fd)
 {
 	const struct proc_inode *pi;
-	struct file *f;
 	int ret;
 
 	if (!task)
 		return -EINVAL;
 	task_enter(task);
-	f = fdget(task, fd);
-	if (!f)
-		ret = -EBADF;
-	else if (f->f_inode->i_sb->s_op != &proc_sops || PI(f->f_inode)->type != PROC_PID ||
-		 PI(f->f_inode)->tid)
-		ret = -EXDEV;
-	else if (pi = PI(f->f_inode), !find_task(task->fs, pi->pid))
-		ret = -ESRCH;
-	else
-		ret = pi->pid;
+	pi = fd_proc_inode(task, fd, PROC_PID, &ret);
+	/* a thread's own /proc/TID is no pidfd (tgid_pidfd_to_pid()) */
+	if (pi)
+		ret = pi->tid ? -EXDEV : pi->pid;
 	task_leave(task);
 	return ret;
 }
@@ -1491,23 +1505,15 @@ int uvfs_proc_pid(struct uvfs_task *task, int fd)
 int uvfs_proc_file(struct uvfs_task *task, int fd, int *tid, char *name, size_t size)
 {
 	const struct proc_inode *pi;
-	struct file *f;
 	int ret;
 
 	if (!task)
 		return -EINVAL;
 	task_enter(task);
-	f = fdget(task, fd);
-	if (!f) {
-		ret = -EBADF;
-	} else if (f->f_inode->i_sb->s_op != &proc_sops || PI(f->f_inode)->type != PROC_SRC ||
-		   !PI(f->f_inode)->pid) {
-		ret = -EXDEV;
-	} else if (pi = PI(f->f_inode), !find_task(task->fs, pi->pid)) {
-		ret = -ESRCH;
-	} else if (strlen(pid_ents[pi->fd].name) >= size) {
+	pi = fd_proc_inode(task, fd, PROC_SRC, &ret);
+	if (pi && strlen(pid_ents[pi->fd].name) >= size) {
 		ret = -ERANGE;
-	} else {
+	} else if (pi) {
 		strcpy(name, pid_ents[pi->fd].name);
 		if (tid)
 			*tid = pi->tid;
