@@ -34,6 +34,17 @@ static unsigned int should_remove_suid(const struct cred *cred, const struct ino
 	return kill && !cred_capable(cred, CAP_FSETID) && S_ISREG(inode->i_mode) ? kill : 0;
 }
 
+/* dentry_needs_remove_privs(): the set-ids as above, and a file capability, which
+ * goes even for CAP_FSETID (security_inode_need_killpriv()) */
+static unsigned int dentry_needs_remove_privs(const struct cred *cred, struct inode *inode)
+{
+	unsigned int kill = should_remove_suid(cred, inode);
+
+	if (S_ISREG(inode->i_mode) && inode_need_killpriv(inode))
+		kill |= ATTR_KILL_PRIV;
+	return kill;
+}
+
 /* chown_ok(), chgrp_ok(): the owner keeps the owner and gives the file to a group
  * of theirs; CAP_CHOWN does anything */
 static bool chown_ok(const struct cred *cred, const struct inode *inode, uid_t uid)
@@ -63,6 +74,9 @@ static int notify_change(const struct cred *cred, struct dentry *d, struct iattr
 	unsigned int valid = attr->ia_valid;
 	int err;
 
+	/* security_inode_need_killpriv(): only a file with security.capability */
+	if ((valid & ATTR_KILL_PRIV) && !inode_need_killpriv(inode))
+		valid &= ~ATTR_KILL_PRIV;
 	/* may_setattr() */
 	if ((valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) &&
 	    (IS_IMMUTABLE(inode) || IS_APPEND(inode)))
@@ -105,6 +119,10 @@ static int notify_change(const struct cred *cred, struct dentry *d, struct iattr
 	}
 	/* the filesystem's say (procfs refuses modes) */
 	if (inode->i_op->setattr && (err = inode->i_op->setattr(inode, valid)))
+		return err;
+	/* setattr_prepare()'s kill_priv: security_inode_killpriv() once the change is
+	 * allowed (cap_inode_killpriv() removes security.capability) */
+	if ((valid & ATTR_KILL_PRIV) && (err = inode_killpriv(inode)))
 		return err;
 	/* setattr_copy()'s mode: set-group-ID goes unless the caller is in the file's
 	 * group (the new one) -- decided here so that a filesystem that commits the
@@ -168,7 +186,7 @@ int write_check_limits(const struct cred *cred, off_t pos, size_t *count)
 int do_truncate(const struct cred *cred, struct dentry *d, off_t size)
 {
 	struct inode *inode = d->d_inode;
-	unsigned int kill = should_remove_suid(cred, inode);
+	unsigned int kill = dentry_needs_remove_privs(cred, inode);
 	struct iattr attr = { .ia_valid = ATTR_SIZE | ATTR_MTIME | ATTR_CTIME };
 	int err;
 
@@ -195,7 +213,7 @@ int file_remove_privs(const struct cred *cred, struct dentry *d)
 	unsigned int kill;
 	struct iattr attr;
 
-	if (!S_ISREG(inode->i_mode) || !(kill = should_remove_suid(cred, inode)))
+	if (!S_ISREG(inode->i_mode) || !(kill = dentry_needs_remove_privs(cred, inode)))
 		return 0;
 	attr.ia_valid = kill | ATTR_FORCE;
 	return notify_change(cred, d, &attr);
@@ -265,6 +283,21 @@ static int attr_lookup(struct uvfs_task *task, int dfd, const char *name, int fl
 	return filename_lookup(task, dfd, name, lf, path);
 }
 
+int chmod_common(const struct cred *cred, const struct path *path, mode_t mode)
+{
+	struct inode *inode = path->dentry->d_inode;
+	struct iattr attr = { .ia_valid = ATTR_MODE | ATTR_CTIME,
+			      .ia_mode = (uint16_t)(mode & 07777) };
+	int err = notify_change(cred, path->dentry, &attr);
+
+	if (!err)
+		setattr_ctime(inode);
+	/* the walk's may_lookup() reads the directory's new mode from its flags */
+	if (!err && S_ISDIR(inode->i_mode))
+		d_update_search_check(path->dentry);
+	return err;
+}
+
 int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mode,
 		  int flags)
 {
@@ -288,15 +321,7 @@ int uvfs_fchmodat(struct uvfs_task *task, int dirfd, const char *name, mode_t mo
 	} else if (S_ISLNK(inode->i_mode)) {
 		err = -EOPNOTSUPP;
 	} else {
-		struct iattr attr = { .ia_valid = ATTR_MODE | ATTR_CTIME,
-				      .ia_mode = (uint16_t)(mode & 07777) };
-
-		err = notify_change(&task->cred, path.dentry, &attr);
-		if (!err)
-			setattr_ctime(inode);
-		/* the walk's may_lookup() reads the directory's new mode from its flags */
-		if (!err && S_ISDIR(inode->i_mode))
-			d_update_search_check(path.dentry);
+		err = chmod_common(&task->cred, &path, mode);
 	}
 	path_put(&path);
 out:
@@ -329,7 +354,8 @@ int uvfs_fchownat(struct uvfs_task *task, int dirfd, const char *name, uid_t own
 		if (group != (gid_t)-1)
 			attr.ia_valid |= ATTR_GID;
 		if (!S_ISDIR(inode->i_mode))
-			attr.ia_valid |= ATTR_KILL_SUID | should_drop_sgid(&task->cred, inode);
+			attr.ia_valid |= ATTR_KILL_SUID | ATTR_KILL_PRIV |
+					 should_drop_sgid(&task->cred, inode);
 		err = notify_change(&task->cred, path.dentry, &attr);
 		if (!err)
 			setattr_ctime(inode);

@@ -9,6 +9,7 @@
 #include "inode.h"
 
 struct cred;
+struct path;
 
 /* do_truncate(): set a regular file's size; mtime and ctime change even when the
  * size does not (truncate, ftruncate and O_TRUNC alike, as 6.18 shows); set-user-ID
@@ -29,5 +30,15 @@ int write_check_limits(const struct cred *cred, off_t pos, size_t *count);
  * and set-group-ID where it means execution (or the writer is outside the group),
  * unless cred has CAP_FSETID.  0 or -errno. */
 int file_remove_privs(const struct cred *cred, struct dentry *d);
+
+/* chmod_common() after its mnt_want_write(): mode (07777 of it) becomes the file's
+ * as notify_change() allows, the ctime stamped.  0 or -errno. */
+int chmod_common(const struct cred *cred, const struct path *path, mode_t mode);
+
+/* security_inode_need_killpriv(): the inode has security.capability, which a write,
+ * a truncate or a chown removes (src/xattr.c) */
+bool inode_need_killpriv(struct inode *inode);
+/* security_inode_killpriv(): remove it.  0 or -errno. */
+int inode_killpriv(struct inode *inode);
 
 #endif /* UVFS_ATTR_H */

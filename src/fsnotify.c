@@ -450,6 +450,11 @@ void __fsnotify_change(struct dentry *d, unsigned int ia_valid)
 		notify_dentry(d, mask, false);
 }
 
+void __fsnotify_xattr(struct dentry *d)
+{
+	notify_dentry(d, FS_ATTRIB, false);
+}
+
 void __fsnotify_file(struct file *f, uint32_t mask)
 {
 	struct dentry *d = f->f_path.dentry;

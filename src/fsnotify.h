@@ -117,6 +117,7 @@ void __fsnotify_d_delete(struct inode *dir, struct dentry *d, struct inode *inod
 void __fsnotify_move(struct inode *old_dir, struct inode *new_dir, const struct qstr *old_name,
 		     struct inode *target, struct dentry *moved);
 void __fsnotify_change(struct dentry *d, unsigned int ia_valid);
+void __fsnotify_xattr(struct dentry *d);
 void __fsnotify_file(struct file *f, uint32_t mask);
 void __fsnotify_inoderemove(struct inode *inode);
 
@@ -180,6 +181,13 @@ static inline void fsnotify_change(struct dentry *d, unsigned int ia_valid)
 {
 	if (fsnotify_dentry_watched(d))
 		__fsnotify_change(d, ia_valid);
+}
+
+/* fsnotify_xattr(): an extended attribute of d's inode was set or removed (IN_ATTRIB) */
+static inline void fsnotify_xattr(struct dentry *d)
+{
+	if (fsnotify_dentry_watched(d))
+		__fsnotify_xattr(d);
 }
 
 /* The events of an open file: FS_OPEN, FS_ACCESS, FS_MODIFY, FS_CLOSE_* */

@@ -34,6 +34,8 @@ struct uvfs_task;
 
 /* i_state */
 #define I_LINKABLE 0x1u /* O_TMPFILE without O_EXCL: linkat may give it a name */
+/* (I_FSNOTIFY 0x2u: fsnotify.h) */
+#define I_XATTRS   0x4u /* extended attributes in its superblock's table (simple_xattr.h) */
 
 /* i_flags: the kernel's S_IMMUTABLE.  Nothing may change the inode or, if it is a
  * directory, its entries: notify_change() refuses mode, owner and set times with
@@ -67,6 +69,7 @@ struct uvfs_task;
 #define ATTR_FORCE (1u << 9)       /* the permission checks are done (privilege kill) */
 #define ATTR_KILL_SUID (1u << 11)
 #define ATTR_KILL_SGID (1u << 12)
+#define ATTR_KILL_PRIV (1u << 14)  /* security.capability goes (security_inode_killpriv) */
 #define ATTR_TIMES_SET (1u << 16)  /* times given, not "now" for both: owner only */
 #define ATTR_TOUCH (1u << 17)      /* both times "now": owner or write permission */
 
@@ -151,6 +154,19 @@ struct inode_operations {
 	 * make).  Called under ns_lock; like readlink, no NUL, truncated to bufsiz. */
 	ssize_t (*readlink)(struct dentry *dentry, const struct uvfs_task *reader, char *buf,
 			    size_t bufsiz);
+	/* Optional: the extended attributes the filesystem keeps (the kernel's handlers
+	 * for user., trusted. and security., and ->listxattr), asked after the VFS's
+	 * checks (src/xattr.c) with a full name: xattr_get copies name's value (size 0:
+	 * its length only; -ENODATA, -ERANGE); xattr_set stores it, or with value NULL
+	 * removes it (XATTR_CREATE: -EEXIST, XATTR_REPLACE and removal: -ENODATA;
+	 * -ENOSPC, -ENOMEM: nothing changed), stamping the ctime; xattr_list writes the
+	 * names NUL-terminated, trusted.* only if trusted (size 0: their length;
+	 * -ERANGE).  Without them a file has none: EOPNOTSUPP, and an empty list (the
+	 * kernel's inode without IOP_XATTR: procfs's). */
+	ssize_t (*xattr_get)(struct inode *inode, const char *name, void *value, size_t size);
+	int (*xattr_set)(struct inode *inode, const char *name, const void *value, size_t size,
+			 int flags);
+	ssize_t (*xattr_list)(struct inode *inode, bool trusted, char *list, size_t size);
 	/* Change the size of a regular file (truncate/ftruncate). */
 	int (*setsize)(struct inode *inode, off_t size);
 	/* The FS_*_FL flags the filesystem keeps (FS_IOC_GETFLAGS/SETFLAGS, the
@@ -306,7 +322,7 @@ struct inode {
 	 * machine's mounts), wrapping to 1 after UINT_MAX as shmem_reserve_inode()'s do */
 	uint32_t i_ino;                  /* immutable */
 	uint16_t i_mode;                 /* umode_t; type bits immutable */
-	uint8_t i_state;                 /* I_LINKABLE */
+	uint8_t i_state;                 /* I_LINKABLE, I_FSNOTIFY, I_XATTRS */
 	/* INODE_*: set when the inode is made (procfs) or by FS_IOC_SETFLAGS under
 	 * ns_lock (memfs); lockless readers use READ_ONCE (IS_IMMUTABLE...) */
 	uint8_t i_flags;

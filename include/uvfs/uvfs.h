@@ -745,6 +745,36 @@ int uvfs_ioctl(struct uvfs_task *task, int fd, unsigned long cmd, void *arg);
  * filesystem that keeps none EOPNOTSUPP; EBADF, EINVAL (task or fsxattr NULL). */
 int uvfs_fileattr_get(struct uvfs_task *task, int fd, void *fsxattr);
 int uvfs_fileattr_set(struct uvfs_task *task, int fd, const void *fsxattr);
+/*
+ * uvfs_setxattrat, uvfs_getxattrat, uvfs_listxattrat, uvfs_removexattrat - extended
+ * attributes: setxattrat(2) and its family (Linux 6.13), which stand for the older
+ * calls too -- setxattr is at_flags 0, lsetxattr AT_SYMLINK_NOFOLLOW, fsetxattr
+ * AT_EMPTY_PATH with path "" (an O_PATH descriptor works here, as with the *at
+ * calls; fsetxattr itself refuses one with EBADF, the caller's to answer).  memfs
+ * keeps user.* (regular files and directories), trusted.* (CAP_SYS_ADMIN) and
+ * security.* as tmpfs does, security.capability checked and converted as the
+ * kernel's capability module does and removed by a write, truncate or chown; a host
+ * mount's are the host file's; procfs keeps none (EOPNOTSUPP).  The checks in the
+ * kernel's order: at_flags and flags (EINVAL), the name (ERANGE: empty or longer than
+ * 255 bytes), the value (E2BIG past 65536 bytes), the walk's errors, EROFS,
+ * xattr_permission() (EPERM, EACCES), the name's namespace (EOPNOTSUPP; a bare
+ * prefix EINVAL), then XATTR_CREATE (EEXIST), XATTR_REPLACE and removal (ENODATA),
+ * ENOSPC (tmpfs's inode space, nr_inodes), ENOMEM with nothing changed.
+ * uvfs_getxattrat and uvfs_listxattrat return the length, copying into the buffer
+ * when size is not 0 (ERANGE when it is short, E2BIG when even 65536 bytes are);
+ * the list is NUL-separated names, trusted.* for CAP_SYS_ADMIN only.  POSIX ACLs are
+ * not kept (a deliberate difference): system.posix_acl_access that says no more
+ * than the mode is a chmod, as the kernel stores it; any other ACL EOPNOTSUPP; one
+ * reads ENODATA and removing one succeeds.
+ */
+int uvfs_setxattrat(struct uvfs_task *task, int dirfd, const char *path, int at_flags,
+		    const char *name, const void *value, size_t size, int flags);
+ssize_t uvfs_getxattrat(struct uvfs_task *task, int dirfd, const char *path, int at_flags,
+			const char *name, void *value, size_t size);
+ssize_t uvfs_listxattrat(struct uvfs_task *task, int dirfd, const char *path, int at_flags,
+			 char *list, size_t size);
+int uvfs_removexattrat(struct uvfs_task *task, int dirfd, const char *path, int at_flags,
+		       const char *name);
 /* uvfs_inotify_pollfd - a host descriptor (an eventfd) readable while the inotify
  * descriptor fd has events queued, for poll/select/epoll; uvfs keeps it so and closes
  * it with the inotify file's last reference (the caller must not close it; a dup of

@@ -47,6 +47,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #ifndef OPEN_TREE_CLONE
@@ -1169,6 +1170,73 @@ static int hostfs_setattr_commit(struct inode *inode, const struct iattr *attr)
 	return err;
 }
 
+/*
+ * The host file's extended attributes, through /proc/self/fd/N (followed to the
+ * object itself, a symlink included; the O_PATH descriptor has no f*xattr form): the
+ * host kernel's answer with the embedder's rights, after uvfs's checks with the
+ * program's (src/xattr.c).  The list leaves out trusted.* for a caller without
+ * CAP_SYS_ADMIN, which an embedder that has it would see.
+ */
+static void xattr_path(const struct inode *inode, char path[32])
+{
+	snprintf(path, 32, "/proc/self/fd/%d", HI(inode)->fd);
+}
+
+static ssize_t hostfs_xattr_get(struct inode *inode, const char *name, void *value, size_t size)
+{
+	char path[32];
+	ssize_t ret;
+
+	xattr_path(inode, path);
+	ret = getxattr(path, name, value, size);
+	return ret < 0 ? host_err() : ret;
+}
+
+static int hostfs_xattr_set(struct inode *inode, const char *name, const void *value,
+			    size_t size, int flags)
+{
+	char path[32];
+	int err;
+
+	xattr_path(inode, path);
+	err = value ? setxattr(path, name, value, size, flags) : removexattr(path, name);
+	err = err ? host_err() : 0;
+	force_refresh(inode);  /* the ctime the host stamped */
+	return err;
+}
+
+static ssize_t hostfs_xattr_list(struct inode *inode, bool trusted, char *list, size_t size)
+{
+	char path[32], *all;
+	ssize_t n, len = 0;
+
+	xattr_path(inode, path);
+	n = listxattr(path, NULL, 0);
+	if (n <= 0)
+		return n < 0 ? host_err() : 0;
+	all = malloc((size_t)n);
+	if (!all)
+		return -ENOMEM;
+	n = listxattr(path, all, (size_t)n);
+	if (n < 0)
+		n = host_err();  /* ERANGE: it grew meanwhile, as the kernel's own race */
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(all + i) + 1) {
+		size_t l = strlen(all + i) + 1;
+
+		if (!trusted && !strncmp(all + i, "trusted.", 8))
+			continue;
+		if (size && (size_t)len + l > size) {
+			len = -ERANGE;
+			break;
+		}
+		if (size)
+			memcpy(list + len, all + i, l);
+		len += (ssize_t)l;
+	}
+	free(all);
+	return n < 0 ? n : len;
+}
+
 static const struct file_operations hostfs_dir_fops, hostfs_file_fops;
 
 static int hostfs_host_fd(const struct inode *inode)
@@ -1179,7 +1247,8 @@ static int hostfs_host_fd(const struct inode *inode)
 #define HOSTFS_COMMON_IOPS \
 	.getattr = hostfs_getattr, .permission = hostfs_permission, \
 	.revalidate = hostfs_revalidate, .setattr_commit = hostfs_setattr_commit, \
-	.host_fd = hostfs_host_fd
+	.host_fd = hostfs_host_fd, .xattr_get = hostfs_xattr_get, \
+	.xattr_set = hostfs_xattr_set, .xattr_list = hostfs_xattr_list
 
 static const struct inode_operations hostfs_dir_iops = {
 	.lookup = hostfs_lookup,

@@ -15,12 +15,17 @@
  * host memory file", below).
  *
  * Accounting follows shmem_reserve_inode(): every inode *and every extra hard link*
- * takes one slot of max_inodes ("each new link needs a new dentry, pinning lowmem");
- * max_bytes is counted in whole pages.
+ * takes one slot of max_inodes ("each new link needs a new dentry, pinning lowmem"),
+ * BOGO_INODE_SIZE bytes of the inode space, which extended attributes draw on too
+ * (shmem_xattr_handler_set(): simple_xattr_space() each); max_bytes is counted in
+ * whole pages.
  *
  * Locking: everything here runs under uvfs.ns_lock (the callers hold it).
  *
- * Limitations: no xattrs, no huge pages; mmap only through a runner's memfd.
+ * Extended attributes (user., trusted., security.) as tmpfs keeps them, in the
+ * superblock's table (simple_xattr.c); the VFS checks who may (src/xattr.c).
+ *
+ * Limitations: no POSIX ACLs, no huge pages; mmap only through a runner's memfd.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -38,6 +43,7 @@
 #include "../inode.h"
 #include "../pipe.h"
 #include "../simple_offset.h"
+#include "../simple_xattr.h"
 #include "fs.h"
 
 #define RADIX_SHIFT 6
@@ -83,7 +89,9 @@ _Static_assert(sizeof(struct memfs_inode) == sizeof(struct inode) + 16,
 #define DIR_OFFSET_EOD INT32_MAX
 
 struct memfs_sb {
-	uint64_t max_inodes, free_inodes;  /* 0 max: unlimited */
+	uint64_t max_inodes;               /* 0: unlimited */
+	uint64_t free_ispace;              /* bytes: BOGO_INODE_SIZE per inode, and xattrs */
+	struct simple_xattr_table xattrs;  /* ns_lock: every inode's extended attributes */
 	uint64_t max_pages, used_pages;
 	bool noswap;                       /* asked for at mount; nothing swaps here */
 	uint64_t gen_state;                /* ns_lock: the generations' sequence (splitmix64),
@@ -163,24 +171,37 @@ static inline struct memfs_sb *MSB(const struct super_block *sb) { return sb->s_
  * Accounting
  */
 
-static int reserve_inode(struct super_block *sb)
+/* shmem's inode space: what an inode costs against nr_inodes (BOGO_INODE_SIZE) */
+#define BOGO_INODE_SIZE 1024
+
+static int reserve_ispace(struct super_block *sb, uint64_t bytes)
 {
 	struct memfs_sb *s = MSB(sb);
 
 	if (!s->max_inodes)
 		return 0;
-	if (!s->free_inodes)
+	if (s->free_ispace < bytes)
 		return -ENOSPC;
-	s->free_inodes--;
+	s->free_ispace -= bytes;
 	return 0;
 }
 
-static void free_inode_slot(struct super_block *sb)
+static void free_ispace(struct super_block *sb, uint64_t bytes)
 {
 	struct memfs_sb *s = MSB(sb);
 
 	if (s->max_inodes)
-		s->free_inodes++;
+		s->free_ispace += bytes;
+}
+
+static int reserve_inode(struct super_block *sb)
+{
+	return reserve_ispace(sb, BOGO_INODE_SIZE);
+}
+
+static void free_inode_slot(struct super_block *sb)
+{
+	free_ispace(sb, BOGO_INODE_SIZE);
 }
 
 static void *alloc_page(struct super_block *sb)
@@ -905,6 +926,8 @@ static void memfs_evict_inode(struct inode *inode)
 	}
 	if (S_ISLNK(inode->i_mode) && inode->i_link && strlen(inode->i_link) >= SHORT_SYMLINK_LEN)
 		MSB(inode->i_sb)->used_pages--;
+	/* shmem_evict_inode(): the attributes' space comes back with the inode's */
+	free_ispace(inode->i_sb, simple_xattrs_free(&MSB(inode->i_sb)->xattrs, inode));
 	free_inode_slot(inode->i_sb);
 }
 
@@ -932,6 +955,7 @@ static void memfs_put_super(struct super_block *sb)
 	/* a stand-in goes with the last open file of its directory, which held the
 	 * superblock */
 	assert(!MSB(sb)->standins);
+	simple_xattr_table_destroy(&MSB(sb)->xattrs);
 	free(MSB(sb)->names);
 	free(sb->s_fs_info);
 }
@@ -955,7 +979,7 @@ static void memfs_statfs(const struct dentry *d, struct statfs *buf)
 	}
 	if (s->max_inodes) {
 		buf->f_files = s->max_inodes;
-		buf->f_ffree = s->free_inodes;
+		buf->f_ffree = s->free_ispace / BOGO_INODE_SIZE;
 	}
 }
 
@@ -1033,7 +1057,7 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 	 * makes handles easier to guess) */
 	if (getrandom(&s->gen_state, sizeof(s->gen_state), GRND_NONBLOCK) != sizeof(s->gen_state))
 		s->gen_state = (uint64_t)coarse_time(sb->s_fs).tv_nsec ^ (uintptr_t)s;
-	s->max_inodes = s->free_inodes = opts->max_inodes;
+	s->max_inodes = opts->max_inodes;
 	s->noswap = opts->seen & FS_OPT_NOSWAP;
 	s->max_pages = (max_bytes + UVFS_PAGE_SIZE - 1) / UVFS_PAGE_SIZE;
 	if (max_bytes && !s->max_pages)
@@ -1042,8 +1066,9 @@ static int memfs_fill_super(struct super_block *sb, const struct fs_mount_opts *
 		if (!(opts->seen & FS_OPT_SIZE))
 			s->max_pages = linux_default_limit();
 		if (!(opts->seen & FS_OPT_INODES))
-			s->max_inodes = s->free_inodes = linux_default_limit();
+			s->max_inodes = linux_default_limit();
 	}
+	s->free_ispace = s->max_inodes * BOGO_INODE_SIZE;
 	s->shown = *opts;
 	sb->s_fs_info = s;
 	sb->s_op = &memfs_sops;
@@ -1196,8 +1221,9 @@ static int memfs_reconfigure(struct super_block *sb, const struct fs_mount_opts 
 			return -EINVAL;  /* "Cannot retroactively limit size", "Too small" */
 	}
 	if ((opts->seen & FS_OPT_INODES) && opts->max_inodes) {
-		if (!s->max_inodes || s->max_inodes - s->free_inodes > opts->max_inodes)
-			return -EINVAL;
+		if (!s->max_inodes ||
+		    s->max_inodes - s->free_ispace / BOGO_INODE_SIZE > opts->max_inodes)
+			return -EINVAL;  /* "Too few inodes for current use" */
 	}
 	/* "Cannot disable swap on remount"; a remount that does not repeat noswap keeps
 	 * it (tests/diff/mount-statfs.sys asks the kernel) */
@@ -1215,10 +1241,10 @@ static int memfs_reconfigure(struct super_block *sb, const struct fs_mount_opts 
 	if (opts->seen & FS_OPT_INUMS)
 		s->shown.seen = (s->shown.seen & ~FS_OPT_INODE64) | (opts->seen & FS_OPT_INODE64);
 	if (opts->seen & FS_OPT_INODES) {
-		uint64_t used = s->max_inodes ? s->max_inodes - s->free_inodes : 0;
+		uint64_t used = s->max_inodes ? s->max_inodes * BOGO_INODE_SIZE - s->free_ispace : 0;
 
 		s->max_inodes = opts->max_inodes;
-		s->free_inodes = opts->max_inodes ? opts->max_inodes - used : 0;
+		s->free_ispace = opts->max_inodes ? opts->max_inodes * BOGO_INODE_SIZE - used : 0;
 	}
 	return 0;
 }
@@ -1590,6 +1616,41 @@ static int memfs_setsize(struct inode *inode, off_t size)
 	return 0;
 }
 
+/* ---------------------------------------------------------------------------------
+ * Extended attributes (shmem_xattr_handler_get/set, shmem_listxattr)
+ */
+
+static ssize_t memfs_xattr_get(struct inode *inode, const char *name, void *value, size_t size)
+{
+	return simple_xattr_get(&MSB(inode->i_sb)->xattrs, inode, name, value, size);
+}
+
+/* The new value's inode space is taken first and given back if the change fails;
+ * the old one's comes back after it */
+static int memfs_xattr_set(struct inode *inode, const char *name, const void *value,
+			   size_t size, int flags)
+{
+	struct super_block *sb = inode->i_sb;
+	size_t space = value ? simple_xattr_space(name, size) : 0, old_space;
+	int err = reserve_ispace(sb, space);
+
+	if (err)
+		return err;
+	err = simple_xattr_set(&MSB(sb)->xattrs, inode, name, value, size, flags, &old_space);
+	free_ispace(sb, err ? space : old_space);
+	if (!err)
+		inode_set_ctime_current(inode);
+	return err;
+}
+
+static ssize_t memfs_xattr_list(struct inode *inode, bool trusted, char *list, size_t size)
+{
+	return simple_xattr_list(&MSB(inode->i_sb)->xattrs, inode, trusted, list, size);
+}
+
+#define MEMFS_XATTR_OPS .xattr_get = memfs_xattr_get, .xattr_set = memfs_xattr_set, \
+			.xattr_list = memfs_xattr_list
+
 static const struct inode_operations memfs_dir_iops = {
 	.lookup = memfs_lookup,
 	.lookup_noent = memfs_lookup_noent,
@@ -1604,6 +1665,7 @@ static const struct inode_operations memfs_dir_iops = {
 	.tmpfile = memfs_tmpfile,
 	.standin = memfs_dir_standin,
 	.fileattr_flags = MEMFS_FL_MODIFIABLE,
+	MEMFS_XATTR_OPS,
 	.fop = &memfs_dir_fops,
 };
 
@@ -1611,21 +1673,25 @@ static const struct inode_operations memfs_file_iops = {
 	.setsize = memfs_setsize,
 	.fileattr_flags = MEMFS_FL_MODIFIABLE,
 	.memfd = memfs_file_memfd,
+	MEMFS_XATTR_OPS,
 	.fop = &memfs_file_fops,
 };
 
 static const struct inode_operations memfs_link_iops = {
 	.get_link = memfs_get_link,
+	MEMFS_XATTR_OPS,
 };
 
-static const struct inode_operations memfs_special_iops = { 0 };
+static const struct inode_operations memfs_special_iops = { MEMFS_XATTR_OPS };
 
 static const struct inode_operations memfs_sock_iops = {
 	.sock_fd = memfs_sock_fd,
+	MEMFS_XATTR_OPS,
 };
 
 static const struct inode_operations memfs_fifo_iops = {
 	.fop = &pipe_fops,
+	MEMFS_XATTR_OPS,
 };
 
 /* ---------------------------------------------------------------------------------

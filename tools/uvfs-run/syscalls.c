@@ -1701,30 +1701,10 @@ static long do_utimes(struct proc *p, int dirfd, unsigned long long path_addr,
 }
 
 /* ---------------------------------------------------------------------------------
- * Extended attributes.  uvfs keeps none.  An access ACL that says no more than the
- * mode (owner, group, other: what cp -a and setfacl -b set) is what the kernel turns
- * into a chmod and stores nothing for (posix_acl_equiv_mode()), so it is a chmod
- * here; any other ACL or attribute is EOPNOTSUPP.  Removing an ACL that is not there
- * is 0, as the kernel's set_posix_acl(NULL) is; any other name ENODATA.
+ * Extended attributes: uvfs's (uvfs_setxattrat and its family, src/xattr.c: memfs
+ * keeps them as tmpfs, a host mount's are the host file's), the program's buffers
+ * copied in and out here.
  */
-#define ACL_XATTR_VERSION 2
-enum { ACL_USER_OBJ = 1, ACL_GROUP_OBJ = 4, ACL_OTHER = 0x20 };
-
-/* Whether the file lies on a read-only mount: the xattr calls' mnt_want_write(),
- * EROFS after the walk and before the attribute is looked at */
-static bool on_readonly(struct proc *p, int dirfd, const char *path, int at_flags)
-{
-	struct statfs sfs;
-	int o = !path[0] && (at_flags & AT_EMPTY_PATH)
-		? uvfs_dup(T(p), dirfd)
-		: uvfs_openat(T(p), dirfd, path,
-			      O_PATH | ((at_flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
-	bool ro = o >= 0 && !uvfs_fstatfs(T(p), o, &sfs) && (sfs.f_flags & ST_RDONLY);
-
-	if (o >= 0)
-		uvfs_close(T(p), o);
-	return ro;
-}
 
 /*
  * fgetxattr, fsetxattr, fremovexattr: the checks of their arguments, which come before
@@ -1753,65 +1733,69 @@ static long fxattr_args(struct proc *p, const struct user_regs_struct *r, bool s
 	return 0;
 }
 
+/* import_xattr_name(): the program's name, ERANGE when it does not fit 255 bytes */
+static long xattr_name(struct proc *p, unsigned long long addr, char name[256])
+{
+	long err = mem_read_str(p->tid, addr, name, 256);
+
+	return err == -ENAMETOOLONG ? -ERANGE : err;
+}
+
 static long do_setxattr(struct proc *p, int dirfd, const char *path, int at_flags,
-			unsigned long long name_addr, unsigned long long value, size_t size)
+			unsigned long long name_addr, unsigned long long value, size_t size,
+			int flags)
 {
 	char name[256];
-	uint32_t buf[3 + 3 * 2];
-	struct stat st;
-	mode_t mode = 0;
+	void *buf = NULL;
 	long err;
 
-	err = mem_read_str(p->tid, name_addr, name, sizeof(name));
-	if (err)
-		return err == -ENAMETOOLONG ? -ERANGE : err;
-	err = uvfs_fstatat(T(p), dirfd, path, &st, at_flags);
-	if (err)
+	if (flags & ~(XATTR_CREATE | XATTR_REPLACE))
+		return -EINVAL;
+	if ((err = xattr_name(p, name_addr, name)))
 		return err;
-	if (on_readonly(p, dirfd, path, at_flags))
-		return -EROFS;
-	if (strcmp(name, "system.posix_acl_access") || S_ISLNK(st.st_mode))
-		return -EOPNOTSUPP;  /* a symlink has no ACL (no ->set_acl) */
-	if (size != 4 + 3 * 8)
-		return size < 4 ? -EINVAL : -EOPNOTSUPP;
-	if (mem_read(p->tid, value, buf, size))
-		return -EFAULT;
-	if (buf[0] != ACL_XATTR_VERSION)
-		return -EOPNOTSUPP;
-	for (int i = 0; i < 3; i++) {
-		uint16_t tag = (uint16_t)(buf[1 + 2 * i] & 0xffff);
-		uint16_t perm = (uint16_t)(buf[1 + 2 * i] >> 16);
-
-		if (perm & ~7u)
-			return -EINVAL;
-		switch (tag) {
-		case ACL_USER_OBJ: mode |= (mode_t)perm << 6; break;
-		case ACL_GROUP_OBJ: mode |= (mode_t)perm << 3; break;
-		case ACL_OTHER: mode |= perm; break;
-		default: return -EOPNOTSUPP;
-		}
-	}
-	return uvfs_fchmodat(T(p), dirfd, path, (st.st_mode & 07000) | mode,
-			     at_flags & AT_EMPTY_PATH);
+	if (!name[0])
+		return -ERANGE;
+	if (size > 65536)
+		return -E2BIG;  /* XATTR_SIZE_MAX */
+	if (size && !(buf = malloc(size)))
+		return -ENOMEM;
+	if (size && mem_read(p->tid, value, buf, size))
+		err = -EFAULT;
+	else
+		err = uvfs_setxattrat(T(p), dirfd, path, at_flags, name, buf, size, flags);
+	free(buf);
+	return err;
 }
 
 static long do_removexattr(struct proc *p, int dirfd, const char *path, int at_flags,
 			   unsigned long long name_addr)
 {
 	char name[256];
-	struct stat st;
-	long err = mem_read_str(p->tid, name_addr, name, sizeof(name));
+	long err = xattr_name(p, name_addr, name);
 
-	if (err)
-		return err == -ENAMETOOLONG ? -ERANGE : err;
-	err = uvfs_fstatat(T(p), dirfd, path, &st, at_flags);
-	if (err)
-		return err;
-	if (on_readonly(p, dirfd, path, at_flags))
-		return -EROFS;
-	if (!strcmp(name, "system.posix_acl_access") || !strcmp(name, "system.posix_acl_default"))
-		return 0;
-	return -ENODATA;
+	return err ? err : uvfs_removexattrat(T(p), dirfd, path, at_flags, name);
+}
+
+/* getxattr and listxattr (name_addr 0): uvfs's answer, copied to the program's buffer
+ * of size bytes (the kernel reads no more than XATTR_SIZE_MAX / XATTR_LIST_MAX) */
+static long do_getxattr(struct proc *p, int dirfd, const char *path, int at_flags,
+			unsigned long long name_addr, unsigned long long buf_addr, size_t size)
+{
+	char name[256], *buf = NULL;
+	long ret;
+
+	if (name_addr && (ret = xattr_name(p, name_addr, name)))
+		return ret;
+	if (size > 65536)
+		size = 65536;
+	if (size && !(buf = malloc(size)))
+		return -ENOMEM;
+	ret = name_addr ? uvfs_getxattrat(T(p), dirfd, path, at_flags, name, buf, size)
+			: uvfs_listxattrat(T(p), dirfd, path, at_flags, buf, size);
+	if (ret > 0 && size && mem_write(p->tid, buf_addr, buf, (size_t)ret))
+		ret = -EFAULT;
+	free(buf);
+	return ret;
 }
 
 /*
@@ -1840,8 +1824,8 @@ static long struct_from_user(struct proc *p, unsigned long long addr, size_t usi
 
 /*
  * setxattrat, getxattrat, listxattrat, removexattrat (dfd, path, at_flags, ...): the
- * path forms' answers (uvfs keeps no extended attributes; an access ACL is a chmod),
- * after path_setxattrat()'s checks of the flags and of struct xattr_args.
+ * path forms' answers, after path_setxattrat()'s checks of the flags and of struct
+ * xattr_args.
  */
 struct xattr_args_ {
 	uint64_t value;
@@ -1851,10 +1835,9 @@ struct xattr_args_ {
 
 static enum action do_xattrat(struct proc *p, struct user_regs_struct *r, long nr, int dirfd)
 {
-	char path[NAME_MAX_BYTES], name[256];
+	char path[NAME_MAX_BYTES];
 	unsigned int at = (unsigned int)A2(r);
 	struct xattr_args_ args = { 0 };
-	struct stat st;
 	long err;
 
 	if (at & ~(unsigned int)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
@@ -1872,17 +1855,14 @@ static enum action do_xattrat(struct proc *p, struct user_regs_struct *r, long n
 		return ACT_NATIVE;  /* a host descriptor's: the kernel's */
 	switch (nr) {
 	case SYS_setxattrat_:
-		return skip(r, do_setxattr(p, dirfd, path, (int)at, A3(r), args.value, args.size));
+		return skip(r, do_setxattr(p, dirfd, path, (int)at, A3(r), args.value, args.size,
+					   (int)args.flags));
 	case SYS_removexattrat_:
 		return skip(r, do_removexattr(p, dirfd, path, (int)at, A3(r)));
 	case SYS_getxattrat_:
-		err = mem_read_str(p->tid, A3(r), name, sizeof(name));
-		if (err)
-			return skip(r, err == -ENAMETOOLONG ? -ERANGE : err);
-		/* fallthrough */
+		return skip(r, do_getxattr(p, dirfd, path, (int)at, A3(r), args.value, args.size));
 	default:
-		err = uvfs_fstatat(T(p), dirfd, path, &st, (int)at);
-		return skip(r, err ? err : nr == SYS_listxattrat_ ? 0 : -ENODATA);
+		return skip(r, do_getxattr(p, dirfd, path, (int)at, 0, A3(r), (size_t)A4(r)));
 	}
 }
 
@@ -2799,7 +2779,9 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		if (opath_fd(p, fd))
 			return skip(r, -EBADF);
-		return skip(r, nr == SYS_flistxattr ? 0 : -ENODATA);
+		if (nr == SYS_flistxattr)
+			return skip(r, do_getxattr(p, fd, "", AT_EMPTY_PATH, 0, A1(r), (size_t)A2(r)));
+		return skip(r, do_getxattr(p, fd, "", AT_EMPTY_PATH, A1(r), A2(r), (size_t)A3(r)));
 
 	/* names */
 	case SYS_stat:
@@ -3074,16 +3056,18 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_lgetxattr:
 	case SYS_listxattr:
 	case SYS_llistxattr:
-		/* uvfs keeps no extended attributes: the name's errors, then none */
+	{
+		bool list = nr == SYS_listxattr || nr == SYS_llistxattr;
+		int at = nr == SYS_lgetxattr || nr == SYS_llistxattr ? AT_SYMLINK_NOFOLLOW : 0;
+
 		if ((ret = get_path(p, A0(r), pa)))
 			return skip(r, ret);
-		ret = uvfs_fstatat(t, AT_FDCWD, pa, &st,
-				   nr == SYS_lgetxattr || nr == SYS_llistxattr ? AT_SYMLINK_NOFOLLOW : 0);
+		ret = list ? do_getxattr(p, AT_FDCWD, pa, at, 0, A1(r), (size_t)A2(r))
+			   : do_getxattr(p, AT_FDCWD, pa, at, A1(r), A2(r), (size_t)A3(r));
 		if (ret == -ENOENT && host_fd_name_at(p, AT_FDCWD, pa, pb, sizeof(pb)) >= 0)
 			return skip(r, host_fd_xattr(p, nr, pb, r));
-		if (ret)
-			return skip(r, ret);
-		return skip(r, nr == SYS_listxattr || nr == SYS_llistxattr ? 0 : -ENODATA);
+		return skip(r, ret);
+	}
 	case SYS_setxattr:
 	case SYS_lsetxattr:
 	case SYS_removexattr:
@@ -3094,7 +3078,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		if (nr == SYS_setxattr || nr == SYS_lsetxattr)
 			return skip(r, do_setxattr(p, AT_FDCWD, pa, l ? AT_SYMLINK_NOFOLLOW : 0, A1(r),
-						   A2(r), (size_t)A3(r)));
+						   A2(r), (size_t)A3(r), (int)A4(r)));
 		return skip(r, do_removexattr(p, AT_FDCWD, pa, l ? AT_SYMLINK_NOFOLLOW : 0, A1(r)));
 	}
 	case SYS_setxattrat_:
@@ -3112,7 +3096,8 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return skip(r, ret);
 		if (opath_fd(p, fd))
 			return skip(r, -EBADF);
-		return skip(r, do_setxattr(p, fd, "", AT_EMPTY_PATH, A1(r), A2(r), (size_t)A3(r)));
+		return skip(r, do_setxattr(p, fd, "", AT_EMPTY_PATH, A1(r), A2(r), (size_t)A3(r),
+					   (int)A4(r)));
 	case SYS_fremovexattr:
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
