@@ -199,8 +199,10 @@ int do_truncate(const struct cred *cred, struct dentry *d, off_t size)
 		attr.ia_valid |= kill | ATTR_FORCE;
 	err = notify_change(cred, d, &attr);
 	/* a filesystem without a size to set takes the call and keeps its size, as
-	 * procfs's proc_setattr() does (setattr_copy() copies no size) */
-	if (!err && size != inode->i_size && inode->i_op->setsize)
+	 * procfs's proc_setattr() does (setattr_copy() copies no size); a host file is
+	 * truncated even to its own size, so that the host removes what a truncate
+	 * removes there (set-user-ID, security.capability: its do_truncate()) */
+	if (!err && (size != inode->i_size || inode->i_op->setattr_commit) && inode->i_op->setsize)
 		err = inode->i_op->setsize(inode, size);
 	if (!err)
 		inode_set_mctime_current(inode);  /* setattr: mtime = ctime = inode_set_ctime_current */

@@ -104,7 +104,7 @@ ssize_t simple_xattr_get(const struct simple_xattr_table *t, const struct inode 
 static void table_grow(struct simple_xattr_table *t)
 {
 	size_t n = t->nbuckets ? t->nbuckets * 2 : 64;
-	struct simple_xattrs **b = calloc(n, sizeof(*b));
+	struct simple_xattrs **b = uvfs_zalloc(n * sizeof(*b));
 	struct simple_xattr_table nt = { .buckets = b, .nbuckets = n };
 
 	if (!b)
@@ -155,7 +155,7 @@ int simple_xattr_set(struct simple_xattr_table *t, struct inode *inode, const ch
 	if (value) {
 		size_t len = strlen(name);
 
-		x = malloc(sizeof(*x) + len + 1 + size);
+		x = uvfs_malloc(sizeof(*x) + len + 1 + size);
 		if (!x)
 			return -ENOMEM;
 		x->size = size;
@@ -167,7 +167,7 @@ int simple_xattr_set(struct simple_xattr_table *t, struct inode *inode, const ch
 	if (!xs && value) {
 		if (t->count >= t->nbuckets)
 			table_grow(t);
-		if (!t->nbuckets || !(xs = calloc(1, sizeof(*xs)))) {
+		if (!t->nbuckets || !(xs = uvfs_zalloc(sizeof(*xs)))) {
 			free(x);
 			return -ENOMEM;
 		}
@@ -176,7 +176,7 @@ int simple_xattr_set(struct simple_xattr_table *t, struct inode *inode, const ch
 	}
 	if (x && !found && xs->nr == xs->cap) {
 		unsigned int cap = xs->cap ? xs->cap * 2 : 4;
-		struct simple_xattr **v = realloc(xs->v, cap * sizeof(*v));
+		struct simple_xattr **v = uvfs_realloc(xs->v, cap * sizeof(*v));
 
 		if (!v) {
 			free(x);

@@ -18,6 +18,7 @@
 #include <sys/xattr.h>
 
 #include "attr.h"
+#include "file.h"
 #include "fsnotify.h"
 #include "mount.h"
 #include "namei.h"
@@ -62,11 +63,27 @@ static int check_name(const char *name)
 	return !len || len > XATTR_NAME_MAX_ ? -ERANGE : 0;
 }
 
-/* The walk of the *at calls: AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH, nothing else */
+/* The walk of the *at calls: AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH, nothing else.
+ * An empty (or NULL) path with AT_EMPTY_PATH and a descriptor is the file itself,
+ * taken as fdget() takes it: an O_PATH one is EBADF (path_setxattrat() and its
+ * siblings, asked on 6.18); with AT_FDCWD it is the working directory. */
 static int xattr_lookup(struct uvfs_task *task, int dirfd, const char *path, int at_flags,
 			struct path *out)
 {
 	unsigned int lf = (at_flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW;
+
+	if ((at_flags & AT_EMPTY_PATH) && (!path || !path[0])) {
+		struct file *f;
+
+		if (dirfd < 0)
+			return filename_lookup(task, dirfd, "", LOOKUP_EMPTY, out);
+		f = fdget(task, dirfd);
+		if (!f || (f->f_mode & FMODE_PATH))
+			return -EBADF;
+		*out = f->f_path;
+		path_get(out);
+		return 0;
+	}
 
 	if (at_flags & AT_EMPTY_PATH)
 		lf |= LOOKUP_EMPTY;
@@ -281,9 +298,13 @@ static int set_acl(struct uvfs_task *task, const struct path *path, const char *
 	if (!remove && strcmp(name, ACL_ACCESS))
 		return -EOPNOTSUPP;
 	if (remove) {
-		inode_set_ctime_current(inode);
-		fsnotify_xattr(path->dentry);
-		return 0;
+		/* the filesystem's: memfs keeps none and stamps the ctime, as
+		 * simple_set_acl(NULL) does; a host file's goes on the host */
+		int err = inode->i_op->xattr_set(inode, name, NULL, 0, 0);
+
+		if (!err)
+			fsnotify_xattr(path->dentry);
+		return err;
 	}
 	return chmod_common(&task->cred, path, (mode_t)((inode->i_mode & 07000) | (mode_t)mode));
 }

@@ -17,7 +17,7 @@ import sys
 
 LAYERS = [
     # 0: the bottom: allocation, locks and interruptible waits, object caches, deferred frees
-    ("bottom", {"alloc", "lock", "intr", "slab", "rcu_defer", "simple_offset"}),
+    ("bottom", {"alloc", "lock", "intr", "slab", "rcu_defer", "simple_offset", "simple_xattr"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality, path names (d_path)
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace", "pnode",
@@ -28,7 +28,7 @@ LAYERS = [
     ("walk", {"namei", "walk"}),
     # 4: the calls of uvfs.h (and the introspection ones)
     ("syscalls", {"open", "rename", "link", "af_unix", "fhandle", "inotify", "ioctl", "stat", "attr", "read_write", "readdir",
-                  "fcntl", "exec", "mount", "fsopen", "statmount", "introspect", "sys"}),
+                  "fcntl", "exec", "mount", "fsopen", "statmount", "introspect", "sys", "xattr"}),
     # 5: the instance's setup and teardown
     ("top", {"uvfs"}),
 ]

@@ -749,8 +749,8 @@ int uvfs_fileattr_set(struct uvfs_task *task, int fd, const void *fsxattr);
  * uvfs_setxattrat, uvfs_getxattrat, uvfs_listxattrat, uvfs_removexattrat - extended
  * attributes: setxattrat(2) and its family (Linux 6.13), which stand for the older
  * calls too -- setxattr is at_flags 0, lsetxattr AT_SYMLINK_NOFOLLOW, fsetxattr
- * AT_EMPTY_PATH with path "" (an O_PATH descriptor works here, as with the *at
- * calls; fsetxattr itself refuses one with EBADF, the caller's to answer).  memfs
+ * AT_EMPTY_PATH with path "" or NULL (a descriptor opened O_PATH is EBADF then, as
+ * the kernel takes it with fdget(); AT_FDCWD is the working directory).  memfs
  * keeps user.* (regular files and directories), trusted.* (CAP_SYS_ADMIN) and
  * security.* as tmpfs does, security.capability checked and converted as the
  * kernel's capability module does and removed by a write, truncate or chown; a host

@@ -30,7 +30,9 @@ fchmod fchmodat fchmodat2 fchown fchownat fcntl fstat fstatat fstatfs ftruncate 
 getdents inotify lchown link linkat lseek lstat mkdir mkdirat mknod mknodat open openat
 openat2 readlink readlinkat rename renameat renameat2 rmdir stat statfs statx symlink
 symlinkat truncate umask unlink unlinkat utime utimensat utimes open_tree move_mount
-fsopen fsconfig fsmount fspick mount_setattr statmount listmount mount umount umount2"
+fsopen fsconfig fsmount fspick mount_setattr statmount listmount mount umount umount2
+setxattr getxattr listxattr removexattr fsetxattr fgetxattr flistxattr fremovexattr
+lgetxattr llistxattr lremovexattr"
 tests=${LTP_ONLY:-}
 if [ -z "$tests" ]; then
 	for d in $dirs; do

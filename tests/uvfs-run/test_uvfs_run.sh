@@ -73,7 +73,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" \
+	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" \
 	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -267,6 +267,24 @@ for d in n r; do touch "$adir/$d/xf"; ln -s xf "$adir/$d/xl"; done
 want=$(native bash -c 'mount --bind -o ro "$1" /mnt && python3 "$2" /mnt' x "$adir/n" "$work/xattrat.py" 2>&1)
 got=$("$UR" --ro-bind "$adir/r" /mnt -- python3 "$work/xattrat.py" /mnt 2>&1)
 same "the same through --ro-bind: EROFS as the kernel's read-only bind" "$want" "$got"
+rm -rf "$adir"
+# Extended attributes (xattr.py: the namespaces, who may use them, sizes, the order
+# of a list, security.capability and what removes it, ACLs, procfs; as root and as
+# uid 1000): memfs against the kernel's tmpfs; the inode space they share with files
+# on a tmpfs with nr_inodes=8; a host directory's through --bind against the same
+# calls on the host's filesystem (the host file's own)
+want=$(native bash -c 'mkdir /tmp/x && python3 "$1" /tmp/x' x "$work/xattr.py" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c 'mkdir /tmp/x && python3 "$1" /tmp/x' x "$work/xattr.py" 2>&1)
+same "extended attributes on memfs, as on the kernel's tmpfs" "$want" "$got"
+want=$(native bash -c 'mkdir /tmp/x && python3 "$1" /tmp/x limits' x "$work/xattr.py" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c 'mkdir /tmp/x && python3 "$1" /tmp/x limits' x "$work/xattr.py" 2>&1)
+same "extended attributes take tmpfs's inode space (nr_inodes=8)" "$want" "$got"
+adir=$(mktemp -d /var/tmp/uvfs-run-xattr.XXXXXX)
+chmod 755 "$adir"
+mkdir "$adir/n" "$adir/b"
+want=$(python3 "$work/xattr.py" "$adir/n" 2>&1)
+got=$("$UR" --bind "$adir/b" /mnt -- python3 "$work/xattr.py" /mnt 2>&1)
+same "extended attributes of host files through --bind, as the host's" "$want" "$got"
 rm -rf "$adir"
 # A device opened through the read-only root: its descriptor is the host's, and what
 # would change the node is EROFS from the kernel (the program's kernel-side /dev is

@@ -1849,7 +1849,10 @@ static enum action do_xattrat(struct proc *p, struct user_regs_struct *r, long n
 		if (args.flags & ~(uint32_t)(nr == SYS_setxattrat_ ? XATTR_CREATE | XATTR_REPLACE : 0))
 			return skip(r, -EINVAL);
 	}
-	if ((err = get_path(p, A1(r), path)))
+	/* getname_maybe_null(): NULL with AT_EMPTY_PATH is an empty path */
+	if (!A1(r) && (at & AT_EMPTY_PATH))
+		path[0] = 0;
+	else if ((err = get_path(p, A1(r), path)))
 		return skip(r, err);
 	if (dirfd_native(p, dirfd, path) || (!path[0] && (at & AT_EMPTY_PATH) && !ufd(p, dirfd)))
 		return ACT_NATIVE;  /* a host descriptor's: the kernel's */
