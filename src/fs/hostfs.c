@@ -61,6 +61,7 @@
 #include "../dcache.h"
 #include "../file.h"
 #include "../inode.h"
+#include "../mount.h"
 #include "../namei.h"
 #include "../permission.h"
 #include "../pipe.h"
@@ -1300,9 +1301,16 @@ static int hostfs_open(struct inode *inode, struct file *f)
 	else
 		flags |= (int)(f->f_flags & (O_ACCMODE | O_DIRECT | O_SYNC | O_DSYNC));
 	proc_name(inode, name);
+	/* Through a read-only mount nothing of the host file changes, its access time
+	 * neither (touch_atime() skips a read-only mount): the host's descriptor reads
+	 * without touching it, where the embedder may (owner or CAP_FOWNER) */
+	if (f->f_path.mnt && mnt_is_readonly(f->f_path.mnt) &&
+	    (fd = openat(HSB(inode->i_sb)->proc_fd, name, flags | O_NOATIME)) >= 0)
+		goto out;
 	fd = openat(HSB(inode->i_sb)->proc_fd, name, flags);
 	if (fd < 0)
 		return host_err();
+out:
 	f->private_data = (void *)(intptr_t)(fd + 1);
 	return 0;
 }

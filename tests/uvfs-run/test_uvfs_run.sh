@@ -73,7 +73,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" \
+	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" "$here/rocalls.py" \
 	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -285,6 +285,37 @@ mkdir "$adir/n" "$adir/b"
 want=$(python3 "$work/xattr.py" "$adir/n" 2>&1)
 got=$("$UR" --bind "$adir/b" /mnt -- python3 "$work/xattr.py" /mnt 2>&1)
 same "extended attributes of host files through --bind, as the host's" "$want" "$got"
+rm -rf "$adir"
+# Every call that would change a file, through --ro-bind and through the read-only
+# host root (rocalls.py): the kernel's answers on its read-only bind, EROFS first;
+# and the host files unchanged afterwards -- mode, owner, size, all three times
+# (a read through a read-only mount leaves the access time), attributes, extended
+# attributes, the names
+adir=$(mktemp -d /var/tmp/uvfs-run-ro.XXXXXX)
+chmod 755 "$adir"
+echo hello > "$adir/f"
+mkdir "$adir/d"
+touch "$adir/d/x" "$adir/e"
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.k", b"v")' "$adir/f"
+# read once, so that hoststate's own listing (relatime) does not move d's atime
+ls "$adir/d" > /dev/null
+hoststate() {
+	python3 -c '
+import os, sys
+for p in sys.argv[1:]:
+    s = os.lstat(p)
+    print(os.path.relpath(p, os.path.dirname(sys.argv[1])), oct(s.st_mode), s.st_uid, s.st_gid, s.st_size, s.st_atime_ns,
+          s.st_mtime_ns, s.st_ctime_ns, sorted(os.listdir(p)) if os.path.isdir(p) else "",
+          [(n, os.getxattr(p, n)) for n in os.listxattr(p)])' "$adir/f" "$adir/d" "$adir/e" "$adir/d/x"
+	lsattr -d "$adir/f" "$adir/d" | cut -d' ' -f1
+}
+before=$(hoststate)
+want=$(native bash -c 'mount --bind -o ro "$1" /mnt && python3 "$2" /mnt' x "$adir" "$work/rocalls.py" 2>&1)
+got=$("$UR" --ro-bind "$adir" /mnt -- python3 "$work/rocalls.py" /mnt 2>&1)
+same "every call that would change a file through --ro-bind: the kernel's read-only bind's answers" "$want" "$got"
+got=$("$UR" -- python3 "$work/rocalls.py" "$adir" 2>&1)
+same "the same through the read-only host root" "$want" "$got"
+same "the host files unchanged: mode, owner, size, times, attributes, xattrs, names" "$before" "$(hoststate)"
 rm -rf "$adir"
 # A device opened through the read-only root: its descriptor is the host's, and what
 # would change the node is EROFS from the kernel (the program's kernel-side /dev is

@@ -47,6 +47,8 @@
 #include <unistd.h>
 
 #include "columns.h"
+#include <seccomp.h>
+
 #include "run.h"
 
 struct mnt_opt {
@@ -381,6 +383,35 @@ static pid_t find_program(pid_t init)
 	return (pid_t)pid;
 }
 
+/* --stats: the calls trapped most, with how (a ptrace stop costs the program more
+ * than a notification: two more context switches and the tracer's wait) */
+static void print_stats_by_call(void)
+{
+	for (int shown = 0; shown < 20; shown++) {
+		unsigned long best = 0, n0, n1;
+		int nr = -1;
+		char *name;
+
+		for (int i = 0; i < RUN_STATS_NR; i++) {
+			unsigned long n = run_stats.by_nr[0][i] + run_stats.by_nr[1][i];
+
+			if (n > best) {
+				best = n;
+				nr = i;
+			}
+		}
+		if (nr < 0)
+			break;
+		n0 = run_stats.by_nr[0][nr];
+		n1 = run_stats.by_nr[1][nr];
+		name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+		fprintf(stderr, "uvfs-run:   %-20s %8lu stopped %8lu notified\n",
+			name ? name : "?", n0, n1);
+		free(name);
+		run_stats.by_nr[0][nr] = run_stats.by_nr[1][nr] = 0;
+	}
+}
+
 struct opts {
 	const char *abi, *chdir_to;
 	long uid, gid;                   /* -1: root's (uvfs-run's own) */
@@ -542,6 +573,8 @@ static int run_once(const struct opts *o, const char *abi)
 		fprintf(stderr, "uvfs-run: %lu notified calls by %lu workers, %lu of them while "
 			"another worker was answering one\n", run_stats.notified,
 			run_stats.workers, run_stats.overlapped);
+	if (o->stats)
+		print_stats_by_call();
 	return status;
 }
 

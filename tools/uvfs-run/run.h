@@ -274,12 +274,22 @@ extern unsigned long run_nofile;
  * (skipped or rewritten), and watching filters installed; the notified calls, the
  * workers, and how many calls a worker began while another was answering one;
  * counted by the loop and the workers alike (run_stat_add), read when all are done */
+#define RUN_STATS_NR 512  /* system call numbers counted one by one (x86-64's < 512) */
 struct run_stats {
 	unsigned long traps, answered, watches;
 	unsigned long notified, workers, overlapped, busy;
+	/* --stats: each call's traps, [0] by a ptrace stop (SECCOMP_RET_TRACE: the
+	 * watched calls, exec), [1] by a notification */
+	unsigned long by_nr[2][RUN_STATS_NR];
 };
 extern struct run_stats run_stats;
 #define run_stat_add(field, n) __atomic_fetch_add(&run_stats.field, (n), __ATOMIC_RELAXED)
+#define run_stat_nr(how, nr)                                                             \
+	do {                                                                             \
+		unsigned long nr_ = (unsigned long)(nr);                                 \
+		if (nr_ < RUN_STATS_NR)                                                  \
+			__atomic_fetch_add(&run_stats.by_nr[how][nr_], 1, __ATOMIC_RELAXED); \
+	} while (0)
 /* the worker threads that receive notifications: one per processor, at most this */
 #define RUN_WORKERS_MAX 8
 extern int run_workers;   /* --workers; 0: the default */

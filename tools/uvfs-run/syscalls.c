@@ -505,6 +505,21 @@ static int reopen(int fd, int flags)
 	return r < 0 ? -errno : r;
 }
 
+/* reopen() of a host file's descriptor for uvfs's descriptor ufd: through a
+ * read-only mount with O_NOATIME, where the embedder may (the owner, CAP_FOWNER), so
+ * that the kernel's reads through it leave the host's access time as a read-only
+ * mount does (touch_atime()) */
+static int reopen_noatime(struct proc *p, int hfd, int ufd, int flags)
+{
+	struct statfs sfs;
+	int r;
+
+	if (!uvfs_fstatfs(T(p), ufd, &sfs) && (sfs.f_flags & ST_RDONLY) &&
+	    (r = reopen(hfd, flags | O_NOATIME)) >= 0)
+		return r;
+	return reopen(hfd, flags);
+}
+
 /* reopen() for the caller of a host device: with its credentials */
 static int reopen_as_caller(const struct proc *p, int fd, int flags)
 {
@@ -880,8 +895,9 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		 * EROFS among them): mmap, exec, locks and fallocate through this
 		 * descriptor reach it, with no more rights than the program's */
 		hflags = flags & (O_ACCMODE | O_APPEND);
+		return install(p, r, reopen_noatime(p, hfd, fd, hflags), fd, flags);
 	} else if (hfd >= 0 && !(flags & O_PATH) && S_ISDIR(st.st_mode)) {
-		hflags = O_RDONLY;
+		return install(p, r, reopen_noatime(p, hfd, fd, O_RDONLY), fd, flags);
 	} else if (hfd < 0 && !(flags & O_PATH) && !on_noexec(p, fd) && room_for_memfd() &&
 		   (hfd = uvfs_memfd(T(p), fd)) != -EXDEV) {
 		/* a memfs file: the memfd that holds its data (UVFS_MEMFD), so that the
@@ -1447,8 +1463,18 @@ static enum action do_splice_from(struct proc *p, struct user_regs_struct *r, in
 		return ACT_NATIVE;
 	if (offp == &r->rdx && ufd(p, in) && ufd(p, out))
 		return skip(r, sendfile_uvfs(p, out, in, *offp, (size_t)A3(r)));
-	if (ufd(p, out) || !ufd(p, in))
+	if (ufd(p, out) || !ufd(p, in)) {
+		/* do_splice()'s and do_sendfile()'s EBADF -- in not readable, out not
+		 * writable -- before the EINVAL of a file that cannot take the splice */
+		int fin, fout;
+		mode_t min, mout;
+
+		if (!fd_kind(p, in, &min, &fin) && !fd_kind(p, out, &mout, &fout) &&
+		    ((fin & O_PATH) || (fout & O_PATH) || (fin & O_ACCMODE) == O_WRONLY ||
+		     (fout & O_ACCMODE) == O_RDONLY))
+			return skip(r, -EBADF);
 		return skip(r, -EINVAL);
+	}
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, in);
 	if (stat(link, &st) || !S_ISREG(st.st_mode))
 		return skip(r, -EINVAL);  /* the null device stands in */

@@ -684,6 +684,7 @@ static void seccomp_apply(struct proc *p, struct user_regs_struct *regs, enum ac
 
 	run_stat_add(traps, 1);
 	run_stat_add(answered, a != ACT_NATIVE);
+	run_stat_nr(0, regs->orig_rax);
 	switch (a) {
 	case ACT_NATIVE:
 		resume(p->tid, cont, 0);
@@ -1266,6 +1267,7 @@ static void on_notify(struct seccomp_notif *req, struct seccomp_notif_resp *resp
 
 	run_stat_add(traps, 1);
 	run_stat_add(notified, 1);
+	run_stat_nr(1, req->data.nr);
 	if (run_stat_add(busy, 1))
 		run_stat_add(overlapped, 1);
 	if (!p || !run_notified(req->data.nr)) {
