@@ -74,7 +74,7 @@ work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" "$here/rocalls.py" \
-	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
+	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/procio.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -419,6 +419,11 @@ want=$(native python3 "$work/proccomm.py" 2>&1)
 same "comm written natively" "another process's comm Invalid argument" "$(tail -1 <<< "$want")"
 same "comm written under uvfs-run: the process's and its threads'" "$want" \
 	"$("$UR" -- python3 "$work/proccomm.py" 2>&1)"
+# /proc/PID/io and task/TID/io count the reads and writes uvfs answers, which the
+# kernel never runs (gVisor's Proc.PidTidIOAccounting)
+want=$(native bash -c 'mkdir /tmp/x && python3 "$1" /tmp/x' x "$work/procio.py" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c 'mkdir /tmp/x && python3 "$1" /tmp/x' x "$work/procio.py" 2>&1)
+same "/proc/PID/io and task/TID/io: rchar, wchar, syscr, syscw as the kernel counts" "$want" "$got"
 
 # /proc/PID/ns/TYPE followed: the kernel's namespace files (access, open, their
 # ioctls, setns), but setns into a mount namespace EPERM (deliberate, SEMANTICS §9)

@@ -353,6 +353,32 @@ static bool reader_is(int tid, const struct run_names *nm)
 	return tid ? run_cur_nstid() == tid : run_cur_tid == nm->tgid;
 }
 
+/*
+ * /proc/PID/io and /proc/PID/task/TID/io: the kernel's counts, with those of the calls
+ * uvfs answered added (run_io_counts(): a skipped call reaches no vfs_read() or
+ * vfs_write(), which count them)
+ */
+static ssize_t fix_io(int pid, int tid, char **text, ssize_t len)
+{
+	static const char *const keys[4] = { "rchar: ", "wchar: ", "syscr: ", "syscw: " };
+	unsigned long io[4];
+
+	if (run_io_counts(pid, tid, io))
+		return len;
+	for (int k = 0; k < 4 && len >= 0; k++) {
+		char *at = strstr(*text, keys[k]), *end, num[24];
+		unsigned long long v;
+
+		if (!at || (at != *text && at[-1] != '\n'))
+			continue;
+		at += strlen(keys[k]);
+		v = strtoull(at, &end, 10);
+		snprintf(num, sizeof(num), "%llu", v + io[k]);
+		len = splice_text(text, (size_t)len, (size_t)(at - *text), (size_t)(end - at), num);
+	}
+	return len;
+}
+
 static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
 {
 	bool maps = !strcmp(name, "maps") || !strcmp(name, "smaps");
@@ -370,6 +396,8 @@ static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf
 		if (len >= 0 && state && reader_is(tid, &nm))
 			len = fix_state(name, &text, len);
 	}
+	if (pid && len >= 0 && !strcmp(name, "io"))
+		len = fix_io(pid, tid, &text, len);
 	if (len >= 0 && (size_t)len <= size)
 		memcpy(buf, text, (size_t)len);
 	free(text);

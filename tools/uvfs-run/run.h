@@ -131,7 +131,15 @@ struct uproc {
 	 * thread: credentials are per thread in the kernel), the thread whose the task
 	 * holds; 0 while they are all the same (syscalls.c, sync_creds) */
 	pid_t cred_tid;
+	/* atomic: /proc/PID/io's counts of the calls uvfs answered for its threads, those
+	 * gone too (the kernel's signal->ioac with the live threads') */
+	unsigned long io[4];
 };
+/* the counts of /proc/PID/io a skipped call misses (task_io_accounting) */
+enum run_io { RUN_IO_RCHAR, RUN_IO_WCHAR, RUN_IO_SYSCR, RUN_IO_SYSCW };
+/* ... what uvfs answered for the process nspid (nstid 0) or its thread nstid, into
+ * io[4]: 0, or -ESRCH */
+int run_io_counts(pid_t nspid, pid_t nstid, unsigned long io[4]);
 
 /* A watching filter being installed in a process (trace.c, watch()): the seccomp
  * call made in its place, and what the process is to see when it is done. */
@@ -195,6 +203,9 @@ struct proc {
 				      * made since: its calls' key for --explain */
 	int busy;                    /* procs_lock: helpers, a worker, a handoff */
 	bool dead;                   /* procs_lock; written by the loop only */
+	/* atomic: /proc/TID/io's counts of the calls uvfs answered, which the kernel
+	 * never ran (enum run_io) */
+	unsigned long io[4];
 	long restart_nr;
 	bool restart_sys;
 	/* an exec in progress (enum exec_step): the supervisor's O_PATH descriptor of the

@@ -677,10 +677,79 @@ static int cont_of(const struct proc *p)
 	return p->inj != INJ_NONE || p->exec_step != EX_NONE ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
+/*
+ * A call uvfs answered never reached the kernel's vfs_read() or vfs_write(), which
+ * count it in the thread's task_io_accounting: counted here as they would -- a read
+ * or write call (syscr, syscw) unless it failed before the file's operation (EBADF,
+ * EINVAL, EFAULT), the bytes it moved (rchar, wchar); sendfile and copy_file_range
+ * both, as do_sendfile() and vfs_copy_file_range() count them.
+ */
+static void io_add(struct proc *p, enum run_io k, unsigned long n)
+{
+	__atomic_fetch_add(&p->io[k], n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&p->up->io[k], n, __ATOMIC_RELAXED);
+}
+
+static void io_account(struct proc *p, const struct user_regs_struct *regs)
+{
+	long ret = (long)regs->rax;
+	bool rd = false, wr = false;
+
+	switch ((long)regs->orig_rax) {
+	case SYS_read: case SYS_readv: case SYS_pread64: case SYS_preadv: case SYS_preadv2:
+		rd = true;
+		break;
+	case SYS_write: case SYS_writev: case SYS_pwrite64: case SYS_pwritev: case SYS_pwritev2:
+		wr = true;
+		break;
+	case SYS_sendfile: case SYS_copy_file_range:
+		rd = wr = true;
+		break;
+	default:
+		return;
+	}
+	if (ret == -EBADF || ret == -EINVAL || ret == -EFAULT)
+		return;
+	if (rd) {
+		io_add(p, RUN_IO_SYSCR, 1);
+		io_add(p, RUN_IO_RCHAR, ret > 0 ? (unsigned long)ret : 0);
+	}
+	if (wr) {
+		io_add(p, RUN_IO_SYSCW, 1);
+		io_add(p, RUN_IO_WCHAR, ret > 0 ? (unsigned long)ret : 0);
+	}
+}
+
+int run_io_counts(pid_t nspid, pid_t nstid, unsigned long io[4])
+{
+	int ret = -ESRCH;
+
+	pthread_mutex_lock(&procs_lock);
+	for (size_t i = 0; i < PROC_HASH && ret; i++) {
+		for (struct proc *p = procs[i]; p; p = p->next) {
+			pid_t tgid;
+
+			if (p->dead || p->up->nspid != nspid ||
+			    (nstid && ns_pid(p->tid, &tgid) != nstid))
+				continue;
+			for (int k = 0; k < 4; k++)
+				io[k] = __atomic_load_n(nstid ? &p->io[k] : &p->up->io[k],
+							__ATOMIC_RELAXED);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&procs_lock);
+	return ret;
+}
+
 /* A traced call's answer applied: its registers, and on the process goes */
 static void seccomp_apply(struct proc *p, struct user_regs_struct *regs, enum action a)
 {
 	int cont = cont_of(p);
+
+	if (a == ACT_SKIP)
+		io_account(p, regs);
 
 	run_stat_add(traps, 1);
 	run_stat_add(answered, a != ACT_NATIVE);
