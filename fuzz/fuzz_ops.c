@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* a huge count only with the NULL buffer: nothing may be copied then */
 		if (buf && c > BUF_SIZE)
 			c = BUF_SIZE;
-		switch (op % 53) {
+		switch (op % 57) {
 		case 0: r = uvfs_openat(t, fd(&in), path(&in, p1), (int)take(&in, 4), (mode_t)take(&in, 2)); break;
 		case 1: r = uvfs_close(t, fd(&in)); break;
 		case 2: r = uvfs_read(t, fd(&in), buf, c); break;
@@ -281,9 +281,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			r = uvfs_unshare(t, flags[take(&in, 1) % 5]);
 			break;
 		}
+		/* any offset, a length of up to 16 MiB: memfs has no size limit here, and a
+		 * length of gigabytes would be allocated (libFuzzer's 2 GB limit) */
 		case 51: r = uvfs_fallocate(t, fd(&in), (int)take(&in, 1) % 4, (off_t)take(&in, 8),
-					    (off_t)take(&in, 8)); break;
+					    (off_t)take(&in, 3)); break;
 		case 52: r = uvfs_memfd(t, fd(&in)); break;
+		case 53: case 54: case 55: case 56: {
+			/* extended attributes: the names of every namespace, a bare prefix,
+			 * an unknown one, the capability (whose value the buffer rarely
+			 * makes valid), an ACL; values up to past XATTR_SIZE_MAX */
+			static const char *const names[] = {
+				"user.a", "user.b", "trusted.t", "security.s", "security.capability",
+				"system.posix_acl_access", "system.posix_acl_default", "user.", "x.y", "",
+			};
+			const char *name = names[take(&in, 1) % 10];
+			const char *p = take(&in, 1) & 1 ? "" : path(&in, p1);
+			int at = (int)take(&in, 2);
+
+			if (op % 57 == 53)
+				r = uvfs_setxattrat(t, fd(&in), p, at, name, buf, c, (int)take(&in, 1) % 4);
+			else if (op % 57 == 54)
+				r = uvfs_getxattrat(t, fd(&in), p, at, name, buf, c);
+			else if (op % 57 == 55)
+				r = uvfs_listxattrat(t, fd(&in), p, at, buf, c);
+			else
+				r = uvfs_removexattrat(t, fd(&in), p, at, name);
+			break;
+		}
 		default: r = uvfs_readlink_root(t, buf, c); break;
 		}
 		FUZZ_CHECK(r >= -4095);

@@ -339,15 +339,16 @@ int uvfs_setxattrat(struct uvfs_task *task, int dirfd, const char *pathname, int
 		err = set_acl(task, &path, name, value, size, false);
 		goto put;
 	}
-	if (!size)
-		value = "";  /* setxattr(..., NULL, 0) sets an empty value */
-	else if (!strcmp(name, XATTR_NAME_CAPS)) {
-		/* vfs_setxattr(): the capability is checked before anything else */
-		err = cap_convert(&task->cred, value, size, capbuf);
+	if (!strcmp(name, XATTR_NAME_CAPS)) {
+		/* vfs_setxattr(): the capability is checked before anything else; an
+		 * empty one (no value) is EINVAL there */
+		err = cap_convert(&task->cred, size ? value : NULL, size, capbuf);
 		if (err < 0)
 			goto put;
 		value = capbuf;
 		size = (size_t)err;
+	} else if (!size) {
+		value = "";  /* setxattr(..., NULL, 0) sets an empty value */
 	}
 	if ((err = xattr_permission(&task->cred, inode, name, MAY_WRITE)) ||
 	    (err = cap_may_change(&task->cred, name, false)) ||

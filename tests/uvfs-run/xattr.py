@@ -243,6 +243,7 @@ t("cap v3, root -1", os.setxattr, f, "security.capability", cap(0x03000000, 1, 0
 t("cap v2 without effective", os.setxattr, f, "security.capability", cap(0x02000000, 0))
 t("get cap", os.getxattr, f, "security.capability")
 t("cap of 3 bytes", os.setxattr, f, "security.capability", b"abc")
+raw("cap of no bytes", libc.setxattr(f.encode(), b"security.capability", None, 0, 0))
 t("cap v1", os.setxattr, f, "security.capability", cap(0x01000000, 1))
 t("cap v2 of 24 bytes", os.setxattr, f, "security.capability", cap(0x02000000, 1, 0))
 t("cap v2 other flags", os.setxattr, f, "security.capability", cap(0x02000000, 6))
