@@ -96,6 +96,25 @@ static int h_faccessat2(void *c, int d, const char *p, int m, int f) { return (i
 static int h_fchownat(void *c, int d, const char *p, uid_t u, gid_t g, int f) { return (int)R(syscall(SYS_fchownat, d, p, u, g, f)); }
 static int h_utimensat(void *c, int d, const char *p, const struct timespec t[2], int f)
 { return (int)R(syscall(SYS_utimensat, d, p, t, f)); }
+/* Linux 6.13's *xattrat calls (Debian 12's headers have no names); struct xattr_args */
+struct xattr_args_ { uint64_t value; uint32_t size, flags; };
+static int h_setxattrat(void *c, int d, const char *p, int at, const char *n, const void *v,
+			size_t sz, int f)
+{
+	struct xattr_args_ args = { (uint64_t)(uintptr_t)v, (uint32_t)sz, (uint32_t)f };
+
+	return v ? (int)R(syscall(463, d, p, at, n, &args, sizeof(args)))
+		 : (int)R(syscall(466, d, p, at, n));
+}
+static ssize_t h_getxattrat(void *c, int d, const char *p, int at, const char *n, void *b,
+			    size_t sz)
+{
+	struct xattr_args_ args = { (uint64_t)(uintptr_t)b, (uint32_t)sz, 0 };
+
+	return R(syscall(464, d, p, at, n, &args, sizeof(args)));
+}
+static ssize_t h_listxattrat(void *c, int d, const char *p, int at, char *b, size_t sz)
+{ return R(syscall(465, d, p, at, b, sz)); }
 static int h_dup(void *c, int fd) { return (int)R(dup(fd)); }
 static int h_dup3(void *c, int fd, int nfd, int f) { return (int)R(syscall(SYS_dup3, fd, nfd, f)); }
 static int h_fcntl(void *c, int fd, int cmd, long a) { return (int)R(syscall(SYS_fcntl, fd, cmd, a)); }
@@ -287,6 +306,7 @@ static struct sys_backend host_backend = {
 	.faccessat2 = h_faccessat2,
 	.fchownat = h_fchownat, .utimensat = h_utimensat, .dup = h_dup, .dup3 = h_dup3,
 	.fcntl = h_fcntl, .mount = h_mount, .mount2 = h_mount2, .umount2 = h_umount2, .hostmount = h_hostmount,
+	.setxattrat = h_setxattrat, .getxattrat = h_getxattrat, .listxattrat = h_listxattrat,
 	.statfs = h_statfs, .fstatfs = h_fstatfs, .unshare = h_unshare, .pivot_root = h_pivot_root, .chroot = h_chroot, .readlink_proc = h_readlink_proc,
 	.fork = h_fork, .exec = h_exec, .exit = h_exit, .su = h_su, .id = h_id, .umask = h_umask,
 };

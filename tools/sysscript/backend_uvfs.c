@@ -106,6 +106,16 @@ static int u_getcwd(void *c, char *b, size_t n) { return uvfs_getcwd(T(c), b, n)
 static int u_chdir(void *c, const char *p) { return uvfs_chdir(T(c), p); }
 static int u_fchdir(void *c, int fd) { return uvfs_fchdir(T(c), fd); }
 static int u_fchmodat(void *c, int d, const char *p, mode_t m, int f) { return uvfs_fchmodat(T(c), d, p, m, f); }
+static int u_setxattrat(void *c, int d, const char *p, int at, const char *n, const void *v,
+			size_t sz, int f)
+{
+	return v ? uvfs_setxattrat(T(c), d, p, at, n, v, sz, f) : uvfs_removexattrat(T(c), d, p, at, n);
+}
+static ssize_t u_getxattrat(void *c, int d, const char *p, int at, const char *n, void *b,
+			    size_t sz)
+{ return uvfs_getxattrat(T(c), d, p, at, n, b, sz); }
+static ssize_t u_listxattrat(void *c, int d, const char *p, int at, char *b, size_t sz)
+{ return uvfs_listxattrat(T(c), d, p, at, b, sz); }
 static int u_faccessat2(void *c, int d, const char *p, int m, int f) { return uvfs_faccessat2(T(c), d, p, m, f); }
 static int u_fchownat(void *c, int d, const char *p, uid_t u, gid_t g, int f) { return uvfs_fchownat(T(c), d, p, u, g, f); }
 static int u_utimensat(void *c, int d, const char *p, const struct timespec t[2], int f)
@@ -287,6 +297,7 @@ static const struct sys_backend uvfs_backend = {
 	.faccessat2 = u_faccessat2,
 	.fchownat = u_fchownat, .utimensat = u_utimensat, .dup = u_dup, .dup3 = u_dup3,
 	.fcntl = u_fcntl, .mount = u_mount, .mount2 = u_mount2, .umount2 = u_umount2, .hostmount = u_hostmount,
+	.setxattrat = u_setxattrat, .getxattrat = u_getxattrat, .listxattrat = u_listxattrat,
 	.statfs = u_statfs, .fstatfs = u_fstatfs, .unshare = u_unshare, .pivot_root = u_pivot_root, .chroot = u_chroot, .readlink_proc = u_readlink_proc,
 	.fork = u_fork, .exec = u_exec, .exit = u_exit, .su = u_su, .id = u_id, .umask = u_umask,
 };

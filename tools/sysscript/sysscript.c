@@ -59,6 +59,7 @@ static const struct sym syms[] = {
 	S(IN_MASK_CREATE), S(IN_MASK_ADD), S(IN_ISDIR), S(IN_ONESHOT), S(IN_NONBLOCK),
 	S(IN_CLOEXEC), S(F_NOTIFY), S(F_SETSIG), S(F_GETSIG), S(DN_ACCESS), S(DN_MODIFY),
 	S(DN_CREATE), S(DN_DELETE), S(DN_RENAME), S(DN_ATTRIB), { "DN_MULTISHOT", 0x80000000L },
+	{ "XATTR_CREATE", 1 }, { "XATTR_REPLACE", 2 },
 #undef S
 	{ "NULL", 0 },
 };
@@ -934,6 +935,27 @@ long sysscript_line(struct sysscript *s, const char *line)
 	} else if (!strcmp(cmd, "symlinkat")) {
 		NEED(3);
 		r = b->symlinkat(c, STR(0), (int)a[1], STR(2));
+	} else if (!strcmp(cmd, "setxattrat")) {
+		/* setxattrat DFD PATH AT_FLAGS NAME VALUE FLAGS: VALUE "" is empty */
+		NEED(6);
+		r = b->setxattrat(c, (int)a[0], STR(1), (int)a[2], STR(3), STR(4), strlen(STR(4)),
+				  (int)a[5]);
+	} else if (!strcmp(cmd, "removexattrat")) {
+		NEED(4);
+		r = b->setxattrat(c, (int)a[0], STR(1), (int)a[2], STR(3), NULL, 0, 0);
+	} else if (!strcmp(cmd, "getxattrat")) {
+		/* getxattrat DFD PATH AT_FLAGS NAME SIZE */
+		NEED(5);
+		BUF(a[4]);
+		r = b->getxattrat(c, (int)a[0], STR(1), (int)a[2], STR(3), a[4] ? buf : NULL,
+				  (size_t)a[4]);
+		kind = a[4] ? 2 : 0;
+	} else if (!strcmp(cmd, "listxattrat")) {
+		/* listxattrat DFD PATH AT_FLAGS SIZE: the names, NUL-separated */
+		NEED(4);
+		BUF(a[3]);
+		r = b->listxattrat(c, (int)a[0], STR(1), (int)a[2], a[3] ? buf : NULL, (size_t)a[3]);
+		kind = a[3] ? 2 : 0;
 	} else if (!strcmp(cmd, "readlinkat")) {
 		NEED(3);
 		BUF(a[2]);

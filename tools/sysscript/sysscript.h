@@ -128,6 +128,14 @@ struct sys_backend {
 	int (*hostmount)(void *ctx, const char *target, unsigned long flags, const char *data);
 	int (*statfs)(void *ctx, const char *path, struct statfs *buf);
 	int (*unshare)(void *ctx, int flags);
+	/* extended attributes, the *xattrat calls (Linux 6.13): a value of size bytes,
+	 * or with value NULL a removal (flags ignored); get and list copy into buf */
+	int (*setxattrat)(void *ctx, int dfd, const char *path, int at_flags, const char *name,
+			  const void *value, size_t size, int flags);
+	ssize_t (*getxattrat)(void *ctx, int dfd, const char *path, int at_flags,
+			      const char *name, void *buf, size_t size);
+	ssize_t (*listxattrat)(void *ctx, int dfd, const char *path, int at_flags, char *buf,
+			       size_t size);
 	int (*pivot_root)(void *ctx, const char *new_root, const char *put_old);
 	int (*fstatfs)(void *ctx, int fd, struct statfs *buf);
 	/* tasks: a child of the script's task (its pid), exec in it, its end */
