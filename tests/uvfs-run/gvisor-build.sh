@@ -29,10 +29,15 @@ libs="$(pkg-config --libs absl_flags_parse absl_flags absl_strings absl_str_form
 
 # absl 20220623: StrSplit does not convert to std::vector<std::string_view>, and
 # MutexLock takes a pointer
-sed 's/std::vector<std::string_view> tags = absl::StrSplit/std::vector<std::string> tags = absl::StrSplit/' \
-	"$SRC/test/util/mount_util.cc" > "$OUT/fixed/test/util/mount_util.cc"
-sed 's/absl::MutexLock ml(mu_);/absl::MutexLock ml(\&mu_);/' \
-	"$SRC/test/syscalls/linux/proc.cc" > "$OUT/fixed/test/syscalls/linux/proc.cc"
+# (a copy replaced only when it changes, so that a second run rebuilds nothing)
+fix() {
+	sed "$1" "$SRC/$2" > "$OUT/fixed/$2.new" &&
+		{ cmp -s "$OUT/fixed/$2.new" "$OUT/fixed/$2" && rm "$OUT/fixed/$2.new" ||
+		  mv "$OUT/fixed/$2.new" "$OUT/fixed/$2"; }
+}
+fix 's/std::vector<std::string_view> tags = absl::StrSplit/std::vector<std::string> tags = absl::StrSplit/' \
+	test/util/mount_util.cc
+fix 's/absl::MutexLock ml(mu_);/absl::MutexLock ml(\&mu_);/' test/syscalls/linux/proc.cc
 
 # compile SOURCE OBJECT: the fixed copy if there is one
 compile() {
@@ -58,8 +63,14 @@ done
 failed=0
 printf '%s\n' "${util[@]}" "$SRC/test/util/test_main.cc" "$SRC/test/util/errno_safe_allocator.cc" |
 	xargs -P2 -I{} bash -c 'compile {} "$OUT/obj/util/$(basename {} .cc).o"' || failed=1
-rm -f "$OUT/obj/libgvutil.a"
-ar rcs "$OUT/obj/libgvutil.a" $(ls "$OUT"/obj/util/*.o | grep -v -e /test_main.o -e /errno_safe_allocator.o)
+lib=$OUT/obj/libgvutil.a
+objs=$(ls "$OUT"/obj/util/*.o | grep -v -e /test_main.o -e /errno_safe_allocator.o)
+# remade, and the tests relinked, only when an object changed: binaries another run
+# may be executing are left alone
+if [ ! -f "$lib" ] || [ -n "$(find $objs -newer "$lib")" ]; then
+	rm -f "$lib"
+	ar rcs "$lib" $objs
+fi
 printf '%s\n' $TESTS | xargs -P2 -I{} bash -c 'compile "$SRC/test/syscalls/linux/{}.cc" "$OUT/obj/tests/{}.o"' ||
 	failed=1
 for t in $TESTS; do
@@ -68,7 +79,9 @@ for t in $TESTS; do
 	extra=$OUT/obj/util/test_main.o
 	nm "$o" | grep -q ' T main$' && extra=""  # fcntl and proc have their own
 	[ "$t" = fcntl ] && extra="$extra $OUT/obj/util/errno_safe_allocator.o"
-	if $CXX -pthread -o "$OUT/${t}_test" "$o" $extra "$OUT/obj/libgvutil.a" $libs \
+	if [ "$OUT/${t}_test" -nt "$o" ] && [ "$OUT/${t}_test" -nt "$lib" ]; then
+		echo "built $OUT/${t}_test"
+	elif $CXX -pthread -o "$OUT/${t}_test" "$o" $extra "$OUT/obj/libgvutil.a" $libs \
 		> "$OUT/logs/link_$t.log" 2>&1; then
 		echo "built $OUT/${t}_test"
 	else

@@ -9,12 +9,12 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() {
 	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
 	shift
-	for l in "$@"; do echo "# $l"; done
+	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done
 }
 # same NAME EXPECTED ACTUAL
 same() {
 	if [ "$2" == "$3" ]; then ok "$1"; else
-		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/#   /')" \
-			"got:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+		not_ok "$1" "expected:" "$(printf '%s\n' "$2" | sed 's/^/  /')" \
+			"got:" "$(printf '%s\n' "$3" | sed 's/^/  /')"
 	fi
 }

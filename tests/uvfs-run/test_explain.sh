@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # matches NAME REGEX TEXT
 matches() {
 	if grep -Eq -- "$2" <<<"$3"; then ok "$1"; else
-		not_ok "$1" "no line matching: $2" "in:" "$(printf '%s\n' "$3" | sed 's/^/#   /')"
+		not_ok "$1" "no line matching: $2" "in:" "$(printf '%s\n' "$3" | sed 's/^/  /')"
 	fi
 }
 if [ "$(id -u)" != 0 ] || ! command -v start-stop-daemon >/dev/null || ! command -v jq >/dev/null; then

@@ -24,7 +24,7 @@ out=${GVISOR_BUILD:-/var/tmp/uvfs-gvisor}
 export GVISOR_TESTS=${GVISOR_TESTS:-"rename link unlink mkdir symlink open open_create stat
 chmod chown truncate getdents chdir fchdir chroot dup fcntl lseek utimes statfs mknod access proc"}
 if ! built=$(bash "$here/gvisor-build.sh" "$GVISOR_SRC" "$out" 2>&1); then
-	not_ok "gVisor's tests built from $GVISOR_SRC" "$(sed 's/^/#   /' <<< "$built")"
+	not_ok "gVisor's tests built from $GVISOR_SRC" "$(sed 's/^/  /' <<< "$built")"
 	echo "1..$n"
 	exit 1
 fi
@@ -51,7 +51,7 @@ for t in $GVISOR_TESTS; do
 			# the case's own lines: from its RUN to its verdict
 			not_ok "$t: $c, which passes natively" \
 				"$(sed -n "/^\[ RUN      \] $c\$/,/^\[ *[A-Z]* *\] $c /p" "$work/$t.uvfs" |
-				   head -30 | sed 's/^/#   /')"
+				   head -30 | sed 's/^/  /')"
 		fi
 	done
 done

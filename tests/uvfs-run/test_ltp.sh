@@ -80,8 +80,8 @@ for t in $tests; do
 	elif [ "$want" == "$got" ]; then
 		ok "$t: as on the kernel's tmpfs ($(echo "$want" | tr '\n' ' '))"
 	else
-		not_ok "$t: as on the kernel's tmpfs" "native:" "$(sed 's/^/#   /' "$work/$t.native" | tail -15)" \
-			"under uvfs-run:" "$(sed 's/^/#   /' "$work/$t.uvfs" | tail -15)"
+		not_ok "$t: as on the kernel's tmpfs" "native:" "$(sed 's/^/  /' "$work/$t.native" | tail -15)" \
+			"under uvfs-run:" "$(sed 's/^/  /' "$work/$t.uvfs" | tail -15)"
 	fi
 done
 echo "1..$n"

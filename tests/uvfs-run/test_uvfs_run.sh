@@ -73,7 +73,7 @@ same "--abi all" "  linux, linux-4.17, linux-3.18, linux-3.17, linux-3.14  linux
 work=$(mktemp -d /var/tmp/uvfs-run-work.XXXXXX)
 cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
-	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" "$here/rocalls.py" \
+	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" "$here/rocalls.py" "$here/xattr_tools.sh" \
 	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/procio.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
 	"$here/propagation.sh" "$here/newmount.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
@@ -286,6 +286,11 @@ want=$(python3 "$work/xattr.py" "$adir/n" 2>&1)
 got=$("$UR" --bind "$adir/b" /mnt -- python3 "$work/xattr.py" /mnt 2>&1)
 same "extended attributes of host files through --bind, as the host's" "$want" "$got"
 rm -rf "$adir"
+# ... and real programs with them: cp -a, tar --xattrs, setcap/getcap where the host
+# has them
+want=$(native bash -c 'mkdir /tmp/x && bash "$1" /tmp/x' x "$work/xattr_tools.sh" 2>&1)
+got=$(cd /tmp && "$UR" -- bash -c 'mkdir /tmp/x && bash "$1" /tmp/x' x "$work/xattr_tools.sh" 2>&1)
+same "cp -a, tar --xattrs, setcap and getcap with extended attributes, as natively" "$want" "$got"
 # Every call that would change a file, through --ro-bind and through the read-only
 # host root (rocalls.py): the kernel's answers on its read-only bind, EROFS first;
 # and the host files unchanged afterwards -- mode, owner, size, all three times
