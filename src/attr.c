@@ -11,6 +11,7 @@
 #include "fsnotify.h"
 #include "cred.h"
 #include "permission.h"
+#include "leases.h"
 #include "namei.h"
 #include "task.h"
 
@@ -265,7 +266,10 @@ int uvfs_truncate(struct uvfs_task *task, const char *name, off_t length)
 		 !(err = inode_permission(&task->cred, inode, MAY_WRITE)) &&
 		 !(err = IS_APPEND(inode) ? -EPERM : 0) &&
 		 !(err = get_write_access(inode))) {
-		err = do_truncate(&task->cred, path.dentry, length);
+		/* then break_lease(inode, O_WRONLY), before the truncation */
+		err = break_lease(inode, O_WRONLY);
+		if (!err)
+			err = do_truncate(&task->cred, path.dentry, length);
 		put_write_access(inode);
 	}
 	path_put(&path);

@@ -69,26 +69,15 @@ static void recalc(struct fsnotify_mark *m)
 /* dnotify_handle_event(): each request the event is about owes its signal */
 static void dnotify_event(struct fsnotify_mark *m, uint32_t mask)
 {
-	struct fsnotify_state *s = m->group->fs->fsn;
 	struct dnotify_struct **prev = (struct dnotify_struct **)&m->private, *dn;
 	bool changed = false;
 
 	while ((dn = *prev)) {
-		struct dnotify_signal *sig;
-
 		if (!(dn->mask & mask & ~DN_MULTISHOT_)) {
 			prev = &dn->next;
 			continue;
 		}
-		sig = uvfs_malloc(sizeof(*sig));
-		if (sig) {  /* out of memory: lost, as a signal the kernel cannot queue */
-			sig->next = NULL;
-			sig->pid = dn->pid;
-			sig->fd = dn->fd;
-			/* stored atomically: uvfs_dnotify_take() looks without the lock */
-			__atomic_store_n(s->signals_tail, sig, __ATOMIC_RELEASE);
-			s->signals_tail = &sig->next;
-		}
+		(void)send_sigio(m->group->fs, dn->pid, dn->fd);
 		if (dn->mask & DN_MULTISHOT_) {
 			prev = &dn->next;
 		} else {
@@ -112,7 +101,6 @@ static struct fsnotify_group *dnotify_group(struct uvfs *fs)
 		if (!s->dnotify)
 			return NULL;
 		s->dnotify->handle_event = dnotify_event;
-		s->signals_tail = &s->signals;
 	}
 	return s->dnotify;
 }
@@ -201,6 +189,27 @@ int fcntl_dirnotify(struct uvfs_task *t, int fd, struct file *f, unsigned long a
 	m->private = new_dn;
 	recalc(m);
 	return 0;
+}
+
+bool send_sigio(struct uvfs *fs, int pid, int fd)
+{
+	struct fsnotify_state *s = fsnotify_state(fs);
+	struct dnotify_signal *sig;
+
+	if (!s)
+		return false;
+	sig = uvfs_malloc(sizeof(*sig));
+	if (!sig)
+		return false;
+	sig->next = NULL;
+	sig->pid = pid;
+	sig->fd = fd;
+	if (!s->signals_tail)
+		s->signals_tail = &s->signals;
+	/* stored atomically: uvfs_dnotify_take() looks without the lock */
+	__atomic_store_n(s->signals_tail, sig, __ATOMIC_RELEASE);
+	s->signals_tail = &sig->next;
+	return true;
 }
 
 int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd)

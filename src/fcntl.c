@@ -6,6 +6,7 @@
  */
 #include "fsnotify.h"
 #include "inode.h"
+#include "leases.h"
 #include "permission.h"
 #include "task.h"
 
@@ -172,6 +173,13 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg)
 		break;
 	case F_GETSIG:
 		ret = f->f_sig;
+		break;
+	case F_SETLEASE:
+		/* do_fcntl()'s "argi": the int of the argument */
+		ret = fcntl_setlease(task, fd, f, (int)arg);
+		break;
+	case F_GETLEASE:
+		ret = fcntl_getlease(f);
 		break;
 	default:
 		ret = -EINVAL;

@@ -9,6 +9,7 @@
 #include "dcache.h"
 #include "file.h"
 #include "inode.h"
+#include "leases.h"
 #include "rcu_defer.h"
 #include "slab.h"
 #include "task.h"
@@ -43,6 +44,9 @@ void file_init(struct file *f, const struct path *path, unsigned int flags, unsi
 	f->f_flags = flags;
 	f->f_mode = mode;
 	f->f_op = inode->i_op->fop;
+	/* do_dentry_open()'s i_readcount_inc(): what a write lease must be alone in */
+	if ((mode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ && S_ISREG(inode->i_mode))
+		inode->i_readcount++;
 	STAT_ADD(inode->i_sb->s_fs->stats.files, 1);
 	inode->i_sb->s_fs->live_files++;
 }
@@ -53,6 +57,8 @@ void file_deinit(struct file *f)
 
 	struct path path = f->f_path;
 
+	if ((f->f_mode & (FMODE_READ | FMODE_WRITE)) == FMODE_READ && S_ISREG(inode->i_mode))
+		inode->i_readcount--;  /* __fput()'s put_file_access() */
 	STAT_ADD(inode->i_sb->s_fs->stats.files, -1);
 	inode->i_sb->s_fs->live_files--;
 	/* the fields stay as they are: after fput() a lockless readlink may still load
@@ -74,6 +80,7 @@ void fput(struct file *f)
 
 	fsnotify_close(f);  /* __fput() */
 	dnotify_release(f);  /* no request may outlive its file */
+	locks_remove_lease(f);  /* __fput()'s locks_remove_file() */
 	/* an O_PATH file has no ->open, so nothing to release -- unless the filesystem
 	 * gave it something since (memfs: the memfd of its data, for an exec) */
 	if ((!(f->f_mode & FMODE_PATH) || f->private_data) && f->f_op && f->f_op->release)

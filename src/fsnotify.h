@@ -87,17 +87,23 @@ struct fsnotify_state {
 	size_t nr_marks;
 	uint32_t cookie;                 /* fsnotify_get_cookie()'s counter */
 	struct fsnotify_group *dnotify;  /* dnotify's one group, made at the first F_NOTIFY */
-	struct dnotify_signal *signals;  /* dnotify's signals due, oldest first */
-	struct dnotify_signal **signals_tail;
+	/* the signals due, oldest first: dnotify's and lease breaks' (send_sigio()) */
+	struct dnotify_signal *signals;
+	struct dnotify_signal **signals_tail;  /* NULL until the first signal */
 };
 
-/* A signal dnotify owes a process (send_sigio()): its pid, the descriptor F_NOTIFY
- * named; the runner sends it (uvfs_dnotify_take) */
+/* A signal owed to a process (the kernel's send_sigio()), by dnotify or a lease break:
+ * its pid, the descriptor F_NOTIFY or F_SETLEASE named; the runner sends it
+ * (uvfs_dnotify_take) */
 struct dnotify_signal {
 	struct dnotify_signal *next;
 	int pid;
 	int fd;
 };
+
+/* Queue SIGIO (or F_SETSIG's signal) for process pid about descriptor fd: false when
+ * out of memory (lost, as a signal the kernel cannot queue).  ns_lock. */
+bool send_sigio(struct uvfs *fs, int pid, int fd);
 
 #define I_FSNOTIFY 0x2u  /* i_state: the inode has marks */
 

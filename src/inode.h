@@ -36,6 +36,7 @@ struct uvfs_task;
 #define I_LINKABLE 0x1u /* O_TMPFILE without O_EXCL: linkat may give it a name */
 /* (I_FSNOTIFY 0x2u: fsnotify.h) */
 #define I_XATTRS   0x4u /* extended attributes in its superblock's table (simple_xattr.h) */
+#define I_LEASES   0x8u /* leases in the instance's list (leases.h): opens break them */
 
 /* i_flags: the kernel's S_IMMUTABLE.  Nothing may change the inode or, if it is a
  * directory, its entries: notify_change() refuses mode, owner and set times with
@@ -347,9 +348,15 @@ struct inode {
 	union {
 		struct pipe *i_pipe;     /* fifos: the buffer, while open */
 		char *i_link;            /* symlinks: the body, the filesystem's to free */
-		/* regular files: open writers (> 0) or executables running it (< 0), the
-		 * kernel's i_writecount; ns_lock */
-		int i_writecount;
+		struct {
+			/* regular files: open writers (> 0) or executables running it
+			 * (< 0), the kernel's i_writecount; ns_lock */
+			int i_writecount;
+			/* regular files: open files that only read (not O_PATH), the
+			 * kernel's i_readcount, which a write lease must be alone in
+			 * (check_conflicting_open()); ns_lock */
+			int i_readcount;
+		};
 	};
 };
 

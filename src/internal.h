@@ -230,6 +230,10 @@ struct uvfs {
 	/* ns_lock: the marks of inotify watches and the anonymous inodes' filesystem,
 	 * made at the first inotify_init1 (fsnotify.h) */
 	struct fsnotify_state *fsn;
+	/* ns_lock: every file lease (leases.c), and the breakers' queue */
+	struct file_lease *leases;
+	struct uvfs_waitq lease_wait;
+	int lease_break_time;           /* ns_lock: seconds (fs.lease-break-time; 45) */
 	/* ns_lock: anon_inodefs, made at the first file with no name (anon_inodes.c) */
 	struct anon_inodes *anon_inodes;
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */
@@ -353,6 +357,9 @@ static inline bool ns_locked(const struct uvfs *fs)
  * woken, -ERESTARTSYS when the calling thread's uvfs_intr was raised (intr.c) */
 #define ERESTARTSYS UVFS_ERESTARTSYS
 int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q);
+/* The same, woken at deadline (CLOCK_MONOTONIC ns) at the latest: 0 then too (the
+ * caller reads the clock); a lease break's wait for lease-break-time (leases.c) */
+int uvfs_cond_wait_until(struct uvfs *fs, struct uvfs_waitq *q, long long deadline);
 /* the calling thread's descriptor floor and no-wait setting (uvfs_set_fd_floor,
  * uvfs_set_nowait) */
 extern _Thread_local unsigned int uvfs_fd_floor;

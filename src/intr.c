@@ -83,7 +83,8 @@ int uvfs_set_nowait(int on)
 	return old;
 }
 
-int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
+/* uvfs_cond_wait() and uvfs_cond_wait_until(): deadline < 0 sleeps without one */
+static int cond_wait(struct uvfs *fs, struct uvfs_waitq *q, long long deadline)
 {
 	struct uvfs_task *cur = fs->current;
 	struct uvfs_intr *in = current_intr;
@@ -95,7 +96,10 @@ int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
 		in->wq = q;
 	ns_seq_end(fs);
 	fs->ns_locked = false;
-	waitq_wait(q, &fs->ns_lock);
+	if (deadline < 0)
+		waitq_wait(q, &fs->ns_lock);
+	else
+		waitq_wait_until(q, &fs->ns_lock, deadline);
 	fs->ns_owner = pthread_self();
 	fs->ns_locked = true;
 	fs->coarse_now_valid = false;  /* it slept: a new instant */
@@ -107,4 +111,14 @@ int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
 			return -ERESTARTSYS;
 	}
 	return 0;
+}
+
+int uvfs_cond_wait(struct uvfs *fs, struct uvfs_waitq *q)
+{
+	return cond_wait(fs, q, -1);
+}
+
+int uvfs_cond_wait_until(struct uvfs *fs, struct uvfs_waitq *q, long long deadline)
+{
+	return cond_wait(fs, q, deadline < 0 ? 0 : deadline);
 }

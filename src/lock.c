@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lock.h"
@@ -20,6 +21,15 @@
 static void futex_wait(atomic_int *addr, int val)
 {
 	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC time, so that a wake-up for
+ * nothing (another waiter's) does not restart a relative timeout */
+static void futex_wait_until(atomic_int *addr, int val, long long deadline)
+{
+	struct timespec ts = { .tv_sec = deadline / 1000000000, .tv_nsec = deadline % 1000000000 };
+
+	syscall(SYS_futex, addr, FUTEX_WAIT_BITSET_PRIVATE, val, &ts, NULL, FUTEX_BITSET_MATCH_ANY);
 }
 
 static void futex_wake(atomic_int *addr, int n)
@@ -53,6 +63,17 @@ void waitq_wait(struct uvfs_waitq *q, struct uvfs_mutex *m)
 	uvfs_mutex_unlock(m);
 	/* a wake-up between the unlock and the sleep changed seq: no sleep */
 	futex_wait((atomic_int *)&q->seq, (int)seq);
+	uvfs_mutex_lock(m);
+	q->waiters--;
+}
+
+void waitq_wait_until(struct uvfs_waitq *q, struct uvfs_mutex *m, long long deadline)
+{
+	unsigned int seq = atomic_load_explicit(&q->seq, memory_order_relaxed);
+
+	q->waiters++;
+	uvfs_mutex_unlock(m);
+	futex_wait_until((atomic_int *)&q->seq, (int)seq, deadline);
 	uvfs_mutex_lock(m);
 	q->waiters--;
 }

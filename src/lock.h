@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * lock.h - the instance's mutex and the wait queues of blocked fifo calls, on futexes.
+ * lock.h - the instance's mutex and the wait queues of blocked calls (fifos, lease
+ * breaks), on futexes.
  *
  * Every public call takes ns_lock once and gives it back: with glibc's mutex that was
  * about 57 instructions a call (the type dispatch, the owner and elision checks, the
@@ -53,6 +54,9 @@ static inline void uvfs_mutex_unlock(struct uvfs_mutex *m)
 
 /* Sleep until waitq_wake_all(), m (held) given up meanwhile and held again after. */
 void waitq_wait(struct uvfs_waitq *q, struct uvfs_mutex *m);
+/* The same, sleeping at most until deadline (CLOCK_MONOTONIC, nanoseconds): the caller
+ * tells a timeout from a wake-up by the clock, as a wake-up may come at the deadline */
+void waitq_wait_until(struct uvfs_waitq *q, struct uvfs_mutex *m, long long deadline);
 /* Wake every sleeper; the caller holds the mutex they sleep with. */
 void waitq_wake_all(struct uvfs_waitq *q);
 

@@ -10,6 +10,7 @@
 #include "attr.h"
 #include "d_path.h"
 #include "inode.h"
+#include "leases.h"
 #include "namei.h"
 #include "task.h"
 
@@ -170,6 +171,14 @@ static int vfs_open(struct file *f, const struct path *path, const struct open_f
 		path->mnt->mnt_writers++;
 	}
 	file_init(f, path, (unsigned int)op->open_flag & ~OPEN_DROPPED_FLAGS, op->fmode);
+	/* do_dentry_open(): with the access counted, a lease in the way is broken
+	 * before ->open (and the wait for its holder may give ns_lock up: the file
+	 * holds the path meanwhile) */
+	if (!(op->fmode & FMODE_PATH)) {
+		err = break_lease(inode, f->f_flags);
+		if (err)
+			goto put_access;
+	}
 	if (!(op->fmode & FMODE_PATH) && f->f_op && f->f_op->open) {
 		err = f->f_op->open(inode, f);
 		if (err)

@@ -80,17 +80,22 @@ out:
 
 /* An integer sysctl of the host, or 0 (the kernel's default for the protected_*
  * ones) when it cannot be read. */
-static int host_sysctl(const char *path)
+static int host_sysctl_or(const char *path, int dflt)
 {
 	FILE *f = fopen(path, "re");
-	int v = 0;
+	int v = dflt;
 
 	if (f) {
 		if (fscanf(f, "%d", &v) != 1)
-			v = 0;
+			v = dflt;
 		fclose(f);
 	}
 	return v;
+}
+
+static int host_sysctl(const char *path)
+{
+	return host_sysctl_or(path, 0);
 }
 
 struct uvfs *uvfs_new(const struct uvfs_config *cfg)
@@ -150,6 +155,8 @@ struct uvfs *uvfs_new(const struct uvfs_config *cfg)
 	fs->protected_symlinks = host_sysctl("/proc/sys/fs/protected_symlinks");
 	fs->protected_hardlinks = host_sysctl("/proc/sys/fs/protected_hardlinks");
 	fs->suid_dumpable = host_sysctl("/proc/sys/fs/suid_dumpable");
+	/* fs.lease-break-time: the kernel's lease_break_time, 45 s by default */
+	fs->lease_break_time = host_sysctl_or("/proc/sys/fs/lease-break-time", 45);
 	/* fs.mount-max: the kernel's sysctl_mount_max, 100,000 unless the host says */
 	fs->mount_max = host_sysctl("/proc/sys/fs/mount-max") > 0 ?
 			(unsigned int)host_sysctl("/proc/sys/fs/mount-max") : 100000;

@@ -21,7 +21,7 @@ LAYERS = [
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
     #    tasks, fifo buffers, the personality, path names (d_path)
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace", "pnode",
-                 "file", "task", "pipe", "fsnotify", "dnotify", "anon_inodes"}),
+                 "file", "task", "pipe", "fsnotify", "dnotify", "leases", "anon_inodes"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace", "fs_hostfs"}),
     # 3: the path walk

@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -978,6 +979,144 @@ static void test_fifo_blocking_open(void **state)
  * taken: another open of the table gets the next, dup3 onto it is EBUSY (dup2(2):
  * "during a race condition with open").
  */
+/* A lease breaker on a thread of its own: an open with flags, or truncate (flags -1) */
+struct lease_arg {
+	struct uvfs_task *t;
+	int flags;
+	int ret;
+};
+
+static void *lease_breaker(void *p)
+{
+	struct lease_arg *a = p;
+
+	a->ret = a->flags < 0 ? uvfs_truncate(a->t, "/l", 0)
+			      : uvfs_openat(a->t, AT_FDCWD, "/l", a->flags, 0);
+	return NULL;
+}
+
+/* the signal a break owes, waited for (the breaker queues it, then sleeps) */
+static void expect_sigio(struct uvfs *fs, int pid, int fd)
+{
+	int p = -1, f = -1, got = 0;
+
+	for (int i = 0; i < 100000 && !got; i++) {
+		got = uvfs_dnotify_take(fs, &p, &f);
+		if (!got)
+			usleep(100);
+	}
+	assert_int_equal(got, 1);
+	assert_int_equal(p, pid);
+	assert_int_equal(f, fd);
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Leases (src/leases.c) as fs/locks.c has them: who may take which, the break an
+ * open or truncate makes -- the holder's signal, O_NONBLOCK's EWOULDBLOCK, the wait
+ * until the holder gives the lease up or lease-break-time passes -- and
+ * uvfs_set_nowait's "nothing done".  tests/uvfs-run/locks.c checks the same
+ * against the kernel, between processes.
+ */
+static void test_leases(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *h = uvfs_task_new(fs), *b = uvfs_task_fork(h);
+	struct lease_arg a = { b, O_WRONLY, -1 };
+	pthread_t th;
+	long long t0;
+	int fd, fd2, d;
+
+	(void)state;
+	assert_int_equal(uvfs_set_lease_break_time(fs, 45), 0);
+	fd = uvfs_openat(h, AT_FDCWD, "/l", O_CREAT | O_RDONLY, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_UNLCK), -EAGAIN);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, 7), -EINVAL);
+	/* a write lease wants the file open by this description alone */
+	fd2 = uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY, 0);
+	assert_true(fd2 >= 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_WRLCK), -EAGAIN);
+	assert_int_equal(uvfs_close(b, fd2), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_WRLCK), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_WRLCK);
+	/* an O_NONBLOCK reader: EWOULDBLOCK, the holder told once, the lease going down */
+	assert_int_equal(uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY | O_NONBLOCK, 0), -EWOULDBLOCK);
+	expect_sigio(fs, uvfs_task_pid(h), fd);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_RDLCK);
+	assert_int_equal(uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY | O_NONBLOCK, 0), -EWOULDBLOCK);
+	assert_int_equal(uvfs_dnotify_take(fs, &d, &d), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
+	/* a read lease lets readers in; under uvfs_set_nowait a writer does nothing */
+	fd2 = uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY, 0);
+	assert_true(fd2 >= 0);
+	assert_int_equal(uvfs_close(b, fd2), 0);
+	assert_int_equal(uvfs_set_nowait(1), 0);
+	assert_int_equal(uvfs_openat(b, AT_FDCWD, "/l", O_WRONLY, 0), -UVFS_EWOULDWAIT);
+	assert_int_equal(uvfs_set_nowait(0), 1);
+	assert_int_equal(uvfs_dnotify_take(fs, &d, &d), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_RDLCK);
+	/* a writer waits until the holder gives the lease up; meanwhile the writer is
+	 * counted, so a downgrade is EAGAIN (check_conflicting_open) */
+	assert_int_equal(pthread_create(&th, NULL, lease_breaker, &a), 0);
+	expect_sigio(fs, uvfs_task_pid(h), fd);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), -EAGAIN);
+	assert_int_equal(a.ret, -1);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_UNLCK), 0);
+	pthread_join(th, NULL);
+	assert_true(a.ret >= 0);
+	/* a read lease while a description writes: EAGAIN */
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), -EAGAIN);
+	assert_int_equal(uvfs_close(b, a.ret), 0);
+	/* a truncate breaks it too; with no answer, lease-break-time ends the wait and
+	 * the lease */
+	assert_int_equal(uvfs_set_lease_break_time(fs, 1), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
+	a.flags = -1;
+	t0 = mono_ms();
+	assert_int_equal(pthread_create(&th, NULL, lease_breaker, &a), 0);
+	expect_sigio(fs, uvfs_task_pid(h), fd);
+	pthread_join(th, NULL);
+	assert_int_equal(a.ret, 0);
+	assert_true(mono_ms() - t0 >= 1000);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	/* the holder's close ends its lease: the breaker goes on at once */
+	assert_int_equal(uvfs_set_lease_break_time(fs, 45), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
+	a.flags = O_RDWR;
+	assert_int_equal(pthread_create(&th, NULL, lease_breaker, &a), 0);
+	expect_sigio(fs, uvfs_task_pid(h), fd);
+	assert_int_equal(uvfs_close(h, fd), 0);
+	pthread_join(th, NULL);
+	assert_true(a.ret >= 0);
+	assert_int_equal(uvfs_close(b, a.ret), 0);
+	/* out of memory: no lease, nothing changed */
+	fd = uvfs_openat(h, AT_FDCWD, "/l", O_RDONLY, 0);
+	uvfs_fail_countdown = 0;
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), -ENOMEM);
+	uvfs_fail_countdown = -1;
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	assert_true(uvfs_openat(b, AT_FDCWD, "/l", O_WRONLY | O_NONBLOCK, 0) >= 0);
+	/* not a regular file; not the owner (nor CAP_LEASE) */
+	assert_int_equal(uvfs_mkdirat(h, AT_FDCWD, "/d", 0755), 0);
+	d = uvfs_openat(h, AT_FDCWD, "/d", O_RDONLY, 0);
+	assert_int_equal(uvfs_fcntl(h, d, F_SETLEASE, F_RDLCK), -EINVAL);
+	assert_int_equal(uvfs_setresuid(b, 1000, 1000, 1000), 0);
+	d = uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY, 0);
+	assert_int_equal(uvfs_fcntl(b, d, F_SETLEASE, F_RDLCK), -EACCES);
+	assert_int_equal(uvfs_fcntl(b, d, F_SETLEASE, 7), -EINVAL);
+	uvfs_free(fs);
+}
+
 struct intr_arg {
 	struct uvfs_task *t;
 	struct uvfs_intr *in;
@@ -2029,6 +2168,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_nowait),
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_xattr_store),
+		cmocka_unit_test(test_leases),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),
 		cmocka_unit_test(test_rcu_readlink_under_changes),

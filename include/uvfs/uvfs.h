@@ -723,10 +723,12 @@ int uvfs_inotify_init1(struct uvfs_task *task, int flags);
 int uvfs_inotify_add_watch(struct uvfs_task *task, int fd, const char *path, uint32_t mask);
 int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd);
 /* uvfs_dnotify_take - a signal fcntl(F_NOTIFY) owes (dnotify: a directory's entry
- * changed), oldest first: 1 with the pid of the process that asked and the
- * descriptor it named, 0 when none is due.  uvfs has no signals: the embedder sends
- * SIGIO, or the signal F_SETSIG gave the file (with si_fd), as the kernel's
- * send_sigio() would.  Cheap when no F_NOTIFY was ever made. */
+ * changed), or a lease's break (F_SETLEASE: uvfs_fcntl), oldest first: 1 with the
+ * pid of the process that asked and the descriptor it named, 0 when none is due.
+ * uvfs has no signals: the embedder sends SIGIO, or the signal F_SETSIG gave the
+ * file (with si_fd), as the kernel's send_sigio() would.  A break is owed while the
+ * opener waits (in another thread): an embedder whose callers wait asks meanwhile
+ * too.  Cheap when no F_NOTIFY or lease was ever made. */
 int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd);
 /* uvfs_ioctl - do_vfs_ioctl()'s calls uvfs answers, arg the caller's copy of what the
  * program's argument points at (NULL where that faults: EFAULT):
@@ -853,9 +855,33 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
  * for O_DIRECT where the file cannot take it; EPERM for O_NOATIME from neither the
  * owner nor CAP_FOWNER), F_CREATED_QUERY (1028, Linux 6.12: 1 when the open that made
  * the descriptor's file description created the file, else 0; dup'd descriptors share
- * it).  EBADF; EBADF for all but F_DUPFD*, F_GETFD, F_SETFD, F_GETFL, F_CREATED_QUERY
- * on O_PATH; EINVAL for unknown commands. */
+ * it), F_NOTIFY, F_SETSIG, F_GETSIG, and leases:
+ *   F_SETLEASE (arg F_RDLCK, F_WRLCK, F_UNLCK, as an int; fs/locks.c's rules): a lease
+ *   belongs to the file description; a read lease needs a file nobody has open for
+ *   writing, a write lease a file only this description has open (EAGAIN, also for a
+ *   write lease while another description holds one, or any lease while another's
+ *   is being broken for a writer); F_UNLCK of none is EAGAIN; EINVAL for another
+ *   type (first) and for a file that is not regular; EACCES for a caller neither
+ *   the file's owner nor with CAP_LEASE.  Taking one makes the caller the process
+ *   told of its break, about this descriptor (uvfs_dnotify_take); giving it up
+ *   (F_UNLCK) clears F_SETSIG's signal, as the kernel's lease_modify() does.
+ *   F_GETLEASE: F_RDLCK, F_WRLCK or F_UNLCK -- what a pending break will leave.
+ *   A lease is broken by an open of the file (uvfs_openat and the like: one for
+ *   reading breaks a write lease to a read lease, one for writing any lease) and
+ *   by uvfs_truncate: the holder is told, and the call waits (ns_lock given up) until
+ *   no lease is in its way -- its holder gave it up or down, closed its file, or
+ *   lease-break-time passed (uvfs_set_lease_break_time) -- or returns EWOULDBLOCK at
+ *   once for an O_NONBLOCK open, or -UVFS_ERESTARTSYS when the thread's uvfs_intr
+ *   is raised; under uvfs_set_nowait(), -UVFS_EWOULDWAIT with nothing done.
+ * EBADF; EBADF for all but F_DUPFD*, F_GETFD, F_SETFD, F_GETFL, F_CREATED_QUERY on
+ * O_PATH; EINVAL for unknown commands. */
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
+/* uvfs_set_lease_break_time - how long an open or truncate waits for a lease's
+ * holder before the lease is taken away (given up, or given down to a read lease for
+ * a reader): fs.lease-break-time, in seconds; 0 or less: for ever.  An instance
+ * starts with the host's /proc/sys/fs/lease-break-time (45 where unreadable).
+ * 0, or -EINVAL for fs NULL. */
+int uvfs_set_lease_break_time(struct uvfs *fs, int seconds);
 
 /*
  * An open file description held by the embedder, to give another task the same open

@@ -16,7 +16,8 @@
  * exit, a truncate, a caller not the owner), and exec of a file the process has
  * locked.  Lines start with "lease:", "dir:", "opath:" and "exec:" where uvfs-run is
  * or was known to differ (docs/SEMANTICS.md §9; "dir:" agrees since memfs directories
- * have stand-ins of their own, "opath:" since flock is stopped on watched numbers),
+ * have stand-ins of their own, "opath:" since flock is stopped on watched numbers,
+ * "lease:" since uvfs keeps leases, but for the si_code of F_SETSIG's signal),
  * for the test to tell them apart.
  *
  * Where one process must wait in a call while another acts, the other sleeps 200 ms

@@ -353,6 +353,8 @@ void run_flights_end(void);
 /* the open file description at fd of process pid, as the supervisor's own
  * descriptor (pidfd_getfd), or -errno */
 int run_take_fd(pid_t pid, int fd);
+/* send the signals uvfs owes (dnotify's, lease breaks': uvfs_dnotify_take) */
+void run_dnotify_send(void);
 struct msghdr;
 /* passing.c: the control data of a message the supervisor sends for p (a datagram
  * to a path, unixsock.c), as __scm_send() takes p's: SCM_RIGHTS descriptors become

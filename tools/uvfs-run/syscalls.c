@@ -740,7 +740,11 @@ static enum action do_open_by_handle(struct proc *p, struct user_regs_struct *r)
 	ok = !mem_read(p->tid, A1(r), &hb.h, sizeof(hb.h));
 	if (ok && hb.h.handle_bytes && hb.h.handle_bytes <= MAX_HANDLE_SZ)
 		ok = !mem_read(p->tid, A1(r) + sizeof(hb.h), hb.h.f_handle, hb.h.handle_bytes);
+	uvfs_set_nowait(!run_on_helper);  /* a fifo's or a lease's wait: on a helper */
 	fd = uvfs_open_by_handle_at(T(p), mfd, ok ? &hb.h : NULL, flags);
+	uvfs_set_nowait(false);
+	if (fd == -UVFS_EWOULDWAIT)
+		return ACT_WAIT;
 	if (fd < 0)
 		return skip(r, fd);
 	return install_opened(p, r, fd, flags);
@@ -2398,33 +2402,35 @@ static enum action fcntl_lock(struct proc *p, struct user_regs_struct *r, int fd
 }
 
 /*
- * F_SETLEASE on a uvfs descriptor: uvfs's files have no leases, answered as Linux
- * answers on a filesystem without ->setlease (vfs_setlease(): EACCES for a caller
- * neither the file's owner nor holding CAP_LEASE, then EINVAL; an unknown type is
- * lease_alloc()'s EINVAL first).  Deliberate difference (docs/SEMANTICS.md §9): a
- * lease on the stand-in would see none of the program's opens but uvfs-run's own,
- * which comes after uvfs's O_TRUNC and waits up to lease-break-time in uvfs-run's
- * thread, the program's O_NONBLOCK aside (on a host mount holding ns_lock: the whole
- * program waited); no truncate(); the memfd's owner; and on a host mount uvfs's own
- * open of the file makes a write lease EAGAIN.  F_GETLEASE stays the kernel's:
- * F_UNLCK, no lease being possible.
+ * F_SETLEASE on a uvfs descriptor: uvfs's lease (src/leases.c), which the program's
+ * opens and truncates break -- uvfs answers them all, where the stand-in would see
+ * only uvfs-run's own opens.  The kernel's F_SETLEASE also makes the caller the
+ * file's owner (__f_setown()), and its F_UNLCK clears the owner and F_SETSIG's signal
+ * (lease_modify()): the stand-in holds those, so they are set there.
+ * fs.lease-break-time is the host's (/proc/sys is the kernel's under uvfs-run), read
+ * again at each F_SETLEASE so that a program that changes it first is heard.
  */
 static enum action fcntl_setlease(struct proc *p, struct user_regs_struct *r, int fd, int arg)
 {
-	int fl = uvfs_fcntl(T(p), fd, F_GETFL, 0), fsuid = uvfs_setfsuid(T(p), (uid_t)-1);
-	struct uvfs_caps caps;
-	struct stat st;
+	FILE *sysctl = fopen("/proc/sys/fs/lease-break-time", "re");
+	int ret, s, secs;
 
-	if (fl < 0)
-		return skip(r, fl);
-	if (fl & O_PATH)
-		return skip(r, -EBADF);
-	if (arg != F_RDLCK && arg != F_WRLCK && arg != F_UNLCK)
-		return skip(r, -EINVAL);
-	if (fsuid >= 0 && !uvfs_fstat(T(p), fd, &st) && !uvfs_capget(T(p), &caps) &&
-	    st.st_uid != (uid_t)fsuid && !(caps.effective & (1ull << CAP_LEASE)))
-		return skip(r, -EACCES);
-	return skip(r, -EINVAL);
+	if (sysctl) {
+		if (fscanf(sysctl, "%d", &secs) == 1)
+			(void)uvfs_set_lease_break_time(run_fs, secs);
+		fclose(sysctl);
+	}
+	ret = uvfs_fcntl(T(p), fd, F_SETLEASE, arg);
+	if (ret == 0 && (s = run_take_fd(p->up->tgid, fd)) >= 0) {
+		if (arg == F_UNLCK) {
+			(void)fcntl(s, F_SETOWN, 0);
+			(void)fcntl(s, F_SETSIG, 0);
+		} else {
+			(void)fcntl(s, F_SETOWN, p->up->tgid);  /* the supervisor's pid space */
+		}
+		close(s);
+	}
+	return skip(r, ret);
 }
 
 /*
@@ -2523,14 +2529,14 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r);
 
 /* Every call the filter delivers: answered, and with --explain recorded (explain.c) */
 /*
- * The signals dnotify owes (uvfs_dnotify_take), sent before the call that caused
- * them is answered, so that they are pending when it returns, as the kernel's
+ * The signals dnotify and lease breaks owe (uvfs_dnotify_take), sent before the call
+ * that caused them is answered, so that they are pending when it returns, as the kernel's
  * send_sigio() makes them: SIGIO, or the signal F_SETSIG gave the descriptor's
  * stand-in, with si_fd and si_band -- queued by the supervisor, so with si_code
  * SI_QUEUE where the kernel's is POLL_MSG (a process may not queue a positive code to
  * another: docs/SEMANTICS.md §9).
  */
-static void run_dnotify_send(void)
+void run_dnotify_send(void)
 {
 	int pid, fd;
 
@@ -2676,6 +2682,8 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 			return fcntl_lock(p, r, fd);
 		case F_SETLEASE:
 			return fcntl_setlease(p, r, fd, iarg(A2(r)));
+		case F_GETLEASE:
+			return skip(r, uvfs_fcntl(t, fd, cmd, 0));
 		case F_CREATED_QUERY_:
 			/* uvfs's open created the file, not the stand-in's */
 			return skip(r, uvfs_fcntl(t, fd, cmd, (long)A2(r)));
@@ -2689,7 +2697,7 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		default: {
 			int fl = uvfs_fcntl(t, fd, F_GETFL, 0);
 
-			/* F_GETLEASE, F_SETOWN...: the stand-in answers; an O_PATH
+			/* F_SETOWN, F_GETSIG...: the stand-in answers; an O_PATH
 			 * descriptor, whose stand-in is the null device, takes none
 			 * (check_fcntl_cmd()) */
 			return fl >= 0 && (fl & O_PATH) ? skip(r, -EBADF) : ACT_NATIVE;
@@ -3070,7 +3078,11 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_truncate:
 		if ((ret = get_path(p, A0(r), pa)))
 			return skip(r, ret);
-		return skip(r, uvfs_truncate(t, pa, (off_t)A1(r)));
+		/* one that would wait for a lease's holder is made again on a helper */
+		uvfs_set_nowait(!run_on_helper);
+		ret = uvfs_truncate(t, pa, (off_t)A1(r));
+		uvfs_set_nowait(false);
+		return ret == -UVFS_EWOULDWAIT ? ACT_WAIT : skip(r, ret);
 	case SYS_utime:
 		return skip(r, do_utimes(p, AT_FDCWD, A0(r), A1(r), 0, 2));
 	case SYS_utimes:

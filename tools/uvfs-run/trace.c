@@ -770,8 +770,8 @@ static void seccomp_apply(struct proc *p, struct user_regs_struct *regs, enum ac
 	case ACT_EXIT_STOP:
 		resume(p->tid, PTRACE_SYSCALL, 0);
 		break;
-	case ACT_WAIT:      /* only a notified call is an open (filter.c delivers every */
-	case ACT_INSTALL:   /* open so): neither comes here */
+	case ACT_WAIT:      /* only a notified call is an open or truncate (filter.c */
+	case ACT_INSTALL:   /* delivers every one so): neither comes here */
 		if (a == ACT_INSTALL) {
 			close(p->inst_hfd);
 			p->inst_hfd = -1;
@@ -1366,7 +1366,8 @@ static void on_notify(struct seccomp_notif *req, struct seccomp_notif_resp *resp
 	run_notif_begin(req->id);
 	a = run_syscall(p, &regs);
 	if (a == ACT_WAIT) {
-		/* an open of a uvfs fifo: the loop starts a helper for it */
+		/* an open of a uvfs fifo, or an open or truncate a lease is in the
+		 * way of: the loop starts a helper for it */
 		p->ho_wait = true;
 		p->ho_req = *req;
 		handed = true;

@@ -4,17 +4,20 @@
  * interrupt them.
  *
  * A fifo's open waits for its other end, a read of an empty fifo for data, a write
- * to a full one for room.  uvfs waits in the calling thread (pipe.c), and the
+ * to a full one for room; an open or truncate that breaks a lease waits for its
+ * holder.  uvfs waits in the calling thread (pipe.c, leases.c), and the
  * supervisor's loop (trace.c) must not: it answers every other process.  So a call
- * that may wait -- an open of a uvfs fifo without O_NONBLOCK, a read or write of one
- * -- is handed to a helper thread of its own, which makes the uvfs call and reports
- * back; the loop applies the answer (the registers and the resumption of a traced
- * call, the install, PTRACE_INTERRUPT and the response of a notified one: ptrace is
- * the loop's thread's alone).  Which calls may wait: an open the loop makes with
- * uvfs_set_nowait() on returns -UVFS_EWOULDWAIT, having done nothing, where it would
- * wait (syscalls.c: ACT_WAIT); a read or write is judged before the call by what uvfs
- * says of the descriptor (run_may_wait_traced: a wrong guess only moves a call that
- * does not wait onto a helper).
+ * that may wait -- an open of a uvfs fifo without O_NONBLOCK, a read or write of one,
+ * an open or truncate a lease is in the way of -- is handed to a helper thread of its
+ * own, which makes the uvfs call and reports back; the loop applies the answer (the
+ * registers and the resumption of a traced call, the install, PTRACE_INTERRUPT and
+ * the response of a notified one: ptrace is the loop's thread's alone).  Which calls
+ * may wait: an open or truncate made with uvfs_set_nowait() on returns
+ * -UVFS_EWOULDWAIT, having done nothing, where it would wait (syscalls.c: ACT_WAIT);
+ * a read or write is judged before the call by what uvfs says of the descriptor
+ * (run_may_wait_traced: a wrong guess only moves a call that does not wait onto a
+ * helper).  A lease's holder is told of the break the helper's call made at the
+ * loop's next tick (run_waits_tick: uvfs_dnotify_take), within 10 ms.
  *
  * A signal: the kernel ends such a wait with -ERESTARTSYS, and its signal delivery
  * turns that into EINTR or a restart of the call (SA_RESTART; always a restart when
@@ -331,6 +334,9 @@ void run_waits_tick(void)
 	uint64_t n;
 
 	(void)!read(tick_fd, &n, sizeof(n));
+	/* a helper waiting for a lease's holder broke the lease in its call: the
+	 * holder is told here, within a tick */
+	run_dnotify_send();
 	for (struct run_wait *w = helpers; w; w = w->next) {
 		bool gone;
 

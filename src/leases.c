@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * leases.c - file leases, as Linux 6.18's fs/locks.c keeps them for fcntl(2):
+ * generic_add_lease(), generic_delete_lease(), lease_modify(), time_out_leases(),
+ * __break_lease() and fcntl_getlease().
+ *
+ * A lease belongs to an open file (the kernel's lease_init(): flc_owner is the file),
+ * so two descriptions of one process are two holders, and a dup or fork shares one.
+ * It is told of a break by the signal F_SETLEASE arranged: the calling process
+ * becomes the file's owner (__f_setown()), and the descriptor it named is si_fd
+ * (lease_setup()'s fasync entry); uvfs queues that signal with dnotify's
+ * (send_sigio(), uvfs_dnotify_take()), and the embedder sends it.
+ *
+ * Leases are rare and few, so the instance keeps one list, not a context per inode;
+ * an inode with any has I_LEASES, which is all an open of any other file pays.
+ * Breakers wait on one queue (uvfs.lease_wait), woken at every change of a lease,
+ * and each looks again at its own file's (the kernel wakes those blocked on the
+ * lease that changed: the same answers, a few more wake-ups).
+ *
+ * Locking:
+ *
+ *   what                          protected by
+ *   ----------------------------  -------------------------------------------------
+ *   uvfs.leases, each lease       ns_lock
+ *   uvfs.lease_wait               its waiters give ns_lock up (uvfs_cond_wait_until)
+ *   uvfs.lease_break_time         ns_lock (uvfs_set_lease_break_time)
+ *   inode.i_state's I_LEASES      ns_lock
+ */
+#include <fcntl.h>
+#include <time.h>
+
+#include "fsnotify.h"
+#include "leases.h"
+#include "permission.h"
+#include "task.h"
+
+/* the kernel's FL_UNLOCK_PENDING and FL_DOWNGRADE_PENDING: a break under way, to
+ * F_UNLCK (an open for writing) or to F_RDLCK (an open for reading of a write lease) */
+#define FL_UNLOCK_PENDING    0x1u
+#define FL_DOWNGRADE_PENDING 0x2u
+
+struct file_lease {
+	struct file_lease *next;      /* uvfs.leases */
+	struct file *filp;            /* holder and owner; not referenced: the lease
+				       * goes at its last fput (locks_remove_lease) */
+	int type;                     /* F_RDLCK or F_WRLCK */
+	unsigned int flags;           /* FL_*_PENDING */
+	/* CLOCK_MONOTONIC ns at which a pending break ends by itself (0: never; the
+	 * kernel's fl_break_time and fl_downgrade_time) */
+	long long break_time, downgrade_time;
+	int pid;                      /* the process told of a break (__f_setown) */
+	int fd;                       /* its descriptor, the signal's si_fd (fa_fd) */
+};
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* past_time(): 0 is "never" */
+static bool past_time(long long then, long long now)
+{
+	return then && now >= then;
+}
+
+/* lease_breaking() and target_leasetype(): what the lease is becoming */
+static int target_type(const struct file_lease *fl)
+{
+	if (fl->flags & FL_UNLOCK_PENDING)
+		return F_UNLCK;
+	if (fl->flags & FL_DOWNGRADE_PENDING)
+		return F_RDLCK;
+	return fl->type;
+}
+
+static void update_inode_bit(struct uvfs *fs, struct inode *inode)
+{
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next)
+		if (fl->filp->f_inode == inode) {
+			inode->i_state |= I_LEASES;
+			return;
+		}
+	inode->i_state &= (uint8_t)~I_LEASES;
+}
+
+/*
+ * lease_modify(): the lease becomes arg; F_UNLCK removes it, and with it the file's
+ * owner and F_SETSIG's signal (f_delown(), signum = 0).  Whoever waits looks again.
+ */
+static void lease_modify(struct uvfs *fs, struct file_lease **prev, int arg)
+{
+	struct file_lease *fl = *prev;
+	struct file *filp = fl->filp;
+
+	fl->type = arg;
+	/* lease_clear_pending() */
+	if (arg == F_UNLCK)
+		fl->flags &= ~FL_UNLOCK_PENDING;
+	fl->flags &= ~FL_DOWNGRADE_PENDING;
+	waitq_wake_all(&fs->lease_wait);
+	if (arg != F_UNLCK)
+		return;
+	filp->f_sig = 0;
+	*prev = fl->next;
+	free(fl);
+	update_inode_bit(fs, filp->f_inode);
+}
+
+/* time_out_leases(): pending breaks whose time came are done */
+static void time_out_leases(struct uvfs *fs, struct inode *inode)
+{
+	long long now = now_ns();
+	struct file_lease **prev = &fs->leases, *fl;
+
+	while ((fl = *prev)) {
+		if (fl->filp->f_inode == inode) {
+			if (past_time(fl->downgrade_time, now))
+				lease_modify(fs, prev, F_RDLCK);
+			if (past_time(fl->break_time, now)) {
+				lease_modify(fs, prev, F_UNLCK);
+				continue;  /* *prev is the next one now */
+			}
+		}
+		prev = &fl->next;
+	}
+}
+
+/* leases_conflict() of a lease and an opener wanting to write or not */
+static bool lease_conflicts(const struct file_lease *fl, bool want_write)
+{
+	return want_write || fl->type == F_WRLCK;
+}
+
+static bool any_leases_conflict(struct uvfs *fs, struct inode *inode, bool want_write)
+{
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next)
+		if (fl->filp->f_inode == inode && lease_conflicts(fl, want_write))
+			return true;
+	return false;
+}
+
+/*
+ * check_conflicting_open(): a read lease needs a file nobody writes; a write lease
+ * one that only its own file has open (readers and writers counted apart: a
+ * running executable's negative write count refuses it too).
+ */
+static int check_conflicting_open(const struct file *filp, int arg)
+{
+	const struct inode *inode = filp->f_inode;
+	int self_wcount = 0, self_rcount = 0;
+
+	if (arg == F_RDLCK)
+		return inode->i_writecount > 0 ? -EAGAIN : 0;
+	if (filp->f_mode & FMODE_WRITE)
+		self_wcount = 1;
+	else if (filp->f_mode & FMODE_READ)
+		self_rcount = 1;
+	if (inode->i_writecount != self_wcount || inode->i_readcount != self_rcount)
+		return -EAGAIN;
+	return 0;
+}
+
+/* generic_add_lease() */
+static int add_lease(struct uvfs_task *t, int fd, struct file *filp, int arg)
+{
+	struct uvfs *fs = t->fs;
+	struct inode *inode = filp->f_inode;
+	struct file_lease *fl, *my_fl = NULL, *new_fl;
+	int err;
+
+	/* allocated first, as the kernel's lease_alloc() before anything: ENOMEM
+	 * changes nothing */
+	new_fl = uvfs_zalloc(sizeof(*new_fl));
+	if (!new_fl)
+		return -ENOMEM;
+	time_out_leases(fs, inode);
+	err = check_conflicting_open(filp, arg);
+	if (err)
+		goto out;
+	/* "At this point, we know that if there is an exclusive lease on this file,
+	 * then we hold it on this filp": another's lease refuses a write lease, and
+	 * one being broken for a writer refuses any new one */
+	for (fl = fs->leases; fl; fl = fl->next) {
+		if (fl->filp->f_inode != inode)
+			continue;
+		if (fl->filp == filp) {
+			my_fl = fl;
+			continue;
+		}
+		if (arg == F_WRLCK || (fl->flags & FL_UNLOCK_PENDING)) {
+			err = -EAGAIN;
+			goto out;
+		}
+	}
+	if (my_fl) {
+		/* lease_modify(): a change of one's own lease, pending break or not */
+		for (struct file_lease **prev = &fs->leases; *prev; prev = &(*prev)->next)
+			if (*prev == my_fl) {
+				lease_modify(fs, prev, arg);
+				break;
+			}
+		fl = my_fl;
+	} else {
+		fl = new_fl;
+		new_fl = NULL;
+		fl->filp = filp;
+		fl->type = arg;
+		fl->next = fs->leases;
+		fs->leases = fl;
+		inode->i_state |= I_LEASES;
+	}
+	/* lease_setup(): the caller is told of breaks, about this descriptor */
+	fl->pid = uvfs_task_pid(t);
+	fl->fd = fd;
+out:
+	free(new_fl);
+	return err;
+}
+
+/* generic_delete_lease(): F_UNLCK of the file's own lease; none is EAGAIN */
+static int delete_lease(struct uvfs *fs, struct file *filp)
+{
+	for (struct file_lease **prev = &fs->leases; *prev; prev = &(*prev)->next)
+		if ((*prev)->filp == filp) {
+			lease_modify(fs, prev, F_UNLCK);
+			return 0;
+		}
+	return -EAGAIN;
+}
+
+/*
+ * fcntl_setlease(): the type first (lease_alloc()'s assign_type(), before the owner
+ * check, for any type but F_UNLCK), then vfs_setlease(): the owner or CAP_LEASE
+ * (EACCES), a regular file (EINVAL).  fs.leases-enable is taken as 1, its default.
+ */
+int fcntl_setlease(struct uvfs_task *t, int fd, struct file *f, int arg)
+{
+	struct inode *inode = f->f_inode;
+
+	if (arg != F_UNLCK && arg != F_RDLCK && arg != F_WRLCK)
+		return -EINVAL;
+	if (t->cred.fsuid != inode->i_uid && !cred_capable(&t->cred, CAP_LEASE))
+		return -EACCES;
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	if (arg == F_UNLCK)
+		return delete_lease(t->fs, f);
+	return add_lease(t, fd, f, arg);
+}
+
+/* fcntl_getlease(): the file's own lease, as a pending break will leave it */
+int fcntl_getlease(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+	struct uvfs *fs = inode->i_sb->s_fs;
+
+	if (!(inode->i_state & I_LEASES))
+		return F_UNLCK;
+	time_out_leases(fs, inode);
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next)
+		if (fl->filp == f)
+			return target_type(fl);
+	return F_UNLCK;
+}
+
+/* The soonest time at which a pending break of a lease conflicting with the breaker
+ * ends by itself, or -1 for none (lease-break-time 0: the kernel then polls every
+ * jiffy until the holder acts; here a wake-up does it) */
+static long long next_timeout(struct uvfs *fs, struct inode *inode, bool want_write)
+{
+	long long next = -1;
+
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next) {
+		long long when;
+
+		if (fl->filp->f_inode != inode || !lease_conflicts(fl, want_write))
+			continue;
+		when = (fl->flags & FL_UNLOCK_PENDING) ? fl->break_time : fl->downgrade_time;
+		if (when && (next < 0 || when < next))
+			next = when;
+	}
+	return next;
+}
+
+int __break_lease(struct inode *inode, unsigned int mode)
+{
+	struct uvfs *fs = inode->i_sb->s_fs;
+	bool want_write = (mode & O_ACCMODE) != O_RDONLY;
+	long long break_time = 0;
+	int err;
+
+	assert(ns_locked(fs));
+	time_out_leases(fs, inode);
+	if (!any_leases_conflict(fs, inode, want_write))
+		return 0;
+	/* a supervisor's thread that must not wait: nothing marked, nobody told, so
+	 * that the call made again where it may wait breaks the lease once */
+	if (uvfs_nowait && !(mode & O_NONBLOCK))
+		return -UVFS_EWOULDWAIT;
+	if (fs->lease_break_time > 0)
+		break_time = now_ns() + fs->lease_break_time * 1000000000LL;
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next) {
+		if (fl->filp->f_inode != inode || !lease_conflicts(fl, want_write))
+			continue;
+		if (want_write) {
+			if (fl->flags & FL_UNLOCK_PENDING)
+				continue;
+			fl->flags |= FL_UNLOCK_PENDING;
+			fl->break_time = break_time;
+		} else {
+			if (fl->flags & (FL_UNLOCK_PENDING | FL_DOWNGRADE_PENDING))
+				continue;
+			fl->flags |= FL_DOWNGRADE_PENDING;
+			fl->downgrade_time = break_time;
+		}
+		/* lease_break_callback(): kill_fasync(SIGIO, POLL_MSG) */
+		(void)send_sigio(fs, fl->pid, fl->fd);
+	}
+	if (mode & O_NONBLOCK)
+		return -EWOULDBLOCK;
+	do {
+		long long deadline = next_timeout(fs, inode, want_write);
+
+		err = deadline < 0 ? uvfs_cond_wait(fs, &fs->lease_wait)
+				   : uvfs_cond_wait_until(fs, &fs->lease_wait, deadline);
+		if (err)
+			return err;  /* -ERESTARTSYS: the break goes on without us */
+		time_out_leases(fs, inode);
+	} while (any_leases_conflict(fs, inode, want_write));
+	return 0;
+}
+
+void __locks_remove_lease(struct file *f)
+{
+	struct uvfs *fs = f->f_inode->i_sb->s_fs;
+
+	for (struct file_lease **prev = &fs->leases; *prev; prev = &(*prev)->next)
+		if ((*prev)->filp == f) {
+			lease_modify(fs, prev, F_UNLCK);
+			return;
+		}
+}
+
+int uvfs_set_lease_break_time(struct uvfs *fs, int seconds)
+{
+	if (!fs)
+		return -EINVAL;
+	uvfs_lock(fs);
+	fs->lease_break_time = seconds;
+	uvfs_unlock(fs);
+	return 0;
+}
