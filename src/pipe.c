@@ -8,6 +8,8 @@
  * thread's uvfs_intr is raised (intr.c): Linux's signal_pending() there.  Limitation:
  * a write with no reader is EPIPE without SIGPIPE.
  */
+#include <unistd.h>
+
 #include "file.h"
 #include "pipe.h"
 
@@ -110,6 +112,34 @@ static void fifo_release(struct inode *inode, struct file *f)
 	/* The last user gone: the buffer's contents go too (free_pipe_info). */
 	if (!p->readers && !p->writers)
 		p->head = p->len = 0;
+	if (f->private_data && !--p->standin_users) {
+		close(p->standin - 1);
+		p->standin = 0;
+	}
+}
+
+/*
+ * uvfs_standin() of a fifo: one embedder's object per fifo, kept while an open file
+ * handed it is open, so that the kernel's flock and POSIX locks on the embedder's
+ * reopens of it are per fifo, as Linux keeps them on the fifo's inode (one object
+ * for every fifo made each lock of one a lock of all).
+ */
+int fifo_standin(struct file *f, int (*make)(void *arg), void *arg)
+{
+	struct pipe *p = f->f_inode->i_pipe;  /* made by fifo_open */
+
+	if (!f->private_data) {
+		if (!p->standin) {
+			int fd = make(arg);
+
+			if (fd < 0)
+				return fd < -4095 ? -EINVAL : fd;
+			p->standin = fd + 1;
+		}
+		p->standin_users++;
+		f->private_data = p;
+	}
+	return p->standin - 1;
 }
 
 static ssize_t pipe_read(struct file *f, void *buf, size_t count, off_t *pos)

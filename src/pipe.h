@@ -18,9 +18,15 @@ struct pipe {
 	unsigned int writers;  /* ns_lock */
 	unsigned long r_counter, w_counter; /* ns_lock: opens so far, for fifo_open */
 	struct uvfs_waitq wait;  /* woken on every change (lock.h) */
+	/* ns_lock: the embedder's stand-in of the fifo (uvfs_standin), its descriptor
+	 * + 1 (0: none), and the open files handed it (marked by private_data) */
+	int standin;
+	unsigned int standin_users;
 };
 
 extern const struct file_operations pipe_fops;
 void pipe_free(struct pipe *p);
+/* ->standin of a fifo (memfs's, a host mount's): one per fifo while it is open */
+int fifo_standin(struct file *f, int (*make)(void *arg), void *arg);
 
 #endif /* UVFS_PIPE_H */

@@ -954,18 +954,20 @@ ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, ch
 			size_t bufsiz, struct stat *st);
 
 /*
- * uvfs_standin - the embedder's kernel object that stands for the memfs directory open
- * on fd in its program (a runner installs one at each uvfs descriptor's number), one
- * per directory: the first call while none is kept calls make(arg), under uvfs's
- * lock (it must not call uvfs), and keeps the descriptor it returns for the
- * directory; every open file of the directory handed it holds it, and the last of
- * them to close closes it.  So the kernel's flock and POSIX locks on reopens of it
- * are per directory, as on Linux, while a directory nobody has open costs the
- * embedder no descriptor (uvfs-run makes an empty directory of the kernel's and
- * removes it once open: flock works on it, mmap is ENODEV as for a directory).
- * Valid until fd's open file is closed (do not close it).  The descriptor, or -EINVAL
- * (task or make NULL), -EBADF, -EXDEV (not a memfs directory, or an O_PATH file),
- * -ENOMEM, or make's -errno (nothing kept).
+ * uvfs_standin - the embedder's kernel object that stands for the memfs directory, or
+ * the fifo (memfs's or a host mount's), open on fd in its program (a runner installs
+ * one at each uvfs descriptor's number), one per directory or fifo: the first call
+ * while none is kept calls make(arg), under uvfs's lock (it must not call uvfs), and
+ * keeps the descriptor it returns for the directory or fifo; every open file of it
+ * handed the object holds it, and the last of them to close closes it.  So the
+ * kernel's flock and POSIX locks on reopens of it are per directory and per fifo, as
+ * on Linux, while one nobody has open costs the embedder no descriptor (uvfs-run
+ * makes an empty directory of the kernel's and removes it once open: flock works on
+ * it, mmap is ENODEV as for a directory; for a fifo a null-device node of its own,
+ * removed once open: poll and mmap answer as the null device answers).  Valid until
+ * fd's open file is closed (do not close it).  The descriptor, or -EINVAL (task or
+ * make NULL), -EBADF, -EXDEV (neither a memfs directory nor a fifo, or an O_PATH
+ * file), -ENOMEM, or make's -errno (nothing kept).
  */
 int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *arg);
 

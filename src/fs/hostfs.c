@@ -1283,7 +1283,9 @@ static const struct inode_operations hostfs_special_iops = { HOSTFS_COMMON_IOPS 
 static const struct inode_operations hostfs_sock_iops = {
 	.sock_fd = hostfs_sock_fd, HOSTFS_COMMON_IOPS
 };
-static const struct inode_operations hostfs_fifo_iops = { .fop = &pipe_fops, HOSTFS_COMMON_IOPS };
+static const struct inode_operations hostfs_fifo_iops = {
+	.fop = &pipe_fops, .standin = fifo_standin, HOSTFS_COMMON_IOPS
+};
 
 /* ---------------------------------------------------------------------------------
  * File operations: a host descriptor per open file, reopened from the inode's

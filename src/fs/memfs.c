@@ -1698,6 +1698,7 @@ static const struct inode_operations memfs_sock_iops = {
 
 static const struct inode_operations memfs_fifo_iops = {
 	.fop = &pipe_fops,
+	.standin = fifo_standin,
 	MEMFS_XATTR_OPS,
 };
 

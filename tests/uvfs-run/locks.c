@@ -10,14 +10,15 @@
  * of the file, fork, exec, lockf), OFD locks (two open file descriptions of one
  * process, one inherited across fork, l_pid -1, against a POSIX lock of another
  * process, F_OFD_SETLKW), flock (per open file description, beside fcntl locks, on
- * directories), locks through an O_PATH descriptor, and leases (F_SETLEASE,
- * F_GETLEASE, the conflicting opens that refuse them, a break by another process's
- * open delivering SIGIO or F_SETSIG's signal to the holder, a downgrade, the holder's
- * exit, a truncate, a caller not the owner), and exec of a file the process has
- * locked.  Lines start with "lease:", "dir:", "opath:" and "exec:" where uvfs-run is
- * or was known to differ (docs/SEMANTICS.md §9; "dir:" agrees since memfs directories
- * have stand-ins of their own, "opath:" since flock is stopped on watched numbers,
- * "lease:" since uvfs keeps leases, but for the si_code of F_SETSIG's signal),
+ * directories and fifos: each its own), locks through an O_PATH descriptor, and
+ * leases (F_SETLEASE, F_GETLEASE, the conflicting opens that refuse them, a break by
+ * another process's open delivering SIGIO or F_SETSIG's signal to the holder, a
+ * downgrade, the holder's exit, a truncate, a caller not the owner), and exec of a
+ * file the process has locked.  Lines start with "lease:", "dir:", "fifo:", "opath:"
+ * and "exec:" where uvfs-run is or was known to differ (docs/SEMANTICS.md §9; "dir:"
+ * agrees since memfs directories have stand-ins of their own, "fifo:" since fifos
+ * have too, "opath:" since flock is stopped on watched numbers, "lease:" since uvfs
+ * keeps leases, but for the si_code of F_SETSIG's signal),
  * for the test to tell them apart.
  *
  * Where one process must wait in a call while another acts, the other sleeps 200 ms
@@ -610,6 +611,31 @@ static void flocks(void)
 		_exit(0);
 	}
 	say("dir: child: %s", reap(pid));
+	close(d1);
+	close(d2);
+
+	/* fifos: each its own lock too (opened for reading and writing: no waiting) */
+	mkfifo(path("p1"), 0644);
+	mkfifo(path("p2"), 0644);
+	d1 = open_or_die("p1", O_RDWR);
+	d2 = open_or_die("p2", O_RDWR);
+	say("fifo: flock LOCK_EX of a fifo: %s", res(flock(d1, LOCK_EX | LOCK_NB)));
+	say("fifo: flock LOCK_EX|LOCK_NB of another fifo: %s", res(flock(d2, LOCK_EX | LOCK_NB)));
+	say("fifo: F_SETLK F_WRLCK of a fifo: %s", res(lk(d1, F_SETLK, F_WRLCK, 0, 0)));
+	pid = fork_or_die();
+	if (!pid) {
+		int e1 = open_or_die("p1", O_RDWR);
+		int e2 = open_or_die("p2", O_RDWR);
+
+		say("fifo: child: flock LOCK_SH|LOCK_NB of the first: %s", res(flock(e1, LOCK_SH | LOCK_NB)));
+		flock(d2, LOCK_UN);
+		say("fifo: child: flock LOCK_SH|LOCK_NB of the second, unlocked: %s", res(flock(e2, LOCK_SH | LOCK_NB)));
+		getlk("fifo: child: F_GETLK of the first", e1, F_GETLK, F_WRLCK, 0, 0, 0, getppid());
+		getlk("fifo: child: F_GETLK of the second", e2, F_GETLK, F_WRLCK, 0, 0, 0, getppid());
+		say("fifo: child: F_SETLK F_RDLCK of the second: %s", res(lk(e2, F_SETLK, F_RDLCK, 0, 0)));
+		_exit(0);
+	}
+	say("fifo: child: %s", reap(pid));
 	close(d1);
 	close(d2);
 

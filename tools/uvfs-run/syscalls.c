@@ -831,21 +831,24 @@ static long inotify_on_host(const struct proc *p, int fd, long err)
  * kernel's, made on the stand-ins' tmpfs and removed as soon as it is open, so that
  * the kernel's locks on the reopens of it are the directory's own (on the null
  * device, every memfs directory's locks were one); mmap of it is ENODEV as of any
- * directory.  Nothing is left on the tmpfs but while a worker is here.
+ * directory.  A fifo's (arg non-NULL; memfs's or a host mount's, whose data uvfs
+ * keeps): a node of the null device's number made the same way, so that its locks
+ * are its own while poll, mmap and the rest answer as the shared null device did.
+ * Nothing is left on the tmpfs but while a worker is here.
  */
-static int standin_dir(void *arg)
+static int standin_make(void *arg)
 {
 	static unsigned long seq;
 	char name[32];
 	int fd, err;
 
-	(void)arg;
 	snprintf(name, sizeof(name), ".d%lu", __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
-	if (mkdirat(run_standin_dir, name, 0500))
+	if (arg ? mknodat(run_standin_dir, name, S_IFCHR | 0600, makedev(1, 3))
+		: mkdirat(run_standin_dir, name, 0500))
 		return -errno;
-	fd = openat(run_standin_dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(run_standin_dir, name, (arg ? O_RDWR : O_RDONLY | O_DIRECTORY) | O_CLOEXEC);
 	err = errno;
-	(void)unlinkat(run_standin_dir, name, AT_REMOVEDIR);
+	(void)unlinkat(run_standin_dir, name, arg ? 0 : AT_REMOVEDIR);
 	return fd < 0 ? -err : fd;
 }
 
@@ -943,13 +946,16 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		 * which is a pidfd as Linux's is (pidfd_send_signal: psmisc's killall
 		 * signals through it); uvfs answers the rest, as for any directory */
 		return install(p, r, hfd, fd, flags);
-	} else if (!(flags & O_PATH) && (hfd = uvfs_standin(T(p), fd, standin_dir, NULL)) != -EXDEV) {
-		/* a memfs directory: its own (above) */
+	} else if (!(flags & O_PATH) && !uvfs_fstat(T(p), fd, &st) &&
+		   (hfd = uvfs_standin(T(p), fd, standin_make,
+				       S_ISFIFO(st.st_mode) ? (void *)1 : NULL)) != -EXDEV) {
+		/* a memfs directory, a fifo: its own (above), with the program's access
+		 * mode for a fifo (mmap checks it first, as of the null device below) */
 		if (hfd < 0)
 			return install(p, r, hfd, fd, flags);
-		hflags = O_RDONLY | O_DIRECTORY;
+		hflags = S_ISFIFO(st.st_mode) ? flags & O_ACCMODE : O_RDONLY | O_DIRECTORY;
 	} else {
-		/* /proc, a host mount's fifo, socket or symlink, and
+		/* /proc, a host mount's socket or symlink, and
 		 * every O_PATH file: the null device stands in (ADDFD installs no O_PATH
 		 * descriptor -- the kernel's fget() -- and a host fifo must not be
 		 * opened: uvfs answers its reads and writes).  With the program's
