@@ -759,7 +759,10 @@ static void leases(void)
 	if (r == 0) {
 		got_sig = 0;
 		pid = opener("l", O_WRONLY, done[1], 0);
-		say("lease: the holder's signal: %s, si_code %d", wait_signal(), (int)got_code);
+		/* SIGIO's si_code is not printed: the kernel's send_sigio() sends
+		 * SEND_SIG_PRIV (SI_KERNEL), yet the holder reads SI_USER most times
+		 * (1 in ~50 read SI_KERNEL on 6.18 here): not something to compare */
+		say("lease: the holder's signal: %s", wait_signal());
 		say("lease: F_GETLEASE while it breaks: %s", lease_name(fcntl(fd, F_GETLEASE)));
 		say("lease: the opener's open returned before the release: %s", peek(done[0]) == '-' ? "no" : "yes");
 		say("lease: F_SETLEASE F_UNLCK: %s", res(fcntl(fd, F_SETLEASE, F_UNLCK)));
