@@ -75,7 +75,7 @@ cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" "$here/rocalls.py" "$here/xattr_tools.sh" \
 	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/procio.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
-	"$here/propagation.sh" "$here/newmount.py" "$work/"
+	"$here/propagation.sh" "$here/newmount.py" "$here/proclocks.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -209,6 +209,23 @@ same "file locks and leases between processes on a --bind, as the kernel's" \
 	"$(grep -Ev "$lk_known" <<< "$got" | sed "s/$lk_sig/si_code POLL_MSG: yes, si_fd/")"
 same "... a lease break's F_SETSIG signal on a --bind: queued (SI_QUEUE)" "1" \
 	"$(grep -c "^lease: .*$lk_sig" <<< "$got")"
+rm -rf "$ldir"
+# /proc/locks and lslocks (proclocks.py): each lock's line names its file by the
+# device and inode stat(2) gives -- the kernel's lock is on the stand-in, whose are
+# the kernel's -- and lslocks finds the paths (flock of a file, a directory and a
+# fifo, a POSIX range, an OFD lock), on memfs and on a --bind, against the kernel
+ldir=$(mktemp -d /var/tmp/uvfs-run-plocks.XXXXXX)
+mkdir "$ldir/native" "$ldir/run"
+want=$(native python3 "$work/proclocks.py" /tmp 2>&1)
+same "proclocks.py natively: the lock on the fifo, and lslocks' path of it" \
+	"p: /proc/locks: FLOCK ADVISORY WRITE 0 EOF
+lslocks: FLOCK WRITE 0 0 0 /tmp/p" "$(grep -E '^p:|/tmp/p$' <<< "$want")"
+same "/proc/locks and lslocks on memfs, as the kernel's" "$want" \
+	"$(cd /tmp && "$UR" -- python3 "$work/proclocks.py" /tmp 2>&1)"
+want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &&
+	python3 "$2" /mnt' x "$ldir/native" "$work/proclocks.py" 2>&1)
+same "/proc/locks and lslocks on a --bind, as the kernel's" "$want" \
+	"$(cd /tmp && "$UR" --bind "$ldir/run" /mnt -- python3 "$work/proclocks.py" /mnt 2>&1)"
 rm -rf "$ldir"
 # Attributes: chattr +i, +a, +d, +A on memfs files and directories, lsattr, what
 # each refuses and statx's attributes, as on the kernel's tmpfs (tests/uvfs-run/

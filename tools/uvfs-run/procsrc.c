@@ -22,6 +22,8 @@
  *     kernel's path: a library the program opened on the read-only root has the same
  *     name on both sides; one on a --bind or memfs mount shows the host's name (or
  *     /memfd:uvfs) once its descriptor is closed (docs/SEMANTICS.md §9).
+ *   - /proc/locks' device and inode of each lock's file: the kernel's lock is on the
+ *     stand-in (fix_locks).
  * A write (oom_score_adj, a comm opened for reading and writing) goes to the kernel's
  * file, made by the supervisor; a comm opened for writing only is the kernel's own
  * file in the program (syscalls.c, install_opened), for the kernel takes a name only
@@ -324,6 +326,88 @@ static ssize_t fix_maps(int pid, char **text, ssize_t len, const struct run_name
 }
 
 /*
+ * The uvfs file a kernel lock of process pid is on, by the kernel's device and inode
+ * of its stand-in: a memfs file's memfd (uvfs_memfd_name), else one of the holder's
+ * descriptors whose stand-in it is (a host file, a memfs directory's or fifo's own),
+ * stat'ed through uvfs's /proc/self/fd/N as the holder sees it
+ */
+static bool lock_identity(int pid, dev_t kdev, unsigned long kino, struct stat *st)
+{
+	char path[300], name[8];
+	struct dirent *de;
+	struct stat kst;
+	bool found = false;
+	DIR *d;
+	int fd;
+
+	if (run_uproc_memfd_name(pid, kdev, kino, name, sizeof(name), st) > 0)
+		return true;
+	snprintf(path, sizeof(path), "%d/fd", pid);
+	fd = openat(run_proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' ||
+		    fstatat(fd, de->d_name, &kst, 0) || kst.st_dev != kdev || kst.st_ino != kino)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		found = !run_uproc_stat(pid, path, st);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * /proc/locks: the kernel's lines (lock_get_status(): "N: [-> ]CLASS KIND MODE PID
+ * MAJ:MIN:INO START END"), each lock's file as uvfs numbers it, so that lslocks and a
+ * reader matching it against stat(2) find the program's files; the kernel names the
+ * stand-in the lock is on.  A line whose file is not found (its holder gone, or not
+ * the program's; an OFD lock, -1, not the reader's) is left as the kernel printed it.
+ */
+static ssize_t fix_locks(char **text, ssize_t len)
+{
+	size_t at = 0;
+
+	while (at < (size_t)len) {
+		char *line = *text + at, *nl = strchr(line, '\n'), *f = strstr(line, ": ");
+		size_t llen = nl ? (size_t)(nl - line) : strlen(line);
+		int pid, devat = 0, devend = 0;
+		unsigned int maj, min;
+		unsigned long ino;
+		struct stat st;
+
+		if (f && (size_t)(f - line) < llen) {
+			f += 2;
+			if (!strncmp(f, "-> ", 3))
+				f += 3;
+			/* an OFD lock's holder is -1 (no process owns it): looked for
+			 * through the reader, who holds it as often as not */
+			if (sscanf(f, "%*s %*s %*s %d %n%x:%x:%lu%n", &pid, &devat, &maj, &min, &ino,
+				   &devend) == 4 && devend > devat &&
+			    lock_identity(pid > 0 ? pid : run_cur_nstid(), makedev(maj, min), ino,
+					  &st)) {
+				char rep[64];
+				ssize_t n;
+
+				snprintf(rep, sizeof(rep), "%02x:%02x:%lu", major(st.st_dev),
+					 minor(st.st_dev), (unsigned long)st.st_ino);
+				n = splice_text(text, (size_t)len, (size_t)(f - line) + at + (size_t)devat,
+						(size_t)(devend - devat), rep);
+				if (n < 0)
+					return n;
+				llen = llen - (size_t)(devend - devat) + strlen(rep);
+				len = n;
+			}
+		}
+		at += llen + 1;
+	}
+	return len;
+}
+
+/*
  * A thread reading its own stat or status is running (R), as a reader always is on
  * Linux; here the kernel sees it stopped in the call the supervisor answers ("t
  * (tracing stop)", or S while a notification waits).  Another process's state is
@@ -398,6 +482,8 @@ static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf
 	}
 	if (pid && len >= 0 && !strcmp(name, "io"))
 		len = fix_io(pid, tid, &text, len);
+	if (!pid && len >= 0 && !strcmp(name, "locks"))
+		len = fix_locks(&text, len);
 	if (len >= 0 && (size_t)len <= size)
 		memcpy(buf, text, (size_t)len);
 	free(text);

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""proclocks.py DIR - /proc/locks and lslocks(8) of a process's locks on files in DIR:
+flock of a regular file, a directory and a fifo, a POSIX byte range of another file,
+and an OFD lock.  test_uvfs_run.sh runs it natively and under uvfs-run (on memfs
+and on a --bind) and compares: each lock's line names its file by the device and
+inode stat(2) gives, and lslocks finds each file's path."""
+import fcntl
+import os
+import struct
+import subprocess
+import sys
+
+os.chdir(sys.argv[1])
+for n in ("f", "g", "o"):
+    open(n, "w").close()
+os.makedirs("d", exist_ok=True)
+if not os.path.exists("p"):
+    os.mkfifo("p")
+f = open("f", "r+")
+fcntl.flock(f, fcntl.LOCK_EX)
+g = open("g", "r+")
+fcntl.lockf(g, fcntl.LOCK_EX, 10, 5)
+d = os.open("d", os.O_RDONLY)
+fcntl.flock(d, fcntl.LOCK_SH)
+p = os.open("p", os.O_RDWR)
+fcntl.flock(p, fcntl.LOCK_EX)
+o = os.open("o", os.O_RDWR)
+F_OFD_SETLK = 37
+fcntl.fcntl(o, F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 3, 0))
+
+me = str(os.getpid())
+mine = []
+for line in open("/proc/locks"):
+    w = line.split()
+    if w[1] == "->":
+        continue
+    if w[4] == me or (w[1] == "OFDLCK" and w[4] == "-1"):
+        mine.append(w)
+for name in ("f", "g", "d", "p", "o"):
+    st = os.stat(name)
+    ident = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    kinds = sorted(" ".join(w[1:4] + w[6:]) for w in mine if w[5] == ident)
+    print("%s: /proc/locks: %s" % (name, "; ".join(kinds) or "none"))
+sys.stdout.flush()
+out = subprocess.run(["lslocks", "-u", "-o", "TYPE,MODE,M,START,END,PATH", "-p", me],
+                     capture_output=True, text=True).stdout
+for line in sorted(out.splitlines()[1:]):
+    print("lslocks:", " ".join(line.split()))
