@@ -606,8 +606,12 @@ static void chroot_fs_refs(struct uvfs *fs, const struct path *old, const struct
 	struct uvfs_task *t;
 
 	cds_list_for_each_entry(t, &fs->tasks, t_list) {
-		struct path *p[2] = { &t->fs_struct->root, &t->fs_struct->pwd };
+		struct path *p[2];
 
+		if (!t->fs_struct)
+			continue;  /* a zombie's went at its exit */
+		p[0] = &t->fs_struct->root;
+		p[1] = &t->fs_struct->pwd;
 		for (int i = 0; i < 2; i++) {
 			if (!path_equal(p[i], old))
 				continue;

@@ -201,6 +201,11 @@ static struct uvfs_task *task_fork(struct uvfs_task *parent, int pid, unsigned l
 	}
 	fs = parent->fs;
 	uvfs_lock(fs);
+	if (!parent->fs_struct) {
+		uvfs_unlock(fs);
+		errno = EINVAL;  /* a zombie forks nothing */
+		return NULL;
+	}
 	if (flags & CLONE_FS) {
 		fsx = parent->fs_struct;
 		fsx->users++;
@@ -296,9 +301,14 @@ const struct path *task_link_path(struct uvfs_task *t, enum which_link which, in
 	case LINK_EXE:
 		return t->exe.dentry ? &t->exe : NULL;
 	case LINK_CWD:
-		return &t->fs_struct->pwd;
-	case LINK_ROOT:
-		return &t->fs_struct->root;
+	case LINK_ROOT: {
+		/* a zombie's is gone (NULL: get_fs_root() of a task without ->fs) */
+		struct fs_struct *fsx = __atomic_load_n(&t->fs_struct, __ATOMIC_ACQUIRE);
+
+		if (!fsx)
+			return NULL;
+		return which == LINK_CWD ? &fsx->pwd : &fsx->root;
+	}
 	}
 	return NULL;
 }
@@ -309,10 +319,46 @@ static void task_free(struct uvfs *fs, void *obj)
 	free(obj);
 }
 
+/*
+ * do_exit()'s part: exit_files(), exit_fs(), the executable (exit_mm()), then
+ * exit_task_namespaces() -- what a zombie no longer has.  A zombie keeps an empty
+ * descriptor table (allocated first: on ENOMEM the task keeps its own, to go at
+ * release_task), so that /proc/PID/fd lists nothing; its fs_struct and namespace
+ * pointers are NULL, which every reader of another task's handles (/proc/PID/cwd,
+ * root, mounts: ENOENT, EINVAL).  ns_lock held.
+ */
+static void task_do_exit(struct uvfs_task *t)
+{
+	struct uvfs *fs = t->fs;
+	struct fdtable *empty = fdtable_alloc(t->files->max), *files = t->files;
+	struct fs_struct *fsx = t->fs_struct;
+	struct path exe = t->exe;
+
+	if (!empty)
+		return;
+	/* lockless readers (fdget_rcu, walk_start) may hold the old ones: they go
+	 * after a grace period */
+	__atomic_store_n(&t->files, empty, __ATOMIC_RELEASE);
+	fdtable_put(fs, files);
+	if (exe.dentry) {
+		__atomic_store_n(&t->exe.dentry, NULL, __ATOMIC_RELAXED);
+		t->exe.mnt = NULL;
+		allow_write_access(exe.dentry->d_inode);
+		path_put(&exe);
+	}
+	__atomic_store_n(&t->fs_struct, NULL, __ATOMIC_RELEASE);
+	fs_struct_put(fs, fsx);
+	put_mnt_ns(fs, t->mnt_ns);
+	t->mnt_ns = NULL;
+}
+
 void task_release(struct uvfs_task *t)
 {
 	struct uvfs *fs = t->fs;
 
+	if (t->fs_struct)
+		task_do_exit(t);
+	/* a zombie's (or one do_exit could not allocate for: its own, now) */
 	fdtable_put(fs, t->files);
 	if (t->exe.dentry)
 		allow_write_access(t->exe.dentry->d_inode);
@@ -320,13 +366,28 @@ void task_release(struct uvfs_task *t)
 	/* release_task(): proc_flush_pid() — before the task leaves the list, so that
 	 * /proc/PID is not found while it is still being torn down */
 	fs_types_task_gone(fs, t->pid);
-	fs_struct_put(fs, t->fs_struct);
-	put_mnt_ns(fs, t->mnt_ns);  /* exit_task_namespaces(): after the fs_struct */
+	if (t->fs_struct)
+		fs_struct_put(fs, t->fs_struct);
+	if (t->mnt_ns)
+		put_mnt_ns(fs, t->mnt_ns);  /* exit_task_namespaces(): after the fs_struct */
 	cred_release(fs, &t->cred);
 	/* a lockless walk through /proc/PID may be reading it (find_task_rcu) */
 	cds_list_del_rcu(&t->t_list);
 	__atomic_store_n(&fs->pid_table[t->pid], NULL, __ATOMIC_RELEASE);
 	defer_free(fs, t, task_free);
+}
+
+void uvfs_task_zombie(struct uvfs_task *task)
+{
+	struct uvfs *fs;
+
+	if (!task)
+		return;
+	fs = task->fs;
+	uvfs_lock(fs);
+	if (task->fs_struct)
+		task_do_exit(task);
+	uvfs_unlock(fs);
 }
 
 void uvfs_task_exit(struct uvfs_task *task)

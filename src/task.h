@@ -127,6 +127,8 @@ static inline struct uvfs *task_enter(struct uvfs_task *task)
 	struct uvfs *fs = task->fs;
 
 	uvfs_lock(fs);
+	/* a zombie (uvfs_task_zombie) makes no calls: nothing left to walk from */
+	assert(task->fs_struct);
 	fs->current = task;
 	return fs;
 }

@@ -14,8 +14,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -305,6 +307,130 @@ static void test_exited_task(void **state)
 	assert_int_equal(u.readlink_exe, k.readlink_exe);  /* ESRCH */
 	assert_int_equal(u.stat_missing, k.stat_missing);  /* ESRCH */
 	assert_int_equal(u.stat_self, k.stat_self);        /* 0 */
+	uvfs_free(fs);
+}
+
+/* What a zombie's /proc/PID gives (do_exit() done, release_task() not yet) */
+struct zombie_answers {
+	long exe, cwd, root;      /* readlink: 0 or -errno */
+	long fd_entries;          /* getdents of fd/ past . and ..: a count or -errno */
+	long mounts, stat_self;   /* open of mounts; fstat of the directory */
+};
+
+static long count_entries(char *d, long n)
+{
+	long count = 0;
+
+	for (long off = 0; off < n;) {
+		struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; } *e = (void *)(d + off);
+
+		if (strcmp(e->name, ".") && strcmp(e->name, ".."))
+			count++;
+		off += e->reclen;
+	}
+	return count;
+}
+
+static void kernel_zombie(struct zombie_answers *a)
+{
+	char path[64], buf[256], d[4096];
+	int p[2], dir, fd;
+	siginfo_t si;
+	struct stat st;
+	long n;
+	pid_t c;
+
+	assert_int_equal(pipe(p), 0);
+	c = fork();
+	if (c == 0) {
+		char x;
+
+		if (chdir("/tmp") || open("/proc/self/stat", O_RDONLY) < 0)
+			_exit(2);
+		_exit(read(p[0], &x, 1) == 1 ? 0 : 1);
+	}
+	snprintf(path, sizeof(path), "/proc/%d", c);
+	dir = open(path, O_RDONLY | O_DIRECTORY);
+	assert_true(dir >= 0);
+	assert_int_equal(write(p[1], "x", 1), 1);
+	/* a zombie until reaped: waited for without reaping */
+	assert_int_equal(waitid(P_PID, (id_t)c, &si, WEXITED | WNOWAIT), 0);
+	a->exe = readlinkat(dir, "exe", buf, sizeof(buf)) < 0 ? -errno : 0;
+	a->cwd = readlinkat(dir, "cwd", buf, sizeof(buf)) < 0 ? -errno : 0;
+	a->root = readlinkat(dir, "root", buf, sizeof(buf)) < 0 ? -errno : 0;
+	fd = openat(dir, "fd", O_RDONLY | O_DIRECTORY);
+	n = fd < 0 ? -errno : syscall(SYS_getdents64, fd, d, sizeof(d));
+	a->fd_entries = n < 0 ? (fd < 0 ? n : -errno) : count_entries(d, n);
+	if (fd >= 0)
+		close(fd);
+	fd = openat(dir, "mounts", O_RDONLY);
+	a->mounts = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		close(fd);
+	a->stat_self = fstat(dir, &st) ? -errno : 0;
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	close(dir);
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * uvfs_task_zombie(): an exited process its parent has not reaped keeps /proc/PID,
+ * without descriptors, cwd, root, executable or namespace -- the answers the kernel
+ * gives for one of its own zombies, asked in the same test; its files are closed
+ * (a write lease is possible again), and uvfs_task_exit() then takes /proc/PID.
+ */
+static void test_zombie_task(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *child;
+	struct zombie_answers k, u;
+	char path[64], buf[256], d[4096];
+	struct stat st;
+	int dir, fd, lfd;
+	long n;
+
+	(void)state;
+	kernel_zombie(&k);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/tmp", 01777), 0);
+	lfd = uvfs_openat(t, AT_FDCWD, "/tmp/f", O_CREAT | O_RDONLY, 0644);
+	child = uvfs_task_fork(t);
+	assert_int_equal(uvfs_chdir(child, "/tmp"), 0);
+	assert_true(uvfs_openat(child, AT_FDCWD, "/tmp/f", O_WRONLY, 0) >= 0);
+	assert_int_equal(uvfs_fcntl(t, lfd, F_SETLEASE, F_WRLCK), -EAGAIN);
+	snprintf(path, sizeof(path), "/proc/%d", uvfs_task_pid(child));
+	dir = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+	assert_true(dir >= 0);
+	uvfs_task_zombie(child);
+	u.exe = uvfs_readlinkat(t, dir, "exe", buf, sizeof(buf)) < 0 ?
+		uvfs_readlinkat(t, dir, "exe", buf, sizeof(buf)) : 0;
+	u.cwd = uvfs_readlinkat(t, dir, "cwd", buf, sizeof(buf)) < 0 ?
+		uvfs_readlinkat(t, dir, "cwd", buf, sizeof(buf)) : 0;
+	u.root = uvfs_readlinkat(t, dir, "root", buf, sizeof(buf)) < 0 ?
+		 uvfs_readlinkat(t, dir, "root", buf, sizeof(buf)) : 0;
+	fd = uvfs_openat(t, dir, "fd", O_RDONLY | O_DIRECTORY, 0);
+	n = fd < 0 ? fd : uvfs_getdents64(t, fd, d, sizeof(d));
+	u.fd_entries = n < 0 ? n : count_entries(d, n);
+	if (fd >= 0)
+		uvfs_close(t, fd);
+	fd = uvfs_openat(t, dir, "mounts", O_RDONLY, 0);
+	u.mounts = fd < 0 ? fd : 0;
+	if (fd >= 0)
+		uvfs_close(t, fd);
+	u.stat_self = uvfs_fstat(t, dir, &st);
+	assert_int_equal(u.exe, k.exe);                /* ENOENT */
+	assert_int_equal(u.cwd, k.cwd);                /* ENOENT */
+	assert_int_equal(u.root, k.root);              /* ENOENT */
+	assert_int_equal(u.fd_entries, k.fd_entries);  /* 0 */
+	assert_int_equal(u.mounts, k.mounts);          /* EINVAL */
+	assert_int_equal(u.stat_self, k.stat_self);    /* 0 */
+	/* its descriptors are closed: the write lease its writer refused is possible */
+	assert_int_equal(uvfs_fcntl(t, lfd, F_SETLEASE, F_WRLCK), 0);
+	assert_null(uvfs_task_fork(child));
+	assert_int_equal(errno, EINVAL);
+	/* reaped: /proc/PID is gone */
+	uvfs_task_exit(child);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, path, &st, 0), -ENOENT);
 	uvfs_free(fs);
 }
 
@@ -910,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_exec_txtbsy),
 		cmocka_unit_test(test_exited_task),
+		cmocka_unit_test(test_zombie_task),
 		cmocka_unit_test(test_proc_listing_end_is_sticky),
 		cmocka_unit_test(test_proc_listing),
 		cmocka_unit_test(test_fdinfo),

@@ -231,6 +231,15 @@ struct uvfs_task *uvfs_task_clone(struct uvfs_task *parent, int pid, unsigned lo
 /* uvfs_task_exit - close every descriptor (of a table no other task shares), drop
  * root and cwd, free the task. */
 void uvfs_task_exit(struct uvfs_task *task);
+/* uvfs_task_zombie - the process exited and its parent has not reaped it (the
+ * kernel's do_exit() before release_task()): its descriptors are closed, its root,
+ * cwd, executable and mount namespace dropped, and /proc/PID stays -- fd/ empty,
+ * cwd, root and exe ENOENT, mounts and mountinfo EINVAL, the embedder's files
+ * (uvfs_set_proc_source: stat, status...) as it says -- until uvfs_task_exit() reaps
+ * it.  The task may then be given to no call but uvfs_task_exit and uvfs_task_pid
+ * (uvfs_task_fork: EINVAL).  Out of memory for its empty descriptor table it keeps
+ * the old one until the reap. */
+void uvfs_task_zombie(struct uvfs_task *task);
 
 /* The task's pid; -EINVAL for NULL. */
 int uvfs_task_pid(const struct uvfs_task *task);

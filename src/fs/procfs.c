@@ -236,6 +236,9 @@ static mode_t fd_link_mode(const struct file *f)
 
 #define ENT_SRC    0x1   /* there only when the instance has a source */
 #define ENT_PTRACE 0x2   /* opening asks ptrace_may_access() (mm_access(), lock_trace()) */
+/* the open takes the process's memory (__mem_open()'s mmgrab): the text is read at the
+ * open (its error the open's, ESRCH for a zombie) and kept for reads after the exit */
+#define ENT_MM     0x4
 
 /* /proc/PID and /proc/PID/task/TID: 6.18's tgid_base_stuff and tid_base_stuff, the
  * entries uvfs has, each with its index + 2 in either (0: not in that one) and its
@@ -251,8 +254,8 @@ static const struct pid_ent {
 	{ "fd", PROC_FD_DIR, S_IFDIR | 0500, 3, 2, 0 },
 	{ "fdinfo", PROC_FDINFO_DIR, S_IFDIR | 0555, 5, 3, 0 },
 	{ "ns", PROC_NS_DIR, S_IFDIR | 0511, 6, 4, ENT_SRC },
-	{ "environ", PROC_SRC, S_IFREG | 0400, 8, 6, ENT_SRC | ENT_PTRACE },
-	{ "auxv", PROC_SRC, S_IFREG | 0400, 9, 7, ENT_SRC | ENT_PTRACE },
+	{ "environ", PROC_SRC, S_IFREG | 0400, 8, 6, ENT_SRC | ENT_PTRACE | ENT_MM },
+	{ "auxv", PROC_SRC, S_IFREG | 0400, 9, 7, ENT_SRC | ENT_PTRACE | ENT_MM },
 	{ "status", PROC_SRC, S_IFREG | 0444, 10, 8, ENT_SRC },
 	{ "personality", PROC_SRC, S_IFREG | 0400, 11, 9, ENT_SRC | ENT_PTRACE },
 	{ "limits", PROC_SRC, S_IFREG | 0444, 12, 10, ENT_SRC },
@@ -1217,7 +1220,9 @@ static const char *proc_ns_get_link(struct inode *inode)
 		return ERR_PTR(-EACCES);
 	n = fs->proc_src.read(fs->proc_src_arg, pi->pid, pi->tid, proc_ent_name(pi), psb->ns,
 			      sizeof(psb->ns) - 1);
-	if (n <= 0 || (size_t)n >= sizeof(psb->ns))
+	if (n < 0)
+		return ERR_PTR(n);  /* a zombie's: ENOENT, as proc_ns_get_link() */
+	if (!n || (size_t)n >= sizeof(psb->ns))
 		return NULL;
 	psb->ns[n] = 0;
 	return psb->ns;
@@ -1309,13 +1314,14 @@ static const char *proc_fixed_get_link(struct inode *inode)
  * The source's files.  Opening one that reads another process's memory or its
  * kernel stack asks ptrace_may_access() first (mm_access(), lock_trace()): EACCES.
  */
+static int src_keep_at_open(struct file *f);
+
 static int proc_src_open(struct inode *inode, struct file *f)
 {
 	const struct proc_inode *pi = PI(inode);
 	struct uvfs *fs = inode->i_sb->s_fs;
 	struct uvfs_task *t;
 
-	(void)f;
 	if (!pi->pid)
 		return 0;
 	t = find_task(fs, pi->pid);
@@ -1324,6 +1330,8 @@ static int proc_src_open(struct inode *inode, struct file *f)
 	if ((pid_ents[pi->fd].flags & ENT_PTRACE) && fs->current &&
 	    !ptrace_may_read(fs->current, t))
 		return -EACCES;
+	if (pid_ents[pi->fd].flags & ENT_MM)
+		return src_keep_at_open(f);
 	return 0;
 }
 
@@ -1397,6 +1405,31 @@ struct src_text {
 	size_t len;
 };
 
+/* ENT_MM's open: the text now, kept (a failure is the open's: nothing kept) */
+static int src_keep_at_open(struct file *f)
+{
+	struct src_text *made = malloc(sizeof(*made));
+	struct src_call c;
+	char *text;
+	ssize_t n;
+
+	if (!made)
+		return -ENOMEM;
+	src_call_begin(&c, f);
+	n = src_text(&c, PI(f->f_inode), &text);
+	src_call_end(&c);
+	f->f_count--;  /* src_call_begin's reference: the open's own is the only one */
+	if (n < 0) {
+		free(text);
+		free(made);
+		return (int)n;
+	}
+	made->text = text;
+	made->len = (size_t)n;
+	f->private_data = made;
+	return 0;
+}
+
 static ssize_t proc_src_read(struct file *f, void *buf, size_t count, off_t *pos)
 {
 	const struct proc_inode *pi = PI(f->f_inode);
@@ -1415,6 +1448,13 @@ static ssize_t proc_src_read(struct file *f, void *buf, size_t count, off_t *pos
 	src_call_begin(&c, f);
 	n = src_text(&c, pi, &text);
 	src_call_end(&c);
+	if (n < 0 && (pid_ents[pi->fd].flags & ENT_MM) && (kept = f->private_data)) {
+		/* the process's memory is gone (a zombie): what the open took */
+		fput(f);
+		free(text);
+		free(made);
+		return simple_read_from_buffer(buf, count, pos, kept->text, kept->len);
+	}
 	if (n < 0) {
 		fput(f);
 		free(text);
@@ -1717,7 +1757,8 @@ static ssize_t proc_mounts_read(struct file *f, void *buf, size_t count, off_t *
 	ssize_t ret;
 	char *text;
 
-	if (!t)
+	/* gone, or a zombie since the open: nothing more to show */
+	if (!t || !t->mnt_ns)
 		return 0;
 	text = proc_mounts_text(t, pi->type == PROC_MOUNTINFO, &len);
 	if (!text)
@@ -1731,8 +1772,19 @@ static const struct inode_operations proc_mounts_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_mounts_fops, .setattr = proc_setattr,
 };
 
+/* mounts_open_common(): a task gone is ESRCH, a zombie (no namespace left) EINVAL */
+static int proc_mounts_open(struct inode *inode, struct file *f)
+{
+	struct uvfs_task *t = find_task(inode->i_sb->s_fs, PI(inode)->pid);
+
+	(void)f;
+	if (!t)
+		return -ESRCH;
+	return t->mnt_ns ? 0 : -EINVAL;
+}
+
 static const struct file_operations proc_mounts_fops = {
-	.read = proc_mounts_read, .fop_flags = FOP_SEQ,
+	.open = proc_mounts_open, .read = proc_mounts_read, .fop_flags = FOP_SEQ,
 };
 
 /*

@@ -39,10 +39,13 @@ for line in open("/proc/locks"):
 for name in ("f", "g", "d", "p", "o"):
     st = os.stat(name)
     ident = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-    kinds = sorted(" ".join(w[1:4] + w[6:]) for w in mine if w[5] == ident)
+    # a set: the kernel's /proc/locks is no snapshot -- the read after the one that
+    # got every line starts again by position in a list other processes' locks
+    # change, and may show a lock twice (seen natively and under uvfs-run)
+    kinds = sorted(set(" ".join(w[1:4] + w[6:]) for w in mine if w[5] == ident))
     print("%s: /proc/locks: %s" % (name, "; ".join(kinds) or "none"))
 sys.stdout.flush()
 out = subprocess.run(["lslocks", "-u", "-o", "TYPE,MODE,M,START,END,PATH", "-p", me],
                      capture_output=True, text=True).stdout
-for line in sorted(out.splitlines()[1:]):
+for line in sorted(set(out.splitlines()[1:])):
     print("lslocks:", " ".join(line.split()))

@@ -353,6 +353,8 @@ void run_flights_end(void);
 /* the open file description at fd of process pid, as the supervisor's own
  * descriptor (pidfd_getfd), or -errno */
 int run_take_fd(pid_t pid, int fd);
+/* trace.c: the processes that exited and were reaped since: gone from uvfs's /proc */
+void run_zombies_sweep(void);
 /* send the signals uvfs owes (dnotify's, lease breaks': uvfs_dnotify_take) */
 void run_dnotify_send(void);
 struct msghdr;

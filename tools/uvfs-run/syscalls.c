@@ -2577,6 +2577,7 @@ enum action run_syscall(struct proc *p, struct user_regs_struct *r)
 	unsigned long long a0 = r->rdi;
 	enum action a;
 
+	run_zombies_sweep();  /* a process reaped since the last call is gone now */
 	if (run_log_fd < 0) {
 		a = syscall_answer(p, r);
 		run_dnotify_send();

@@ -47,6 +47,8 @@
  *   proc.ho_*, the handoff queue          ho_lock until the loop takes it
  *   which worker receives, which park     park_lock (worker_main), alone
  *   run_stats                             atomic adds (run_stat_add)
+ *   zombies[], nzombies                   zombies_lock (taken under procs_lock by
+ *                                         uproc_put; uvfs's lock is taken under it)
  *
  * The act lock is what keeps the descriptor table of a process one: a worker makes
  * uvfs's descriptor at its lowest free number, installs the stand-in (ADDFD) and moves
@@ -170,12 +172,86 @@ static struct proc *proc_add(pid_t tid, struct uproc *up)
 	return p;
 }
 
+/*
+ * Zombies: a process that exited stays in uvfs's /proc until its parent reaps it, as
+ * the kernel's does (uvfs_task_zombie(): fd/ empty, cwd, root and exe ENOENT, stat and
+ * status the kernel's, "Z").  The reap is the parent's wait, which the supervisor does
+ * not see: it asks the kernel instead -- a pidfd of the zombie answers signal 0 until
+ * the reap, ESRCH after -- before every call it answers, while there are zombies
+ * (run_zombies_sweep), so that a parent's /proc read after its wait finds the process
+ * gone.  A process reaped before the supervisor saw its exit (its pidfd cannot be
+ * opened) goes at once.
+ */
+struct zombie {
+	struct uvfs_task *task;
+	int pidfd;
+	pid_t nspid, tgid;
+	char comm[16], kcomm[16];  /* its names, for its stat and status (procsrc.c) */
+};
+static pthread_mutex_t zombies_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct zombie *zombies;
+static size_t nzombies, zombies_cap;
+static unsigned int zombies_any;  /* atomic: nzombies != 0, read without the lock */
+
+/* procs_lock held */
+static void zombie_add(const struct uproc *up)
+{
+	struct uvfs_task *task = up->task;
+	int pidfd = up->tgid > 0 ? (int)syscall(SYS_pidfd_open, up->tgid, 0) : -1;
+	struct zombie *z;
+
+	if (pidfd < 0) {
+		uvfs_task_exit(task);  /* reaped already (or no pidfd: as before zombies) */
+		return;
+	}
+	pthread_mutex_lock(&zombies_lock);
+	if (nzombies == zombies_cap) {
+		size_t cap = zombies_cap ? 2 * zombies_cap : 16;
+		struct zombie *more = realloc(zombies, cap * sizeof(*more));
+
+		if (!more) {
+			pthread_mutex_unlock(&zombies_lock);
+			close(pidfd);
+			uvfs_task_exit(task);
+			return;
+		}
+		zombies = more;
+		zombies_cap = cap;
+	}
+	uvfs_task_zombie(task);
+	z = &zombies[nzombies++];
+	*z = (struct zombie){ .task = task, .pidfd = pidfd, .nspid = up->nspid, .tgid = up->tgid };
+	memcpy(z->comm, up->comm, sizeof(z->comm));
+	memcpy(z->kcomm, up->kcomm, sizeof(z->kcomm));
+	__atomic_store_n(&zombies_any, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&zombies_lock);
+}
+
+void run_zombies_sweep(void)
+{
+	if (!__atomic_load_n(&zombies_any, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&zombies_lock);
+	for (size_t i = 0; i < nzombies;) {
+		if (syscall(SYS_pidfd_send_signal, zombies[i].pidfd, 0, NULL, 0) == 0 ||
+		    errno != ESRCH) {
+			i++;
+			continue;
+		}
+		uvfs_task_exit(zombies[i].task);  /* release_task() */
+		close(zombies[i].pidfd);
+		zombies[i] = zombies[--nzombies];
+	}
+	__atomic_store_n(&zombies_any, nzombies != 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&zombies_lock);
+}
+
 /* procs_lock held */
 static void uproc_put(struct uproc *up)
 {
 	if (--up->threads > 0)
 		return;
-	uvfs_task_exit(up->task);
+	zombie_add(up);
 	act_put(up->act);
 	free(up);
 }
@@ -447,6 +523,18 @@ int run_uproc_names(pid_t nspid, bool exe, struct run_names *nm)
 			break;
 		}
 	}
+	if (ret) {
+		/* a zombie: its names (a stat or status read by its parent), no exe */
+		pthread_mutex_lock(&zombies_lock);
+		for (size_t i = 0; i < nzombies && ret; i++)
+			if (zombies[i].nspid == nspid) {
+				memcpy(nm->comm, zombies[i].comm, sizeof(nm->comm));
+				memcpy(nm->kcomm, zombies[i].kcomm, sizeof(nm->kcomm));
+				nm->tgid = zombies[i].tgid;
+				ret = 0;
+			}
+		pthread_mutex_unlock(&zombies_lock);
+	}
 	pthread_mutex_unlock(&procs_lock);
 	return ret;
 }
@@ -626,6 +714,9 @@ static int new_tracee(struct proc *parent, pid_t tid)
 		free(up);
 		return -ENOMEM;
 	}
+	/* a zombie of uvfs's holding nspid was reaped: the kernel gives pids again
+	 * only once they are free */
+	run_zombies_sweep();
 	up->task = uvfs_task_clone(parent->up->task, nspid, flags & (CLONE_FS | CLONE_FILES));
 	if (!up->task) {
 		int err = -errno;
