@@ -143,6 +143,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(uvfs_chdir(tasks[0], "/h") == 0);
 	}
 #endif
+	/* an open or truncate a lease is in the way of would wait for its holder (this
+	 * very thread): under nowait it says -UVFS_EWOULDWAIT, having done nothing */
+	uvfs_set_nowait(1);
 	for (int steps = 0; in.n && steps < 200; steps++) {
 		unsigned op = (unsigned)take(&in, 1);
 		struct uvfs_task *t = tasks[take(&in, 1) % (unsigned)ntasks];
@@ -198,9 +201,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 27: r = uvfs_dup3(t, fd(&in), fd(&in), (int)take(&in, 4)); break;
 		case 28: {
 			static const int cmds[] = { F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL,
-						    F_SETFL, 12345 };
+						    F_SETFL, 12345, F_SETLEASE, F_GETLEASE };
+			int cmd = cmds[take(&in, 1) % 9];
 
-			r = uvfs_fcntl(t, fd(&in), cmds[take(&in, 1) % 7], (long)take(&in, 8));
+			/* a lease's type is 0..2: mostly those, for the breaks to come */
+			r = uvfs_fcntl(t, fd(&in), cmd, cmd == F_SETLEASE ? (long)(take(&in, 1) % 4)
+									   : (long)take(&in, 8));
 			break;
 		}
 		case 29: r = uvfs_chroot(t, path(&in, p1)); break;
