@@ -269,8 +269,9 @@ unsigned long long uvfs_task_take_signals(struct uvfs_task *task);
 
 /*
  * Interrupting a call that waits (the kernel's signal_pending() and signal_wake_up()).
- * Calls wait in three places: a fifo's open (for its other end), and a read or write
- * of a fifo (for data, for room).  A thread that has attached a struct uvfs_intr
+ * Calls wait in four places: a fifo's open (for its other end), a read or write of a
+ * fifo (for data, for room), and an open or uvfs_truncate that breaks a lease (for
+ * its holder, lease-break-time at most: uvfs_fcntl).  A thread that has attached a struct uvfs_intr
  * (uvfs_intr_attach) has each such wait end when another thread raises it
  * (uvfs_intr_raise): the call returns -UVFS_ERESTARTSYS, as the kernel's returns
  * -ERESTARTSYS for a signal -- the embedder decides, as the kernel's signal delivery
@@ -307,10 +308,11 @@ unsigned int uvfs_set_fd_floor(unsigned int floor);
 /*
  * uvfs_set_nowait - while on, an open by the calling thread that would wait (a fifo
  * opened for reading with no writer, or for writing with no reader, without
- * O_NONBLOCK) returns -UVFS_EWOULDWAIT having done nothing: no reader or writer
- * counted, no peer woken, no descriptor taken.  For a supervisor that makes such a
- * call again on a thread that may wait (uvfs-run).  on: nonzero; returns the previous
- * setting (0 or 1).
+ * O_NONBLOCK; a file whose lease the open must break, without O_NONBLOCK), or a
+ * uvfs_truncate a lease is in the way of, returns -UVFS_EWOULDWAIT having done
+ * nothing: no reader or writer counted, no peer woken, no lease broken, no
+ * descriptor taken.  For a supervisor that makes such a call again on a thread that
+ * may wait (uvfs-run).  on: nonzero; returns the previous setting (0 or 1).
  */
 #define UVFS_EWOULDWAIT 4000
 int uvfs_set_nowait(int on);
