@@ -356,9 +356,7 @@ void task_release(struct uvfs_task *t)
 {
 	struct uvfs *fs = t->fs;
 
-	if (t->fs_struct)
-		task_do_exit(t);
-	/* a zombie's (or one do_exit could not allocate for: its own, now) */
+	/* a zombie's empty table, or the task's own (do_exit and release_task at once) */
 	fdtable_put(fs, t->files);
 	if (t->exe.dentry)
 		allow_write_access(t->exe.dentry->d_inode);
