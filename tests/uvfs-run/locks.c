@@ -13,7 +13,8 @@
  * directories and fifos: each its own), locks through an O_PATH descriptor, and
  * leases (F_SETLEASE, F_GETLEASE, the conflicting opens that refuse them, a break by
  * another process's open delivering SIGIO or F_SETSIG's signal to the holder, a
- * downgrade, the holder's exit, a truncate, a caller not the owner), and exec of a
+ * downgrade, the holder's exit, a truncate, a signal during a waiting open with and
+ * without SA_RESTART, a caller not the owner), and exec of a
  * file the process has locked.  Lines start with "lease:", "dir:", "fifo:", "opath:"
  * and "exec:" where uvfs-run is or was known to differ (docs/SEMANTICS.md §9; "dir:"
  * agrees since memfs directories have stand-ins of their own, "fifo:" since fifos
@@ -850,6 +851,49 @@ static void leases(void)
 		say("lease: truncater: %s", reap(pid));
 	}
 	close(fd);
+
+	/* a signal while the open waits for the holder: EINTR, or with SA_RESTART the open
+	 * made again (no second SIGIO: the break goes on), done once the lease is given
+	 * up.  The signal is sent once the holder's SIGIO says the open is waiting. */
+	for (int restart = 0; restart < 2; restart++) {
+		fd = open_or_die("l", O_RDONLY);
+		r = fcntl(fd, F_SETLEASE, F_RDLCK);
+		say("lease: a read lease, an open for writing to interrupt%s: %s",
+		    restart ? " (SA_RESTART)" : "", res(r));
+		if (r) {
+			close(fd);
+			continue;
+		}
+		got_sig = 0;
+		pid = fork_or_die();
+		if (!pid) {
+			struct sigaction sa = { .sa_handler = on_nothing,
+						.sa_flags = restart ? SA_RESTART : 0 };
+			int o;
+
+			deadline(20);
+			sigaction(SIGUSR2, &sa, NULL);
+			o = open(path("l"), O_WRONLY | O_CLOEXEC);
+			put(done[1], o >= 0 ? '0' : errno == EINTR ? 'I' : '?');
+			_exit(0);
+		}
+		say("lease: the holder's signal: %s", wait_signal());
+		say("lease: F_GETLEASE while it breaks: %s", lease_name(fcntl(fd, F_GETLEASE)));
+		kill(pid, SIGUSR2);
+		if (restart) {
+			pause_ms(200);
+			say("lease: the restarted open returned before the release: %s",
+			    peek(done[0]) == '-' ? "no" : "yes");
+			say("lease: F_SETLEASE F_UNLCK: %s", res(fcntl(fd, F_SETLEASE, F_UNLCK)));
+			say("lease: the open: %c", get(done[0]));
+		} else {
+			say("lease: the interrupted open: %c", get(done[0]));
+			say("lease: F_GETLEASE after it: %s", lease_name(fcntl(fd, F_GETLEASE)));
+			say("lease: F_SETLEASE F_UNLCK: %s", res(fcntl(fd, F_SETLEASE, F_UNLCK)));
+		}
+		say("lease: opener: %s", reap(pid));
+		close(fd);
+	}
 
 	/* not the owner: EACCES without CAP_LEASE */
 	pid = fork_or_die();
