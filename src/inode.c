@@ -320,3 +320,35 @@ unsigned char inode_dtype(mode_t mode)
 {
 	return (unsigned char)((mode & S_IFMT) >> 12); /* DT_* == S_IF* >> 12 */
 }
+
+/* linux_dirent64, as getdents64 fills it */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static size_t dirent_reclen(size_t namelen)
+{
+	return (offsetof(struct linux_dirent64, d_name) + namelen + 1 + 7) & ~(size_t)7;
+}
+
+bool dir_emit(void *buf, size_t count, size_t *used, const char *name, size_t len,
+	      uint64_t ino, int64_t next, unsigned char type)
+{
+	size_t rl = dirent_reclen(len);
+	struct linux_dirent64 *de = (void *)((char *)buf + *used);
+
+	if (*used + rl > count)
+		return false;
+	de->d_ino = ino;
+	de->d_off = next;
+	de->d_reclen = (unsigned short)rl;
+	de->d_type = type;
+	memcpy(de->d_name, name, len);
+	memset(de->d_name + len, 0, rl - offsetof(struct linux_dirent64, d_name) - len);
+	*used += rl;
+	return true;
+}

@@ -99,6 +99,13 @@ struct inode_operations {
 		      uid_t uid, gid_t gid);       /* regular files and special files */
 	int (*mkdir)(struct inode *dir, struct dentry *dentry, mode_t mode,
 		     uid_t uid, gid_t gid);
+	/* Optional: a directory for a mount point that only uvfs's dcache has, where a
+	 * ->mkdir would have to make one on the host (uvfs_mount2_mkdirs(), a uvfs
+	 * extension): the dentry made positive with nothing asked of the host; it lives
+	 * while referenced (a mount on it, a child, a walk), as any dentry of an
+	 * SB_ALWAYS_DELETE filesystem. */
+	int (*mkstub)(struct inode *dir, struct dentry *dentry, mode_t mode,
+		      uid_t uid, gid_t gid);
 	int (*symlink)(struct inode *dir, struct dentry *dentry, const char *target,
 		       uid_t uid, gid_t gid);
 	int (*link)(struct dentry *old, struct inode *dir, struct dentry *dentry);
@@ -619,6 +626,10 @@ void shrink_caches(struct uvfs *fs);
 
 /* The file type as d_type in linux_dirent64 (DT_REG, ...). */
 unsigned char inode_dtype(mode_t mode);
+/* dir_emit - one linux_dirent64 record at buf + *used, if it fits in
+ * count: true and *used advanced, or false with nothing written (filldir64()). */
+bool dir_emit(void *buf, size_t count, size_t *used, const char *name, size_t len,
+	      uint64_t ino, int64_t next, unsigned char type);
 
 /* exportfs_encode_fid() (src/fhandle.c): the fid of inode in fh (room for dwords
  * 32-bit words; three suffice), its type, or FILEID_INVALID (0xff) when it does not

@@ -11,6 +11,20 @@
 #include "namei.h"
 #include "task.h"
 
+/* vfs_mkdir(): d, negative, in dir becomes a directory of mode less the umask */
+int vfs_mkdir(struct uvfs_task *task, struct inode *dir, struct dentry *d, mode_t mode)
+{
+	int err = may_create(&task->cred, dir);
+
+	if (!err)
+		err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->fs_struct->umask,
+							 task->cred.fsuid, task->cred.fsgid)
+				       : -EPERM;
+	if (!err)
+		fsnotify_create(dir, d);  /* fsnotify_mkdir() */
+	return err;
+}
+
 int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mode)
 {
 	struct nameidata nd;
@@ -23,18 +37,7 @@ int uvfs_mkdirat(struct uvfs_task *task, int dirfd, const char *name, mode_t mod
 		err = (int)PTR_ERR(d);
 		goto out;
 	}
-	{
-		struct inode *dir = nd.path.dentry->d_inode;
-
-		/* vfs_mkdir() */
-		err = may_create(&task->cred, dir);
-		if (!err)
-			err = dir->i_op->mkdir ? dir->i_op->mkdir(dir, d, (mode & 01777) & ~task->fs_struct->umask,
-								 task->cred.fsuid, task->cred.fsgid)
-					       : -EPERM;
-		if (!err)
-			fsnotify_create(dir, d);  /* fsnotify_mkdir() */
-	}
+	err = vfs_mkdir(task, nd.path.dentry->d_inode, d, mode);
 	dput(d);
 	nd_done(&nd);
 out:

@@ -463,6 +463,122 @@ int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
 	return err;
 }
 
+/*
+ * One component of a mount's target, made if missing (uvfs_mount2_mkdirs): an
+ * ordinary mkdir where the filesystem keeps its directories itself (memfs), and a
+ * stub (->mkstub) where a mkdir would have to make one on the host -- nothing is
+ * made on the host, and nothing is written, so a read-only mount takes it too.
+ * *made: the dentry made (referenced), or NULL where the component was there.
+ */
+static int mkdir_component(struct uvfs_task *task, const char *prefix, struct dentry **made,
+			   bool *stub)
+{
+	struct nameidata nd;
+	struct inode *dir;
+	struct dentry *d;
+	int err = path_parentat(&nd, task, AT_FDCWD, prefix, 0);
+
+	*made = NULL;
+	if (err)
+		return err;
+	if (nd.last_type != LAST_NORM)
+		goto out;  /* ".", "..", "/": there */
+	d = nd_lookup_last(&nd);
+	if (IS_ERR(d)) {
+		err = (int)PTR_ERR(d);
+		goto out;
+	}
+	if (d->d_inode) {
+		/* there: a symlink is followed and a non-directory refused (ENOTDIR)
+		 * by the walk of the next component or of the whole target */
+		dput(d);
+		goto out;
+	}
+	dir = nd.path.dentry->d_inode;
+	if (nd.path.dentry->d_flags & DCACHE_DIR_DEAD)
+		err = -ENOENT;
+	else if ((*stub = dir->i_op->mkstub))
+		err = dir->i_op->mkstub(dir, d, S_IFDIR | 0755, task->cred.fsuid,
+					task->cred.fsgid);
+	else if (!(err = mnt_want_write(nd.path.mnt)))
+		err = vfs_mkdir(task, dir, d, 0755);
+	if (err)
+		dput(d);
+	else
+		*made = d;
+out:
+	nd_done(&nd);
+	return err;
+}
+
+/*
+ * uvfs_mount2_mkdirs(): uvfs_mount2() onto a target whose missing directories are
+ * made first, all under one hold of ns_lock -- a uvfs extension, not a call of
+ * Linux's, for an embedder that builds a namespace (uvfs-run's --bind and --tmpfs
+ * destinations: bubblewrap makes them with mkdir on the host, which leaves empty
+ * directories behind in the bound host directories).
+ */
+int uvfs_mount2_mkdirs(struct uvfs_task *task, const char *source, const char *target,
+		       const char *fstype, unsigned long flags, const char *data)
+{
+	struct dentry *first = NULL, *last = NULL;
+	char buf[UVFS_PATH_MAX];
+	bool stubs = false;
+	struct path mp;
+	size_t len;
+	int err;
+
+	if (!task)
+		return -EINVAL;
+	if (!target)
+		return -EFAULT;
+	len = strnlen(target, sizeof(buf));
+	if (len == sizeof(buf))
+		return -ENAMETOOLONG;
+	if ((fstype && strnlen(fstype, UVFS_PATH_MAX) == UVFS_PATH_MAX) ||
+	    (source && strnlen(source, UVFS_PATH_MAX) == UVFS_PATH_MAX))
+		return -EINVAL;
+	memcpy(buf, target, len + 1);
+	task_enter(task);
+	/* may_mount() before anything is made */
+	err = cred_capable(&task->cred, CAP_SYS_ADMIN) ? 0 : -EPERM;
+	for (char *s = buf; !err && *s; s++) {
+		/* each prefix that ends a component: "/a", "/a/b", ... */
+		if (s[1] != '/' && s[1])
+			continue;
+		if (*s == '/')
+			continue;
+		{
+			struct dentry *d;
+			char c = s[1];
+
+			s[1] = 0;
+			err = mkdir_component(task, buf, &d, &stubs);
+			s[1] = c;
+			if (d && !first)
+				first = dget(d);
+			if (d && last)
+				dput(last);
+			if (d)
+				last = d;
+		}
+	}
+	if (!err && !(err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp))) {
+		err = path_mount(task, source, &mp, fstype, flags, data);
+		path_put(&mp);
+	}
+	/* a failure takes the stubs it made away again, from the last one up; directories
+	 * made on memfs stay, as mkdir -p's would */
+	for (struct dentry *d = last; err && stubs && d; d = d == first ? NULL : d->d_parent)
+		d_drop(d);
+	if (last)
+		dput(last);
+	if (first)
+		dput(first);
+	task_leave(task);
+	return err;
+}
+
 /* The old form: a new filesystem, its limits as numbers. */
 int uvfs_mount(struct uvfs_task *task, const char *fstype, const char *target,
 	       unsigned long flags, uint64_t max_inodes, uint64_t max_bytes)

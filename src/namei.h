@@ -191,6 +191,10 @@ struct dentry *lookup_one(struct dentry *dir, const struct qstr *name);
 struct dentry *filename_create(struct nameidata *nd, struct uvfs_task *task, int dfd,
 			       const char *name, bool want_dir);
 
+/* vfs_mkdir - link.c's mkdir of d, negative in dir (after filename_create): may_create,
+ * ->mkdir with mode & 01777 less the task's umask, fsnotify. */
+int vfs_mkdir(struct uvfs_task *task, struct inode *dir, struct dentry *d, mode_t mode);
+
 /* may_create()'s permission check, where the vfs_ call makes it (after filename_create
  * found the name free): write and search permission on the directory — EPERM if it is
  * immutable, EACCES. */

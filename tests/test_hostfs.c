@@ -808,6 +808,122 @@ static void test_enomem(void **state)
 	}
 }
 
+/* The names of a uvfs directory, in getdents order, space-separated. */
+static void uvfs_names(struct uvfs_task *t, const char *path, char *out, size_t n)
+{
+	int fd = uvfs_openat(t, AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0);
+	char buf[1024];
+	size_t o = 0;
+	ssize_t r;
+
+	out[0] = 0;
+	assert_true(fd >= 0);
+	while ((r = uvfs_getdents64(t, fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < r;) {
+			struct dirent64 *de = (struct dirent64 *)(buf + i);
+
+			o += (size_t)snprintf(out + o, n - o, "%s%s", o ? " " : "", de->d_name);
+			assert_true(o < n);
+			i += de->d_reclen;
+		}
+	}
+	assert_int_equal(r, 0);
+	uvfs_close(t, fd);
+}
+
+/*
+ * uvfs_mount2_mkdirs (a uvfs extension: no kernel call to compare with; what it
+ * promises is uvfs.h's): the missing directories of a target below a host mount are
+ * stubs -- nothing made on the host, through a read-only mount too; a stub is an empty
+ * 0755 directory listing its own stubs, refusing what the VFS refuses a filesystem
+ * without the calls, EBUSY while mounted on; a failed mount (ENODEV, ENOMEM at any
+ * allocation) leaves none; on memfs they are ordinary directories, which stay.
+ */
+static void test_mount_mkdirs(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct uvfs_task *t = e->t, *u = uvfs_task_new(e->fs);
+	char before[4096], after[4096], names[256];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	host_write(e, "f", "data");
+	host_snapshot(e->dir, before, sizeof(before));
+
+	assert_non_null(u);
+	assert_int_equal(uvfs_task_setcreds(u, 1000, 1000), 0);
+	assert_int_equal(uvfs_mount2_mkdirs(u, "tmpfs", "/m/x/y", "tmpfs", 0, NULL), -EPERM);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/m/x", &st, 0), -ENOENT);
+
+	assert_int_equal(uvfs_mount2_mkdirs(t, "tmpfs", "/m/x/y", "tmpfs", 0, NULL), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/m/x", &st, 0), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(st.st_nlink, 2);
+	assert_int_equal(st.st_uid, 0);
+	assert_int_equal(st.st_ino, 0xffffffff);  /* the first: counting down from 2^32 - 1 */
+	uvfs_names(t, "/m/x", names, sizeof(names));
+	assert_string_equal(names, ". .. y");
+	uvfs_names(t, "/m", names, sizeof(names));
+	assert_string_equal(names, ". .. f");  /* the host's listing: no stub in it */
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/m/x/z", 0755), -EPERM);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/m/x/q", O_CREAT | O_WRONLY, 0644), -EACCES);
+	assert_int_equal(uvfs_symlinkat(t, "f", AT_FDCWD, "/m/x/q"), -EPERM);
+	assert_int_equal(uvfs_openat(t, AT_FDCWD, "/m/x/q", O_RDONLY, 0), -ENOENT);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/m/x/y", AT_REMOVEDIR), -EBUSY);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/m/x", AT_REMOVEDIR), -ENOTEMPTY);
+	fd = uvfs_openat(t, AT_FDCWD, "/m/x/y/g", O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(uvfs_write(t, fd, "in y", 4), 4);
+	uvfs_close(t, fd);
+	host_snapshot(e->dir, after, sizeof(after));
+	assert_string_equal(before, after);
+
+	/* unmounted: the stub stays, empty, and goes with an rmdir */
+	assert_int_equal(uvfs_umount2(t, "/m/x/y", 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/m/x/y/g", &st, 0), -ENOENT);
+	uvfs_names(t, "/m/x/y", names, sizeof(names));
+	assert_string_equal(names, ". ..");
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/m/x/y", AT_REMOVEDIR), 0);
+	assert_int_equal(uvfs_unlinkat(t, AT_FDCWD, "/m/x", AT_REMOVEDIR), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/m/x", &st, 0), -ENOENT);
+
+	/* a failed mount takes its stubs away */
+	assert_int_equal(uvfs_mount2_mkdirs(t, "none", "/m/a/b", "nosuchfs", 0, NULL), -ENODEV);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/m/a", &st, 0), -ENOENT);
+	assert_int_equal(uvfs_mount2_mkdirs(t, "tmpfs", "/m/f/x", "tmpfs", 0, NULL), -ENOTDIR);
+	for (long k = 0;; k++) {
+		int r;
+
+		uvfs_fail_countdown = k;
+		r = uvfs_mount2_mkdirs(t, "tmpfs", "/m/n/o/p", "tmpfs", 0, NULL);
+		uvfs_fail_countdown = -1;
+		if (!r)
+			break;
+		assert_int_equal(r, -ENOMEM);
+		assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/m/n", &st, 0), -ENOENT);
+		assert_true(k < 1000);
+	}
+	assert_int_equal(uvfs_umount2(t, "/m/n/o/p", 0), 0);
+
+	/* through a read-only mount, as uvfs-run's root is: no EROFS, nothing written */
+	assert_int_equal(uvfs_mount2(t, NULL, "/m", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/m/r", 0755), -EROFS);
+	assert_int_equal(uvfs_mount2_mkdirs(t, e->dir, "/m/r/s", "host", 0, NULL), 0);
+	uvfs_slurp(t, "/m/r/s/f", names, sizeof(names));
+	assert_string_equal(names, "data");
+	host_snapshot(e->dir, after, sizeof(after));
+	assert_string_equal(before, after);
+
+	/* memfs: ordinary directories, which a failure leaves */
+	assert_int_equal(uvfs_mount2_mkdirs(t, "none", "/mem/a", "nosuchfs", 0, NULL), -ENODEV);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/mem/a", &st, 0), 0);
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/mem/a/b", 0755), 0);
+	uvfs_task_exit(u);
+	env_free(e);
+}
+
 /* in, with F48 and B48 standing for 48 bytes of f and of b */
 static void expand48(char *out, size_t n, const char *in)
 {
@@ -906,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_personalities),
 		cmocka_unit_test(test_unprivileged_embedder),
 		cmocka_unit_test(test_enomem),
+		cmocka_unit_test(test_mount_mkdirs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1178,6 +1178,25 @@ int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
 		const char *fstype, unsigned long flags, const char *data);
 
 /*
+ * uvfs_mount2_mkdirs - uvfs_mount2() onto a target whose missing directories are
+ * made first, like mkdir -p (mode 0755, less the umask on memfs; the task's fsuid and fsgid),
+ * all under one hold of the namespace lock.  A uvfs extension: Linux has no such
+ * call.  On memfs the directories are ordinary ones that stay.  On a host mount
+ * nothing is made on the host, even through a read-only mount: a missing directory
+ * is made in uvfs's namespace alone, a "stub" -- an empty directory the host does
+ * not have, listed by getdents in the stub it is in (not in the host directory it
+ * is in), in which nothing can be made (EPERM, EACCES for an open's O_CREAT, as
+ * Linux for a filesystem without those calls), and which stays until an rmdir or
+ * until the host mount goes (EBUSY while mounted on).  Errors: EPERM without
+ * CAP_SYS_ADMIN (nothing made); the walks' (ENOTDIR where a component is not a
+ * directory, EEXIST where it is a dangling symlink...); a mkdir's; then
+ * uvfs_mount2()'s, after which the stubs made for it are gone again (the
+ * directories made on memfs stay, as mkdir -p's would).
+ */
+int uvfs_mount2_mkdirs(struct uvfs_task *task, const char *source, const char *target,
+		       const char *fstype, unsigned long flags, const char *data);
+
+/*
  * uvfs_umount2 - umount2(2): flags MNT_FORCE (as for tmpfs: nothing more),
  *   MNT_DETACH (lazy: out of the namespace at once, freed when its last open file,
  *   cwd or root goes; those keep working and print paths from the detached mount's

@@ -34,6 +34,13 @@
  * non-root embedder gets the host's EACCES/EPERM for what it may not do itself, and
  * files it creates belong to it on the host (docs/SEMANTICS.md, "Host mounts").
  *
+ * Stubs.  uvfs_mount2_mkdirs() makes the missing directories of a mount's target
+ * here as stubs (->mkstub): directories of uvfs's dcache alone, with no host object
+ * (fd -1, not in the inode hash nor the LRU, no revalidation), so that a mount point
+ * never has to be made on the host.  A stub lists its own stub children, is refused
+ * every change but rmdir, and stays until removed so or until the mount goes
+ * (stub_iops below).
+ *
  * Locking: every operation runs under uvfs.ns_lock (hostfs has no SB_RCU_WALK: the
  * lockless walk stops at a host mount and takes the lock).  The inode hash and every
  * hostfs_inode field are ns_lock's, or immutable where said.
@@ -105,6 +112,7 @@ struct hostfs_sb {
 	unsigned int reval;              /* immutable: HOST_REVAL_* */
 	unsigned int timeout;            /* immutable: seconds, HOST_REVAL_TIMEOUT */
 	bool recursive;                  /* immutable: "recursive" (the mounts below too) */
+	uint32_t stub_ino;               /* the last stub's inode number (counting down) */
 	struct hostfs_inode **hash;      /* (h_dev, h_ino) -> inode; hash_mask + 1 chains */
 	size_t hash_mask;
 	size_t nr_hashed;
@@ -135,6 +143,9 @@ struct name_event {
 };
 
 
+static const struct inode_operations stub_iops;
+static int hostfs_mkstub(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			 gid_t gid);
 static const struct inode_operations hostfs_dir_iops, hostfs_file_iops, hostfs_link_iops,
 	hostfs_special_iops, hostfs_fifo_iops, hostfs_sock_iops;
 static const struct super_operations hostfs_sops;
@@ -151,6 +162,7 @@ static inline struct hostfs_sb *HSB(const struct super_block *sb) { return sb->s
  * for want of memory and leave the new file behind */
 static inline int hfd(const struct file *f) { return (int)(intptr_t)f->private_data - 1; }
 static inline const char *dname(const struct dentry *d) { return (const char *)d->d_name.name; }
+static inline bool is_stub(const struct inode *inode) { return inode->i_op == &stub_iops; }
 
 /* -errno of the host call that just failed */
 static inline int host_err(void) { return -errno; }
@@ -470,7 +482,9 @@ static void sync_names(struct super_block *sb)
 		d = cached_child(dir->alias, ev->name);
 		if (!d)
 			continue;
-		if (d->d_inode && !still_named(dir, ev->name, d->d_inode)) {
+		/* a host name the same as a stub's (made and removed there meanwhile) is
+		 * not the stub's: the stub stays */
+		if (d->d_inode && !is_stub(d->d_inode) && !still_named(dir, ev->name, d->d_inode)) {
 			bool moved = false;
 
 			for (size_t j = i + 1; j < s->nr_events && (ev->mask & IN_MOVED_FROM); j++) {
@@ -1055,8 +1069,12 @@ static int hostfs_unlink(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
+static int stub_rmdir(struct inode *dir, struct dentry *dentry);
+
 static int hostfs_rmdir(struct inode *dir, struct dentry *dentry)
 {
+	if (is_stub(dentry->d_inode))
+		return stub_rmdir(dir, dentry);
 	if (unlinkat(HI(dir)->fd, dname(dentry), AT_REMOVEDIR))
 		return host_err();
 	gone(dir, dentry);
@@ -1262,6 +1280,7 @@ static const struct inode_operations hostfs_dir_iops = {
 	.rmdir = hostfs_rmdir,
 	.rename = hostfs_rename,
 	.tmpfile = hostfs_tmpfile,
+	.mkstub = hostfs_mkstub,
 	.fop = &hostfs_dir_fops,
 	HOSTFS_COMMON_IOPS,
 };
@@ -1285,6 +1304,123 @@ static const struct inode_operations hostfs_sock_iops = {
 };
 static const struct inode_operations hostfs_fifo_iops = {
 	.fop = &pipe_fops, .standin = fifo_standin, HOSTFS_COMMON_IOPS
+};
+
+/* ---------------------------------------------------------------------------------
+ * Stubs (uvfs_mount2_mkdirs): directories the host does not have
+ */
+
+/* ->mkstub, in a host directory or a stub: an empty directory of uvfs's alone.  Its
+ * inode number counts down from 2^32 - 1, away from the host's (a tree walker
+ * comparing (st_dev, st_ino) would take a stub for the host directory of the same
+ * number). */
+static int hostfs_mkstub(struct inode *dir, struct dentry *dentry, mode_t mode, uid_t uid,
+			 gid_t gid)
+{
+	struct hostfs_sb *s = HSB(dir->i_sb);
+	struct inode *inode;
+
+	if (dentry->d_name.len > NAME_MAX)
+		return -ENAMETOOLONG;
+	inode = new_inode(dir->i_sb, S_IFDIR);
+	if (!inode)
+		return -ENOMEM;
+	HI(inode)->fd = -1;
+	HI(inode)->wd = -1;
+	inode->i_ino = --s->stub_ino;
+	HI(inode)->h_ino = inode->i_ino;
+	inode->i_op = &stub_iops;
+	inode->i_mode = (uint16_t)(S_IFDIR | (mode & 07777));
+	inode->i_uid = uid;
+	inode->i_gid = gid;
+	inc_nlink(inode);  /* "." */
+	/* the miss it was is no longer checked against the host (hostfs_lookup), nor
+	 * kept in the LRU: it is made positive with nothing to revalidate */
+	d_flags_clear(dentry, DCACHE_OP_REVALIDATE);
+	hostfs_d_release(dentry);
+	d_instantiate(dentry, inode);
+	HI(inode)->alias = dentry;
+	return 0;
+}
+
+/* ->lookup in a stub: what it has is in the dcache (its stubs), so a miss is a miss
+ * for good -- kept without revalidation, in the LRU as hostfs_lookup() keeps one */
+static int stub_lookup(struct inode *dir, struct dentry *dentry)
+{
+	uint32_t slot;
+
+	if (dentry->d_name.len > NAME_MAX)
+		return -ENAMETOOLONG;
+	slot = lru_reserve(HSB(dir->i_sb));
+	if (!slot)
+		return -ENOMEM;
+	d_add(dentry, NULL);
+	if (!(dir->i_sb->s_flags & SB_NO_NEGATIVE))
+		lru_add(dir->i_sb, dentry, slot);
+	return 0;
+}
+
+static bool stub_listable(const struct dentry *c)
+{
+	return !d_unhashed(c) && c->d_inode;
+}
+
+/* ->rmdir of a stub (the VFS refused a mount point, EBUSY): empty unless a stub below
+ * it is still held */
+static int stub_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	(void)dir;
+	for (struct cds_hlist_node *n = dentry->d_children.next; n; n = n->next)
+		if (stub_listable(cds_hlist_entry(n, struct dentry, d_sib)))
+			return -ENOTEMPTY;
+	clear_nlink(dentry->d_inode);
+	d_delete(dentry);
+	return 0;
+}
+
+/* dcache_readdir(): ".", "..", then the stubs it holds, f_pos counting entries */
+static ssize_t stub_iterate(struct file *f, void *buf, size_t count)
+{
+	struct dentry *dir = f->f_path.dentry;
+	size_t used = 0;
+	off_t i = 2;
+
+	if (f->f_pos == 0) {
+		if (!dir_emit(buf, count, &used, ".", 1, dir->d_inode->i_ino, 1, DT_DIR))
+			return -EINVAL;
+		f->f_pos = 1;
+	}
+	if (f->f_pos == 1) {
+		if (!dir_emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, 2, DT_DIR))
+			return used ? (ssize_t)used : -EINVAL;
+		f->f_pos = 2;
+	}
+	for (struct cds_hlist_node *n = dir->d_children.next; n; n = n->next) {
+		struct dentry *c = cds_hlist_entry(n, struct dentry, d_sib);
+
+		if (!stub_listable(c) || i++ < f->f_pos)
+			continue;
+		if (!dir_emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
+			      c->d_inode->i_ino, i, DT_DIR))
+			return used ? (ssize_t)used : -EINVAL;
+		f->f_pos = i;
+	}
+	return (ssize_t)used;
+}
+
+static const struct file_operations stub_dir_fops = {
+	.iterate = stub_iterate,
+	.fop_flags = FOP_FSYNC,
+};
+
+/* No ->getattr, ->permission, ->revalidate, ->host_fd: the inode's own fields, uvfs's
+ * rules, never stale, no host object.  No ->create, ->mkdir...: nothing is made in a
+ * stub (EACCES, EPERM as the VFS gives for a filesystem without them). */
+static const struct inode_operations stub_iops = {
+	.lookup = stub_lookup,
+	.mkstub = hostfs_mkstub,
+	.rmdir = stub_rmdir,
+	.fop = &stub_dir_fops,
 };
 
 /* ---------------------------------------------------------------------------------
@@ -1469,9 +1605,13 @@ static void hostfs_put_super(struct super_block *sb)
  * the root's; the flags are the mount's (vfs_statfs) */
 static void hostfs_statfs(const struct dentry *d, struct statfs *buf)
 {
-	const struct inode *inode = d->d_inode;
+	const struct inode *inode;
 	struct statfs h;
 
+	/* a stub's are those of the host directory it is below */
+	while (d->d_inode && is_stub(d->d_inode) && !IS_ROOT(d))
+		d = d->d_parent;
+	inode = d->d_inode;
 	if (fstatfs(inode ? HI(inode)->fd : HSB(d_sb(d))->root_fd, &h))
 		return;
 	buf->f_type = h.f_type;

@@ -1969,38 +1969,6 @@ static off_t memfs_seek_data(struct file *f, off_t offset, int whence)
 	return (off_t)(idx << UVFS_PAGE_SHIFT);
 }
 
-/* linux_dirent64 */
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-static size_t dirent_reclen(size_t namelen)
-{
-	return (offsetof(struct linux_dirent64, d_name) + namelen + 1 + 7) & ~(size_t)7;
-}
-
-static bool emit(void *buf, size_t count, size_t *used, const char *name, size_t len,
-		 uint64_t ino, int64_t next, unsigned char type)
-{
-	size_t rl = dirent_reclen(len);
-	struct linux_dirent64 *de = (void *)((char *)buf + *used);
-
-	if (*used + rl > count)
-		return false;
-	de->d_ino = ino;
-	de->d_off = next;
-	de->d_reclen = (unsigned short)rl;
-	de->d_type = type;
-	memcpy(de->d_name, name, len);
-	memset(de->d_name + len, 0, rl - offsetof(struct linux_dirent64, d_name) - len);
-	*used += rl;
-	return true;
-}
-
 /* A child readdir lists: hashed and positive (a rename's victim stays in the list,
  * unhashed, until its last reference goes). */
 static bool listable(const struct dentry *c)
@@ -2046,14 +2014,14 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 	ssize_t ret;
 
 	if (f->f_pos == 0) {
-		if (!emit(buf, count, &used, ".", 1, dir->d_inode->i_ino, 1, DT_DIR))
+		if (!dir_emit(buf, count, &used, ".", 1, dir->d_inode->i_ino, 1, DT_DIR))
 			return -EINVAL;
 		f->f_pos = 1;
 	}
 	if (f->f_pos == 1) {
 		off_t next = pos_of(listable_from(dir->d_children.next, &steps));
 
-		if (!emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, next, DT_DIR)) {
+		if (!dir_emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, next, DT_DIR)) {
 			ret = used ? (ssize_t)used : -EINVAL;
 			goto out_steps;
 		}
@@ -2069,7 +2037,7 @@ static ssize_t memfs_iterate(struct file *f, void *buf, size_t count)
 		/* offset_iterate_dir(): ctx->pos is the entry's before it is emitted, and
 		 * stays there when it does not fit (EINVAL included) */
 		f->f_pos = pos_of(c);
-		if (!emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
+		if (!dir_emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
 			  c->d_inode->i_ino, pos_of(next), inode_dtype(c->d_inode->i_mode))) {
 			ret = used ? (ssize_t)used : -EINVAL;
 			goto out_steps;

@@ -665,6 +665,34 @@ got=$("$UR" --version 2>&1; echo "status $?")
 same "--version" "uvfs-run $(sed -n "s/^  version : '\(.*\)',\$/\1/p" "$here/../../meson.build" | head -1)
 status 0" "$got"
 
+# Destinations that do not exist are made in uvfs, never on the host (issue 28, item 8;
+# uvfs_mount2_mkdirs in uvfs.h): a stub on the read-only root and one in a bound host
+# directory hold the nested --bind and --tmpfs; the bound files are the host's, the
+# program's new file goes to the host, and nothing else is left there -- bubblewrap
+# makes such directories with mkdir in the bound host directory
+sdir=$(mktemp -d /var/tmp/uvfs-stubs-XXXXXX)
+mkdir "$sdir/D" "$sdir/X" && echo in-x > "$sdir/X/f"
+before=$(cd "$sdir" && find . | LC_ALL=C sort)
+got=$(cd /tmp && "$UR" --bind "$sdir/D" /uvfs-nowhere/u --bind "$sdir/X" /uvfs-nowhere/u/x/y \
+	--tmpfs /uvfs-nowhere/u/x/t -- sh -c 'cat /uvfs-nowhere/u/x/y/f; ls -a /uvfs-nowhere/u/x
+	stat -c "%F %a %h %U" /uvfs-nowhere/u/x; mkdir /uvfs-nowhere/u/x/z 2>/dev/null; echo "mkdir $?"
+	touch /uvfs-nowhere/u/x/y/new /uvfs-nowhere/u/x/t/new; echo "touch $?"
+	grep -c uvfs-nowhere /proc/self/mountinfo' 2>&1; echo "status $?")
+same "--bind and --tmpfs onto destinations missing on the host: stubs in uvfs" "in-x
+.
+..
+t
+y
+directory 755 2 root
+mkdir 1
+touch 0
+3
+status 0" "$got"
+same "... nothing made on the host but the program's file" "$(printf '%s\n' "$before" ./X/new | LC_ALL=C sort)" \
+	"$(cd "$sdir" && find . | LC_ALL=C sort)"
+same "... nor on the host's root" "no /uvfs-nowhere" "$(ls -d /uvfs-nowhere 2>/dev/null || echo no /uvfs-nowhere)"
+rm -rf "$sdir"
+
 got=$("$UR" --uid -1 -- /bin/true 2>&1; echo "status $?")
 same "--uid out of range" "uvfs-run: --uid wants a number from 0 to 4294967294, not '-1'
 status 2" "$got"

@@ -96,32 +96,6 @@ static void die(const char *what, int err)
 	exit(2);
 }
 
-/* mkdir -p in uvfs, for a mount point (in memfs: the host root is read-only) */
-static int uvfs_mkdir_p(struct uvfs_task *t, const char *path)
-{
-	char buf[PATH_MAX];
-	int err = 0;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *s = buf + 1;; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-			struct stat st;
-
-			*s = 0;
-			if (uvfs_fstatat(t, AT_FDCWD, buf, &st, 0)) {
-				err = uvfs_mkdirat(t, AT_FDCWD, buf, 0755);
-				if (err)
-					return err;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	return err;
-}
-
 /* The namespace on a new instance: the host's root on /.r (read-only), its /tmp and
  * /dev/shm a memfs each, uvfs's /proc, the options' mounts, then pivot_root into /.r
  * and the old root (uvfs_new's memfs) detached. */
@@ -167,13 +141,14 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 				m[i].kind, m[i].dst);
 			exit(2);
 		}
-		err = uvfs_mkdir_p(t, dst);
-		if (!err && !strcmp(m[i].kind, "--tmpfs"))
-			err = uvfs_mount2(t, "tmpfs", dst, "tmpfs", 0, NULL);
-		else if (!err)
-			err = uvfs_mount2(t, m[i].src, dst, "host",
-					  !strcmp(m[i].kind, "--ro-bind") ? MS_RDONLY : 0,
-					  !strcmp(m[i].kind, "--ro-bind") ? "ro" : "rw");
+		/* a destination's missing directories are made in uvfs, on a host
+		 * directory as stubs: nothing is made on the host (uvfs.h) */
+		if (!strcmp(m[i].kind, "--tmpfs"))
+			err = uvfs_mount2_mkdirs(t, "tmpfs", dst, "tmpfs", 0, NULL);
+		else
+			err = uvfs_mount2_mkdirs(t, m[i].src, dst, "host",
+						 !strcmp(m[i].kind, "--ro-bind") ? MS_RDONLY : 0,
+						 !strcmp(m[i].kind, "--ro-bind") ? "ro" : "rw");
 		if (err) {
 			fprintf(stderr, "uvfs-run: %s %s%s%s: %s\n", m[i].kind,
 				m[i].src ? m[i].src : "", m[i].src ? " " : "", m[i].dst,
