@@ -171,7 +171,7 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 		int up[1] = { -1 };
 		struct mnt_copies c = { one, one, up, 1 };
 
-		err = attach_recursive_mnt(fs, &c, path->mnt, path->dentry, false);
+		err = attach_recursive_mnt(fs, &c, path->mnt, path->dentry, false, NULL);
 	}
 	if (err)
 		mnt_discard(m);
@@ -214,7 +214,7 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 		goto out;
 	err = graft_check(path->dentry, old_path.dentry);  /* graft_tree() */
 	if (!err)
-		err = attach_recursive_mnt(task->fs, &c, path->mnt, path->dentry, false);
+		err = attach_recursive_mnt(task->fs, &c, path->mnt, path->dentry, false, NULL);
 	drop_copies(&c);  /* the arrays; the copies too if not attached */
 out:
 	path_put(&old_path);
@@ -315,13 +315,54 @@ static int do_change_type(struct uvfs_task *task, const struct path *path,
 	return 0;
 }
 
+/* mount_is_ancestor(): is there a (possibly empty) chain of parents from p2 up to p1? */
+static bool mount_is_ancestor(const struct mount *p1, const struct mount *p2)
+{
+	while (p2 != p1 && p2->mnt_parent != p2)
+		p2 = p2->mnt_parent;
+	return p2 == p1;
+}
+
+/*
+ * can_move_mount_beneath() (Linux 6.5, commit 6ac392815628, "fs: allow to mount
+ * beneath top mount"): from may go under to, the topmost mount at the target -- not
+ * under a namespace's root, the caller's root or a mount on the namespace's root, not
+ * a source with something mounted on it, not under a mount of the source's own tree,
+ * and not where the parent's propagation would put a copy on top of to or of from.
+ * Each refusal is EINVAL (6.18 checked: tests/uvfs-run/newmount.py, "beneath").
+ */
+static int can_move_mount_beneath(struct uvfs_task *task, const struct mount *from,
+				  const struct mount *to)
+{
+	const struct mount *parent = to->mnt_parent;
+
+	if (parent == to)
+		return -EINVAL;  /* do_lock_mount(): !mnt_has_parent() */
+	/* "Avoid creating shadow mounts during mount propagation" */
+	if (lookup_mnt(task->fs, from, from->mnt_root))
+		return -EINVAL;
+	/* "Mounting beneath the rootfs only makes sense when the semantics of
+	 * pivot_root(".", ".") are used." */
+	if (to == task->fs_struct->root.mnt || parent == task->mnt_ns->root)
+		return -EINVAL;
+	if (mount_is_ancestor(to, from))
+		return -EINVAL;
+	if (propagation_would_overmount(parent, to, to->mnt_mountpoint))
+		return -EINVAL;
+	if (check_mnt(task, from) && propagation_would_overmount(parent, from, to->mnt_mountpoint))
+		return -EINVAL;
+	return 0;
+}
+
 /* do_move_mount_old(): the mount whose root old_name is, with everything on it,
- * moved onto path. */
+ * moved onto path -- or, beneath, onto the place of path's mount (the topmost there),
+ * which then goes on the moved mount's root. */
 static int do_move_mount(struct uvfs_task *task, const struct path *path,
-			 const struct path *old_path)
+			 const struct path *old_path, bool beneath)
 {
 	struct uvfs *fs = task->fs;
-	struct mount *old = old_path->mnt, *p;
+	struct mount *old = old_path->mnt, *p, *dest = path->mnt, *top = NULL;
+	struct dentry *mp = path->dentry;
 	struct mnt_namespace *anon = NULL;
 	struct mnt_copies c = { 0 };
 	int err;
@@ -331,6 +372,9 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path,
 	if (old_path->dentry != old->mnt_root)
 		return -EINVAL;
 	if (S_ISDIR(path->dentry->d_inode->i_mode) != S_ISDIR(old_path->dentry->d_inode->i_mode))
+		return -EINVAL;
+	/* do_lock_mount(): beneath a mount, at its root */
+	if (beneath && path->dentry != path->mnt->mnt_root)
 		return -EINVAL;
 	if (cant_mount(path))
 		return -ENOENT;
@@ -346,21 +390,26 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path,
 		/* a mount in a shared parent stays (its peers would disagree) */
 		return -EINVAL;
 	}
+	if (beneath) {
+		err = can_move_mount_beneath(task, old, path->mnt);
+		if (err)
+			return err;
+		top = path->mnt;
+		dest = top->mnt_parent;
+		mp = top->mnt_mountpoint;
+	}
 	/* no tree with an unbindable mount goes into a shared one */
-	if (IS_MNT_SHARED(path->mnt))
+	if (IS_MNT_SHARED(dest))
 		for (p = old; p; p = next_mnt(p, old))
 			if (p->mnt_flags & MNT_UNBINDABLE)
 				return -EINVAL;
 	/* not under itself */
-	for (p = path->mnt; p->mnt_parent != p; p = p->mnt_parent)
-		if (p == old)
-			return -ELOOP;
-	if (p == old)
+	if (mount_is_ancestor(old, dest))
 		return -ELOOP;
 	/* the tree as it is, for the copies of a propagation */
 	err = tree_copies(old, &c);
 	if (!err)
-		err = attach_recursive_mnt(fs, &c, path->mnt, path->dentry, true);
+		err = attach_recursive_mnt(fs, &c, dest, mp, true, top);
 	free(c.src);
 	free(c.up);
 	if (!err && anon)
@@ -377,7 +426,7 @@ static int do_move_mount_old(struct uvfs_task *task, const struct path *path,
 
 	if (err)
 		return err;
-	err = do_move_mount(task, path, &old_path);
+	err = do_move_mount(task, path, &old_path, false);
 	path_put(&old_path);
 	return err;
 }
@@ -848,10 +897,6 @@ int uvfs_move_mount(struct uvfs_task *task, int from_dfd, const char *from_path,
 	    (flags & (MOVE_MOUNT_BENEATH | MOVE_MOUNT_SET_GROUP)) ==
 	    (MOVE_MOUNT_BENEATH | MOVE_MOUNT_SET_GROUP))
 		goto out;
-	/* Deliberate difference: MOVE_MOUNT_BENEATH (6.5) is not modelled: EINVAL, the
-	 * answer of a kernel before it (test_mount_differences) */
-	if (flags & MOVE_MOUNT_BENEATH)
-		goto out;
 	err = lookup_at(task, from_dfd, from_path,
 			((flags & MOVE_MOUNT_F_SYMLINKS) ? LOOKUP_FOLLOW : 0) |
 			((flags & MOVE_MOUNT_F_EMPTY_PATH) ? LOOKUP_EMPTY : 0), &from);
@@ -870,7 +915,7 @@ int uvfs_move_mount(struct uvfs_task *task, int from_dfd, const char *from_path,
 	} else {
 		/* lock_mount(): the target's topmost mount */
 		follow_mounts(task->fs, &to);
-		err = do_move_mount(task, &to, &from);
+		err = do_move_mount(task, &to, &from, flags & MOVE_MOUNT_BENEATH);
 	}
 	path_put(&to);
 put_from:

@@ -247,11 +247,18 @@ int invent_group_ids(struct uvfs *fs, struct mount *m, bool recurse);
 /* attach_recursive_mnt(): the source tree src (copies not yet attached, or with
  * moving the attached tree src->dst[0]) on (dest, mp), and, if dest is shared, a copy
  * of it on mp in every mount that receives from dest (propagate_mnt()), each slave,
- * peer or private as the kernel makes it.  Everything is made before anything is
+ * peer or private as the kernel makes it; with beneath (MOVE_MOUNT_BENEATH: the
+ * mount on (dest, mp)), that mount is then moved onto the source's root, so the
+ * source goes under it (mnt_set_mountpoint_beneath()).  Everything is made before anything is
  * attached: 0 with src->n 0 (the copies the namespace's, the arrays still the
  * caller's), or -ENOMEM/-ENOSPC with nothing changed. */
 int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *dest,
-			 struct dentry *mp, bool moving);
+			 struct dentry *mp, bool moving, struct mount *beneath);
+/* propagation_would_overmount(): would a mount on mp in from propagate a copy on top
+ * of to (to's root is mp, and to or a master of it is a peer of from)?  The checks of
+ * MOVE_MOUNT_BENEATH (can_move_mount_beneath()) */
+bool propagation_would_overmount(const struct mount *from, const struct mount *to,
+				 const struct dentry *mp);
 /* propagate_mount_busy(): is m in use (children, more than refs references), or a
  * copy of it that its unmount would take?  1 or 0, or -ENOMEM */
 int propagate_mount_busy(struct uvfs *fs, struct mount *m, long refs);

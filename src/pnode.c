@@ -335,9 +335,36 @@ out:
 	return err;
 }
 
-int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *dest,
-			 struct dentry *mp, bool moving)
+/* the mount is put off its place onto (parent, mp), held meanwhile */
+static void mnt_reattach(struct uvfs *fs, struct mount *m, struct mount *parent,
+			 struct dentry *mp)
 {
+	m->mnt_count++;
+	mnt_disconnect(fs, m);
+	mnt_attach_to(fs, m, parent, mp);
+	m->mnt_count--;
+}
+
+bool propagation_would_overmount(const struct mount *from, const struct mount *to,
+				 const struct dentry *mp)
+{
+	if (!IS_MNT_SHARED(from))
+		return false;
+	/* IS_MNT_NEW(): not attached in a namespace yet */
+	if (!to->mnt_ns || is_anon_ns(to->mnt_ns))
+		return false;
+	if (to->mnt_root != mp)
+		return false;
+	for (const struct mount *m = to; m; m = m->mnt_master)
+		if (m->mnt_group_id == from->mnt_group_id)
+			return true;
+	return false;
+}
+
+int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *dest,
+			 struct dentry *mp, bool moving, struct mount *beneath)
+{
+	struct mount *top = src->dst[0];
 	struct mnt_namespace *ns = dest->mnt_ns;
 	struct prop_copy *pc = NULL;
 	struct dentry **mps = NULL;
@@ -393,21 +420,21 @@ int attach_recursive_mnt(struct uvfs *fs, struct mnt_copies *src, struct mount *
 		attach_set(fs, src, dest, mp, mps);
 	}
 	for (int k = 0; k < n; k++) {
-		struct mount *m = pc[k].target, *top = pc[k].c.dst[0];
+		struct mount *m = pc[k].target;
 		/* what m already has mounted there goes on the copy's root: the copy is
 		 * tucked under it, not stacked on it (commit 1064f874abc0, "mnt: Tuck
 		 * mounts under others instead of creating shadow/side mounts") */
-		struct mount *q = lookup_mnt(fs, m, mp);
+		struct mount *q = lookup_mnt(fs, m, mp), *ctop = pc[k].c.dst[0];
 
 		attach_set(fs, &pc[k].c, m, mp, mps);
 		drop_copies(&pc[k].c);  /* the arrays */
-		if (q) {
-			q->mnt_count++;  /* held while it is off its place */
-			mnt_disconnect(fs, q);
-			mnt_attach_to(fs, q, top, top->mnt_root);
-			q->mnt_count--;
-		}
+		if (q)
+			mnt_reattach(fs, q, ctop, ctop->mnt_root);
 	}
+	/* MOVE_MOUNT_BENEATH: the mount that was on (dest, mp) goes on the source's root
+	 * (mnt_set_mountpoint_beneath(): the source took its place, it takes the top) */
+	if (beneath)
+		mnt_reattach(fs, beneath, top, top->mnt_root);
 	for (int i = 1; i < nsrc; i++)
 		dput(mps[i]);
 	src->n = 0;

@@ -698,6 +698,64 @@ static void test_unlinked_file_freed_at_last_close(void **state)
  * block device gives ENXIO, which Linux gives only for numbers no driver claims
  * (Linux opens 1:3 as /dev/null).  docs/SEMANTICS.md lists this.
  */
+/* MOVE_MOUNT_BENEATH (Linux 6.5): LTP's move_mount03 and the refusals, each as 6.18
+ * answered the same steps in a private namespace (tests/uvfs-run/newmount.py compares
+ * them with the kernel whole, propagation included) */
+static void test_move_mount_beneath(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs);
+	struct stat st;
+	int fa, fs_s;
+
+	(void)state;
+	for (const char *d = "/A\0/B\0/C\0/S\0/P\0"; *d; d += strlen(d) + 1) {
+		assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, d, 0755), 0);
+		if (strcmp(d, "/P"))
+			assert_int_equal(uvfs_mount2(t, "none", d, "tmpfs", 0, NULL), 0);
+	}
+	assert_int_equal(uvfs_close(t, uvfs_openat(t, AT_FDCWD, "/A/A", O_CREAT | O_WRONLY, 0644)), 0);
+	assert_int_equal(uvfs_close(t, uvfs_openat(t, AT_FDCWD, "/B/B", O_CREAT | O_WRONLY, 0644)), 0);
+	fa = uvfs_open_tree(t, AT_FDCWD, "/A", OPEN_TREE_CLOEXEC | OPEN_TREE_CLONE);
+	assert_true(fa >= 0);
+	assert_int_equal(uvfs_move_mount(t, fa, "", AT_FDCWD, "/B",
+					 0x200 | MOVE_MOUNT_F_EMPTY_PATH), 0);
+	assert_int_equal(uvfs_close(t, fa), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/B/B", &st, 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/A/A", &st, 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/B/A", &st, 0), -ENOENT);
+	assert_int_equal(uvfs_umount2(t, "/B", 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/B/A", &st, 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/B/B", &st, 0), -ENOENT);
+	/* refused: not a mount's root, no mount at all, the source under the target,
+	 * the target itself, the root, a source with something on it */
+	assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/C/sub", 0755), 0);
+	assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/S", AT_FDCWD, "/C/sub", 0x200), -EINVAL);
+	assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/S", AT_FDCWD, "/P", 0x200), -EINVAL);
+	assert_int_equal(uvfs_mount2(t, "none", "/C/sub", "tmpfs", 0, NULL), 0);
+	assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/C/sub", AT_FDCWD, "/C", 0x200), -EINVAL);
+	assert_int_equal(uvfs_umount2(t, "/C/sub", 0), 0);
+	assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/C", AT_FDCWD, "/C", 0x200), -EINVAL);
+	assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/S", AT_FDCWD, "/", 0x200), -EINVAL);
+	fs_s = uvfs_open_tree(t, AT_FDCWD, "/S", OPEN_TREE_CLOEXEC);
+	assert_true(fs_s >= 0);
+	assert_int_equal(uvfs_mount2(t, "none", "/S", "tmpfs", 0, NULL), 0);
+	assert_int_equal(uvfs_move_mount(t, fs_s, "", AT_FDCWD, "/C",
+					 0x200 | MOVE_MOUNT_F_EMPTY_PATH), -EINVAL);
+	assert_int_equal(uvfs_umount2(t, "/S", 0), 0);
+	/* an attached mount moved beneath: S under C; C's unmount shows S there */
+	assert_int_equal(uvfs_move_mount(t, fs_s, "", AT_FDCWD, "/C",
+					 0x200 | MOVE_MOUNT_F_EMPTY_PATH), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/C/sub", &st, 0), 0);
+	assert_int_equal(uvfs_umount2(t, "/C", 0), 0);
+	assert_int_equal(uvfs_fstatat(t, AT_FDCWD, "/C/sub", &st, 0), -ENOENT);
+	assert_int_equal(uvfs_umount2(t, "/C", 0), -EBUSY);  /* fs_s holds it */
+	assert_int_equal(uvfs_close(t, fs_s), 0);
+	assert_int_equal(uvfs_umount2(t, "/C", 0), 0);
+	assert_int_equal(uvfs_umount2(t, "/S", 0), -EINVAL);  /* moved away */
+	uvfs_free(fs);
+}
+
 /* Deliberate differences of the mount calls (docs/SEMANTICS.md §8): the only
  * namespace is the mount namespace; the root of uvfs_new
  * has no limits unless the config gives some, where a default tmpfs has half of
@@ -715,7 +773,8 @@ static void test_mount_differences(void **state)
 	assert_int_equal(uvfs_unshare(t, CLONE_NEWNS | CLONE_NEWPID), -EINVAL);
 	assert_int_equal(uvfs_mount2(t, "none", "/m", "tmpfs", 0, "mpol=bind:0"), -EINVAL);
 	/* the new mount API: no message log (Linux reads "e Unknown parameter..."),
-	 * no MOVE_MOUNT_BENEATH, no idmapped mounts */
+	 * no idmapped mounts (MOVE_MOUNT_BENEATH is Linux's: newmount.py, and
+	 * test_move_mount_beneath below) */
 	{
 		struct uvfs_mount_attr attr = { .attr_set = 0x00100000 /* MOUNT_ATTR_IDMAP */ };
 		char msg[64];
@@ -724,7 +783,6 @@ static void test_mount_differences(void **state)
 		assert_true(fc >= 0);
 		assert_int_equal(uvfs_fsconfig(t, fc, 1 /* SET_STRING */, "nope", "1", 0), -EINVAL);
 		assert_int_equal(uvfs_read(t, fc, msg, sizeof(msg)), -ENODATA);
-		assert_int_equal(uvfs_move_mount(t, AT_FDCWD, "/m", AT_FDCWD, "/m", 0x200), -EINVAL);
 		assert_int_equal(uvfs_mount_setattr(t, AT_FDCWD, "/m", 0, &attr, sizeof(attr)),
 				 -EINVAL);
 		assert_int_equal(uvfs_close(t, fc), 0);
@@ -2176,6 +2234,7 @@ int main(void)
 		cmocka_unit_test(test_multigrain),
 		cmocka_unit_test(test_null_buffers),
 		cmocka_unit_test(test_mount_differences),
+		cmocka_unit_test(test_move_mount_beneath),
 		cmocka_unit_test(test_statx_no_btime),
 		cmocka_unit_test(test_file_handles),
 		cmocka_unit_test(test_inotify_embedder),

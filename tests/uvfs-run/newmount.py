@@ -423,3 +423,110 @@ if pid == 0:
     sys_stdout_flush()
     os._exit(0)
 os.waitpid(pid, 0)
+
+print("== beneath (MOVE_MOUNT_BENEATH, 6.5)")
+BENEATH, T_EMPTY, MS_BIND = 0x200, 0x40, 4096
+os.mkdir("bn")
+os.chdir("bn")
+
+
+def mnt(src, at):
+    os.makedirs(at, exist_ok=True)
+    return libc.mount(src.encode(), at.encode(), b"tmpfs", 0, None)
+
+
+def umnt(at):
+    return 0 if libc.umount2(at.encode(), 0) == 0 else -ctypes.get_errno()
+
+
+def ex(p):
+    return "yes" if os.path.exists(p) else "no"
+
+
+def mtree():
+    """the mounts below here, each with its parent: which is on which"""
+    here, rows, ids = os.getcwd(), [], {}
+    for line in open("/proc/self/mountinfo"):
+        f = line.split()
+        if (f[4] + "/").startswith(here + "/") and f[4] != here:
+            rows.append(f)
+            ids[f[0]] = "m%d" % len(ids)
+    for f in rows:
+        print("  ", ids[f[0]], "on", ids.get(f[1], "-"), f[4][len(here):], f[f.index("-") + 2])
+
+
+def beneath(frm, to):
+    return call("move_mount", AT_FDCWD, frm, AT_FDCWD, to, BENEATH)
+
+
+def beneath_fd(fd, to):
+    return call("move_mount", fd, "", AT_FDCWD, to, F_EMPTY | BENEATH)
+
+
+# LTP's move_mount03: a clone of A under B; B's unmount shows A there
+mnt("A", "A"), mnt("B", "B")
+open("A/A", "w").close()
+open("B/B", "w").close()
+fd = call("open_tree", AT_FDCWD, "A", OPEN_TREE_CLONE | os.O_CLOEXEC)
+show("clone of A beneath B", beneath_fd(fd, "B"))
+os.close(fd)
+print("B/B", ex("B/B"), "A/A", ex("A/A"), "B/A", ex("B/A"))
+mtree()
+show("umount B", umnt("B"))
+print("B/A", ex("B/A"), "B/B", ex("B/B"))
+umnt("B"), umnt("A")
+mnt("C", "C"), os.mkdir("C/sub"), mnt("S", "S"), os.mkdir("P")
+show("not a mount's root", beneath("S", "C/sub"))
+show("no mount there", beneath("S", "P"))
+show("attached S beneath C", beneath("S", "C"))
+mtree()
+show("umount C", umnt("C"))
+print("C/sub", ex("C/sub"))
+umnt("C")
+mnt("S", "S")
+fd = call("open_tree", AT_FDCWD, "S", os.O_CLOEXEC)
+mnt("S2", "S"), mnt("T", "C")
+show("a source with a mount on it", call("move_mount", fd, "", AT_FDCWD, "C", F_EMPTY | BENEATH))
+os.close(fd)
+umnt("S")
+mnt("I", "C/in")
+show("the source on the target", beneath("C/in", "C"))
+umnt("C/in")
+show("the target itself", beneath("C", "C"))
+show("the namespace's root", beneath("S", "/"))
+sys_stdout_flush()
+pid = os.fork()
+if pid == 0:
+    fd = call("open_tree", AT_FDCWD, "S", OPEN_TREE_CLONE | os.O_CLOEXEC)
+    rfd = os.open("/", os.O_PATH)
+    os.chroot("C")
+    os.chdir("/")
+    show("chrooted: beneath the root", beneath_fd(fd, "/"))
+    show("chrooted: beneath a mount on the namespace's root",
+         call("move_mount", fd, "", rfd, "", F_EMPTY | T_EMPTY | BENEATH))
+    mnt("Y", "/y")
+    show("chrooted: beneath a mount below the root", beneath_fd(fd, "/y"))
+    sys_stdout_flush()
+    os._exit(0)
+os.waitpid(pid, 0)
+mtree()
+# propagation: P shared with a peer Q; B on P/x and its copy on Q/x; a clone of P
+# beneath P/x goes under B, and its copy under B's copy on Q/x
+mnt("P", "P")
+libc.mount(None, b"P", None, MS_SHARED, None)
+os.mkdir("Q")
+libc.mount(b"P", b"Q", None, MS_BIND, None)
+mnt("B", "P/x")
+open("P/x/B", "w").close()
+fd = call("open_tree", AT_FDCWD, "P", OPEN_TREE_CLONE | os.O_CLOEXEC)
+show("shared: a clone of P beneath P/x", beneath_fd(fd, "P/x"))
+os.close(fd)
+mtree()
+print("P/x/B", ex("P/x/B"), "Q/x/B", ex("Q/x/B"))
+show("umount Q/x", umnt("Q/x"))
+print("Q/x/B", ex("Q/x/B"), "Q/x/x", ex("Q/x/x"), "P/x/B", ex("P/x/B"))
+mtree()
+# P bound on P/x, over a peer of P: a copy would go on top of the target
+libc.mount(b"P", b"P/x", None, MS_BIND, None)
+fd = call("open_tree", AT_FDCWD, "S", OPEN_TREE_CLONE | os.O_CLOEXEC)
+show("beneath a mount its parent propagates to", beneath_fd(fd, "P/x"))
