@@ -15,6 +15,7 @@
 #include <sys/mount.h>
 
 #include "file.h"
+#include "fsnotify.h"
 #include "mount.h"
 #include "namei.h"
 #include "task.h"
@@ -546,10 +547,11 @@ static int mkdir_component(struct uvfs_task *task, const char *prefix, struct de
 	dir = nd.path.dentry->d_inode;
 	if (nd.path.dentry->d_flags & DCACHE_DIR_DEAD)
 		err = -ENOENT;
-	else if ((*stub = dir->i_op->mkstub))
-		err = dir->i_op->mkstub(dir, d, S_IFDIR | 0755, task->cred.fsuid,
-					task->cred.fsgid);
-	else if (!(err = mnt_want_write(nd.path.mnt)))
+	else if ((*stub = dir->i_op->mkstub) &&
+		 !(err = dir->i_op->mkstub(dir, d, S_IFDIR | 0755, task->cred.fsuid,
+					   task->cred.fsgid)))
+		fsnotify_create(dir, d);  /* as any mkdir: an rmdir's IN_DELETE will follow */
+	else if (!*stub && !(err = mnt_want_write(nd.path.mnt)))
 		err = vfs_mkdir(task, dir, d, 0755);
 	if (err)
 		dput(d);
@@ -570,11 +572,11 @@ out:
 int uvfs_mount2_mkdirs(struct uvfs_task *task, const char *source, const char *target,
 		       const char *fstype, unsigned long flags, const char *data)
 {
-	struct dentry *first = NULL, *last = NULL;
 	char buf[UVFS_PATH_MAX];
-	bool stubs = false;
+	struct dentry **made;
+	size_t len, n = 0, max = 1;
+	bool *stub;
 	struct path mp;
-	size_t len;
 	int err;
 
 	if (!task)
@@ -588,6 +590,13 @@ int uvfs_mount2_mkdirs(struct uvfs_task *task, const char *source, const char *t
 	    (source && strnlen(source, UVFS_PATH_MAX) == UVFS_PATH_MAX))
 		return -EINVAL;
 	memcpy(buf, target, len + 1);
+	/* what is made, held until the mount is done: a component at most per '/' */
+	for (size_t i = 0; i < len; i++)
+		max += buf[i] == '/';
+	made = uvfs_malloc(max * (sizeof(*made) + sizeof(*stub)));
+	if (!made)
+		return -ENOMEM;
+	stub = (bool *)(made + max);
 	task_enter(task);
 	/* may_mount() before anything is made */
 	err = cred_capable(&task->cred, CAP_SYS_ADMIN) ? 0 : -EPERM;
@@ -598,33 +607,29 @@ int uvfs_mount2_mkdirs(struct uvfs_task *task, const char *source, const char *t
 		if (*s == '/')
 			continue;
 		{
-			struct dentry *d;
 			char c = s[1];
 
 			s[1] = 0;
-			err = mkdir_component(task, buf, &d, &stubs);
+			stub[n] = false;
+			err = mkdir_component(task, buf, &made[n], &stub[n]);
 			s[1] = c;
-			if (d && !first)
-				first = dget(d);
-			if (d && last)
-				dput(last);
-			if (d)
-				last = d;
+			if (made[n])
+				n++;
 		}
 	}
 	if (!err && !(err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp))) {
 		err = path_mount(task, source, &mp, fstype, flags, data);
 		path_put(&mp);
 	}
-	/* a failure takes the stubs it made away again, from the last one up; directories
-	 * made on memfs stay, as mkdir -p's would */
-	for (struct dentry *d = last; err && stubs && d; d = d == first ? NULL : d->d_parent)
-		d_drop(d);
-	if (last)
-		dput(last);
-	if (first)
-		dput(first);
+	/* a failure takes the stubs it made away again, the last first; directories made
+	 * on memfs stay, as mkdir -p's would */
+	while (n--) {
+		if (err && stub[n])
+			d_drop(made[n]);
+		dput(made[n]);
+	}
 	task_leave(task);
+	free(made);
 	return err;
 }
 

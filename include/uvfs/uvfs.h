@@ -1186,10 +1186,12 @@ int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
  * is made in uvfs's namespace alone, a "stub" -- an empty directory the host does
  * not have, listed by getdents in the stub it is in (not in the host directory it
  * is in), in which nothing can be made (EPERM, EACCES for an open's O_CREAT, as
- * Linux for a filesystem without those calls), and which stays until an rmdir or
- * until the host mount goes (EBUSY while mounted on).  Errors: EPERM without
- * CAP_SYS_ADMIN (nothing made); the walks' (ENOTDIR where a component is not a
- * directory, EEXIST where it is a dangling symlink...); a mkdir's; then
+ * Linux for a filesystem without those calls; a rename of, into or over one: EPERM),
+ * which keeps the host directory it is in from being removed or replaced (ENOTEMPTY),
+ * and which stays until an rmdir (EBUSY while mounted on; EROFS through a read-only
+ * mount, as any rmdir) or until the host mount goes.  Errors: EPERM without
+ * CAP_SYS_ADMIN (nothing made); ENOMEM; the walks' (ENOTDIR where a component is
+ * not a directory, ENOENT where it is a dangling symlink...); a mkdir's; then
  * uvfs_mount2()'s, after which the stubs made for it are gone again (the
  * directories made on memfs stay, as mkdir -p's would).
  */

@@ -164,6 +164,18 @@ static inline int hfd(const struct file *f) { return (int)(intptr_t)f->private_d
 static inline const char *dname(const struct dentry *d) { return (const char *)d->d_name.name; }
 static inline bool is_stub(const struct inode *inode) { return inode->i_op == &stub_iops; }
 
+/* Does directory d hold a stub?  Then it is not empty, though the host says it is. */
+static bool holds_stubs(const struct dentry *d)
+{
+	for (struct cds_hlist_node *n = d->d_children.next; n; n = n->next) {
+		const struct dentry *c = cds_hlist_entry(n, struct dentry, d_sib);
+
+		if (!d_unhashed(c) && c->d_inode && is_stub(c->d_inode))
+			return true;
+	}
+	return false;
+}
+
 /* -errno of the host call that just failed */
 static inline int host_err(void) { return -errno; }
 
@@ -441,6 +453,11 @@ static int move_to(struct dentry *d, struct dentry *to, const char *name)
 {
 	struct dentry *t = cached_child(to, name);
 
+	/* the host's new name is hidden by a stub there: d names nothing uvfs shows */
+	if (t && t->d_inode && is_stub(t->d_inode)) {
+		dput(t);
+		return -EEXIST;
+	}
 	if (!t) {
 		struct qstr q = QSTR_INIT(name, strlen(name));
 
@@ -1075,6 +1092,8 @@ static int hostfs_rmdir(struct inode *dir, struct dentry *dentry)
 {
 	if (is_stub(dentry->d_inode))
 		return stub_rmdir(dir, dentry);
+	if (holds_stubs(dentry))
+		return -ENOTEMPTY;
 	if (unlinkat(HI(dir)->fd, dname(dentry), AT_REMOVEDIR))
 		return host_err();
 	gone(dir, dentry);
@@ -1088,6 +1107,13 @@ static int hostfs_rename(struct inode *old_dir, struct dentry *old, struct inode
 {
 	struct inode *victim = new->d_inode;
 
+	/* a stub has no host object to rename or replace, nor a host directory to take
+	 * a name (EPERM, as in a stub: no ->rename); a directory holding stubs is not
+	 * empty */
+	if (is_stub(new_dir) || is_stub(old->d_inode) || (victim && is_stub(victim)))
+		return -EPERM;
+	if (victim && !(flags & RENAME_EXCHANGE) && S_ISDIR(victim->i_mode) && holds_stubs(new))
+		return -ENOTEMPTY;
 	if (syscall(SYS_renameat2, HI(old_dir)->fd, dname(old), HI(new_dir)->fd, dname(new),
 		    flags))
 		return host_err();
@@ -1360,50 +1386,60 @@ static int stub_lookup(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
-static bool stub_listable(const struct dentry *c)
-{
-	return !d_unhashed(c) && c->d_inode;
-}
-
 /* ->rmdir of a stub (the VFS refused a mount point, EBUSY): empty unless a stub below
  * it is still held */
 static int stub_rmdir(struct inode *dir, struct dentry *dentry)
 {
 	(void)dir;
-	for (struct cds_hlist_node *n = dentry->d_children.next; n; n = n->next)
-		if (stub_listable(cds_hlist_entry(n, struct dentry, d_sib)))
-			return -ENOTEMPTY;
+	if (holds_stubs(dentry))
+		return -ENOTEMPTY;
 	clear_nlink(dentry->d_inode);
 	d_delete(dentry);
 	return 0;
 }
 
-/* dcache_readdir(): ".", "..", then the stubs it holds, f_pos counting entries */
+/* A stub's position in its directory's listing: its rank in the order stubs were
+ * made, from 2 (after "." and ".."), which a removal or a new stub does not change */
+static off_t stub_pos(const struct inode *inode)
+{
+	return 2 + (off_t)(UINT32_MAX - inode->i_ino);
+}
+
+/* dcache_readdir()'s listing: ".", "..", then the stubs it holds, oldest first; f_pos
+ * the next one's stub_pos(), so a listing resumed after a removal or a new stub
+ * neither skips nor repeats one (the kernel keeps a cursor in the list for that) */
 static ssize_t stub_iterate(struct file *f, void *buf, size_t count)
 {
 	struct dentry *dir = f->f_path.dentry;
 	size_t used = 0;
-	off_t i = 2;
 
 	if (f->f_pos == 0) {
-		if (!dir_emit(buf, count, &used, ".", 1, dir->d_inode->i_ino, 1, DT_DIR))
+		if (!dir_emit(buf, count, &used, ".", 1, HI(dir->d_inode)->h_ino, 1, DT_DIR))
 			return -EINVAL;
 		f->f_pos = 1;
 	}
 	if (f->f_pos == 1) {
-		if (!dir_emit(buf, count, &used, "..", 2, dir->d_parent->d_inode->i_ino, 2, DT_DIR))
+		if (!dir_emit(buf, count, &used, "..", 2, HI(dir->d_parent->d_inode)->h_ino, 2,
+			      DT_DIR))
 			return used ? (ssize_t)used : -EINVAL;
 		f->f_pos = 2;
 	}
-	for (struct cds_hlist_node *n = dir->d_children.next; n; n = n->next) {
-		struct dentry *c = cds_hlist_entry(n, struct dentry, d_sib);
+	for (;;) {
+		const struct dentry *next = NULL;
 
-		if (!stub_listable(c) || i++ < f->f_pos)
-			continue;
-		if (!dir_emit(buf, count, &used, (const char *)c->d_name.name, c->d_name.len,
-			      c->d_inode->i_ino, i, DT_DIR))
+		for (struct cds_hlist_node *n = dir->d_children.next; n; n = n->next) {
+			const struct dentry *c = cds_hlist_entry(n, struct dentry, d_sib);
+
+			if (!d_unhashed(c) && c->d_inode && stub_pos(c->d_inode) >= f->f_pos &&
+			    (!next || stub_pos(c->d_inode) < stub_pos(next->d_inode)))
+				next = c;
+		}
+		if (!next)
+			break;
+		if (!dir_emit(buf, count, &used, (const char *)next->d_name.name, next->d_name.len,
+			      next->d_inode->i_ino, stub_pos(next->d_inode) + 1, DT_DIR))
 			return used ? (ssize_t)used : -EINVAL;
-		f->f_pos = i;
+		f->f_pos = stub_pos(next->d_inode) + 1;
 	}
 	return (ssize_t)used;
 }
