@@ -235,9 +235,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 							    "x=y", "size=-1" };
 			unsigned k = (unsigned)take(&in, 1);
 
-			/* every bit of the flags; the source a path (binds, moves) or none */
-			r = uvfs_mount2(t, k & 0x80 ? path(&in, p2) : NULL, path(&in, p1),
-					types[k % 5], (unsigned long)take(&in, 4), data[(k >> 3) & 7]);
+			/* every bit of the flags; the source a path (binds, moves) or none;
+			 * with 0x40 the target's missing directories made (stubs on /h) */
+			r = (k & 0x40 ? uvfs_mount2_mkdirs : uvfs_mount2)(
+				t, k & 0x80 ? path(&in, p2) : NULL, path(&in, p1), types[k % 5],
+				(unsigned long)take(&in, 4), data[(k >> 3) & 7]);
 			break;
 		}
 		case 40: r = uvfs_umount2(t, path(&in, p1), (int)take(&in, 1)); break;

@@ -49,6 +49,8 @@ struct file_lease {
 	 * kernel's fl_break_time and fl_downgrade_time) */
 	long long break_time, downgrade_time;
 	int pid;                      /* the process told of a break (__f_setown) */
+	int lock_pid;                 /* the process that made it (lease_init()'s
+				       * flc_pid): what /proc/locks shows */
 	int fd;                       /* its descriptor, the signal's si_fd (fa_fd) */
 };
 
@@ -208,6 +210,7 @@ static int add_lease(struct uvfs_task *t, int fd, struct file *filp, int arg)
 		new_fl = NULL;
 		fl->filp = filp;
 		fl->type = arg;
+		fl->lock_pid = uvfs_task_pid(t);
 		fl->next = fs->leases;
 		fs->leases = fl;
 		inode->i_state |= I_LEASES;
@@ -342,6 +345,33 @@ void __locks_remove_lease(struct file *f)
 			lease_modify(fs, prev, F_UNLCK);
 			return;
 		}
+}
+
+int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n)
+{
+	int count = 0;
+
+	if (!fs || n < 0 || (n && !v))
+		return -EINVAL;
+	uvfs_lock(fs);
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next, count++) {
+		struct stat st;
+
+		if (count >= n)
+			continue;
+		/* lock_get_status(): "BREAKING" and target_leasetype() while a break is
+		 * under way; the file by the device and inode stat(2) gives */
+		inode_fillattr_mask(fl->filp->f_inode, &st, false);
+		v[count] = (struct uvfs_lease_info){
+			.pid = fl->lock_pid,
+			.type = target_type(fl),
+			.breaking = fl->flags != 0,
+			.dev = st.st_dev,
+			.ino = st.st_ino,
+		};
+	}
+	uvfs_unlock(fs);
+	return count;
 }
 
 int uvfs_set_lease_break_time(struct uvfs *fs, int seconds)

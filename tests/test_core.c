@@ -1106,10 +1106,34 @@ static void test_leases(void **state)
 	assert_int_equal(uvfs_close(b, fd2), 0);
 	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_WRLCK), 0);
 	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_WRLCK);
-	/* an O_NONBLOCK reader: EWOULDBLOCK, the holder told once, the lease going down */
+	/* uvfs_leases, for /proc/locks: "LEASE  ACTIVE    WRITE" of h on /l */
+	{
+		struct uvfs_lease_info v[2];
+		struct stat st;
+
+		assert_int_equal(uvfs_fstatat(h, AT_FDCWD, "/l", &st, 0), 0);
+		assert_int_equal(uvfs_leases(fs, NULL, 0), 1);
+		assert_int_equal(uvfs_leases(fs, NULL, 1), -EINVAL);
+		assert_int_equal(uvfs_leases(NULL, v, 2), -EINVAL);
+		assert_int_equal(uvfs_leases(fs, v, 2), 1);
+		assert_int_equal(v[0].pid, uvfs_task_pid(h));
+		assert_int_equal(v[0].type, F_WRLCK);
+		assert_int_equal(v[0].breaking, 0);
+		assert_int_equal(v[0].dev, st.st_dev);
+		assert_int_equal(v[0].ino, st.st_ino);
+	}
+	/* an O_NONBLOCK reader: EWOULDBLOCK, the holder told once, the lease going down
+	 * ("LEASE  BREAKING  READ", as the kernel's /proc/locks shows it) */
 	assert_int_equal(uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY | O_NONBLOCK, 0), -EWOULDBLOCK);
 	expect_sigio(fs, uvfs_task_pid(h), fd);
 	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_RDLCK);
+	{
+		struct uvfs_lease_info v[1];
+
+		assert_int_equal(uvfs_leases(fs, v, 1), 1);
+		assert_int_equal(v[0].type, F_RDLCK);
+		assert_int_equal(v[0].breaking, 1);
+	}
 	assert_int_equal(uvfs_openat(b, AT_FDCWD, "/l", O_RDONLY | O_NONBLOCK, 0), -EWOULDBLOCK);
 	assert_int_equal(uvfs_dnotify_take(fs, &d, &d), 0);
 	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);

@@ -894,6 +894,22 @@ int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
  * 0, or -EINVAL for fs NULL. */
 int uvfs_set_lease_break_time(struct uvfs *fs, int seconds);
 
+/* uvfs_leases - the instance's leases, for /proc/locks' LEASE lines (the kernel's
+ * lock_get_status(): "N: LEASE  ACTIVE    READ PID MAJ:MIN:INO 0 EOF", BREAKING while a
+ * break is under way): up to n of them into v, newest first; the number there are
+ * (more than n: call again with more room), or -EINVAL (fs NULL, n negative, v NULL
+ * with n > 0).  uvfs's /proc/locks is the embedder's (uvfs_set_proc_source): uvfs-run
+ * adds these lines to the kernel's, which has none of uvfs's leases. */
+struct uvfs_lease_info {
+	int pid;          /* the process that took it (its process id in uvfs) */
+	int type;         /* F_RDLCK or F_WRLCK; while breaking, what it is to become:
+			   * F_UNLCK, or F_RDLCK (a write lease given down to a reader) */
+	int breaking;     /* 1 while a break is under way */
+	dev_t dev;        /* the file, as uvfs's stat(2) gives it */
+	ino_t ino;
+};
+int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n);
+
 /*
  * An open file description held by the embedder, to give another task the same open
  * file -- a descriptor passed with SCM_RIGHTS or taken with pidfd_getfd(2) is the

@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """proclocks.py DIR - /proc/locks and lslocks(8) of a process's locks on files in DIR:
 flock of a regular file, a directory and a fifo, a POSIX byte range of another file,
-and an OFD lock.  test_uvfs_run.sh runs it natively and under uvfs-run (on memfs
+an OFD lock, a read lease and a write lease, and two leases an O_NONBLOCK open
+began to break (BREAKING, with the type each is becoming; uvfs keeps leases: their
+lines are uvfs-run's, the others the kernel's renamed).  test_uvfs_run.sh runs it natively and under uvfs-run (on memfs
 and on a --bind) and compares: each lock's line names its file by the device and
 inode stat(2) gives, and lslocks finds each file's path."""
 import fcntl
 import os
+import signal
 import struct
 import subprocess
 import sys
 
 os.chdir(sys.argv[1])
-for n in ("f", "g", "o"):
+for n in ("f", "g", "o", "l", "w", "b", "c"):
     open(n, "w").close()
 os.makedirs("d", exist_ok=True)
 if not os.path.exists("p"):
@@ -28,6 +31,26 @@ o = os.open("o", os.O_RDWR)
 F_OFD_SETLK = 37
 fcntl.fcntl(o, F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 3, 0))
 
+lr = os.open("l", os.O_RDONLY)
+fcntl.fcntl(lr, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+lw = os.open("w", os.O_RDONLY)
+fcntl.fcntl(lw, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+
+# breaks begun: a reader's open of a write lease's file, a writer's of a read lease's
+signal.signal(signal.SIGIO, lambda *a: None)
+for name, lease, opener in (("b", fcntl.F_WRLCK, os.O_RDONLY), ("c", fcntl.F_RDLCK, os.O_WRONLY)):
+    fd = os.open(name, os.O_RDONLY)
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, lease)
+    globals()["keep_" + name] = fd
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.open(name, opener | os.O_NONBLOCK)
+        except OSError:
+            os._exit(0)
+        os._exit(1)
+    os.waitpid(pid, 0)
+
 me = str(os.getpid())
 mine = []
 for line in open("/proc/locks"):
@@ -36,7 +59,7 @@ for line in open("/proc/locks"):
         continue
     if w[4] == me or (w[1] == "OFDLCK" and w[4] == "-1"):
         mine.append(w)
-for name in ("f", "g", "d", "p", "o"):
+for name in ("f", "g", "d", "p", "o", "l", "w", "b", "c"):
     st = os.stat(name)
     ident = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
     # a set: the kernel's /proc/locks is no snapshot -- the read after the one that

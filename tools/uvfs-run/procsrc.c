@@ -408,6 +408,43 @@ static ssize_t fix_locks(char **text, ssize_t len)
 }
 
 /*
+ * /proc/locks' leases: uvfs keeps them (the kernel's list has none of the program's),
+ * so their lines come from uvfs_leases(), numbered on from the kernel's last entry,
+ * as lock_get_status() prints a lease: "N: LEASE  ACTIVE    READ PID MAJ:MIN:INO 0 EOF"
+ * ("BREAKING  " and the type it is becoming while a break is under way)
+ */
+static ssize_t add_leases(char **text, ssize_t len)
+{
+	struct uvfs_lease_info v[64];
+	int n = uvfs_leases(run_fs, v, 64);
+	long last = 0;
+	char *t;
+
+	if (n <= 0)
+		return len;
+	if (n > 64)
+		n = 64;  /* the newest 64: the kernel's list has no bound, this no room */
+	for (char *l = *text; l && l < *text + len; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		char *e;
+		long id = strtol(l, &e, 10);
+
+		if (e != l && *e == ':' && id > last)
+			last = id;
+	}
+	t = realloc(*text, (size_t)len + (size_t)n * 128 + 1);
+	if (!t)
+		return -ENOMEM;
+	*text = t;
+	/* the kernel lists the newest first (hlist_add_head_percpu) */
+	for (int i = 0; i < n; i++)
+		len += sprintf(t + len, "%ld: LEASE  %s%s %d %02x:%02x:%lu 0 EOF\n", ++last,
+			       v[i].breaking ? "BREAKING  " : "ACTIVE    ",
+			       v[i].type == F_WRLCK ? "WRITE" : v[i].type == F_RDLCK ? "READ" : "UNLCK",
+			       v[i].pid, major(v[i].dev), minor(v[i].dev), (unsigned long)v[i].ino);
+	return len;
+}
+
+/*
  * A thread reading its own stat or status is running (R), as a reader always is on
  * Linux; here the kernel sees it stopped in the call the supervisor answers ("t
  * (tracing stop)", or S while a notification waits).  Another process's state is
@@ -484,6 +521,8 @@ static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf
 		len = fix_io(pid, tid, &text, len);
 	if (!pid && len >= 0 && !strcmp(name, "locks"))
 		len = fix_locks(&text, len);
+	if (!pid && len >= 0 && !strcmp(name, "locks"))
+		len = add_leases(&text, len);
 	if (len >= 0 && (size_t)len <= size)
 		memcpy(buf, text, (size_t)len);
 	free(text);
