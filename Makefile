@@ -75,7 +75,7 @@ demo: deps all
 	  readlink /proc/self/fd/42; mv foo bar; readlink /proc/self/fd/42'; test $$? = 1
 
 check: deps all
-	meson test -C $(BUILD) --print-errorlogs --num-processes 2 --no-suite pjdfstest --no-suite ltp --no-suite gvisor; \
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2 --no-suite pjdfstest --no-suite ltp --no-suite gvisor $(CHECK_ARGS); \
 	  rc=$$?; python3 tests/summarize.py $(BUILD)/meson-logs/testlog.json; exit $$rc
 
 pjdfstest: deps all
