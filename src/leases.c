@@ -347,6 +347,35 @@ void __locks_remove_lease(struct file *f)
 		}
 }
 
+int uvfs_break_lease(struct uvfs_task *task, struct uvfs_file *file, int flags)
+{
+	struct file *f = (struct file *)file;
+	struct inode *inode;
+	int err, acc = flags & O_ACCMODE;
+
+	if (!task || !f || (flags & ~(O_ACCMODE | O_NONBLOCK)) || acc == O_ACCMODE)
+		return -EINVAL;
+	task_enter(task);
+	inode = f->f_inode;
+	/* counted as the open it stands for is while it breaks (do_dentry_open(): the
+	 * access first), so that the holder cannot take a write lease back meanwhile */
+	if (acc == O_RDONLY) {
+		inode->i_readcount++;
+		err = 0;
+	} else {
+		err = get_write_access(inode);
+	}
+	if (!err) {
+		err = break_lease(inode, (unsigned int)flags);
+		if (acc == O_RDONLY)
+			inode->i_readcount--;
+		else
+			put_write_access(inode);
+	}
+	task_leave(task);
+	return err;
+}
+
 int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n)
 {
 	int count = 0;

@@ -1083,6 +1083,45 @@ static long long mono_ms(void)
  * uvfs_set_nowait's "nothing done".  tests/uvfs-run/locks.c checks the same
  * against the kernel, between processes.
  */
+/* uvfs_break_lease: an exec's open (O_RDONLY) of a file held by an O_PATH descriptor,
+ * as uvfs-run makes it before the kernel's execveat: a write lease goes down to a
+ * read lease, the holder told; a read lease is no obstacle; its argument checks */
+static void test_break_lease(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *h = uvfs_task_new(fs), *b = uvfs_task_fork(h);
+	struct uvfs_file *file;
+	int fd, pfd;
+
+	(void)state;
+	fd = uvfs_openat(h, AT_FDCWD, "/x", O_CREAT | O_RDONLY, 0755);
+	assert_true(fd >= 0);
+	pfd = uvfs_openat(b, AT_FDCWD, "/x", O_PATH, 0);
+	assert_true(pfd >= 0);
+	file = uvfs_fget(b, pfd);
+	assert_non_null(file);
+	assert_int_equal(uvfs_close(b, pfd), 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_WRLCK), 0);  /* O_PATH: no opener */
+	assert_int_equal(uvfs_break_lease(NULL, file, O_RDONLY), -EINVAL);
+	assert_int_equal(uvfs_break_lease(b, NULL, O_RDONLY), -EINVAL);
+	assert_int_equal(uvfs_break_lease(b, file, O_RDONLY | O_CREAT), -EINVAL);
+	assert_int_equal(uvfs_break_lease(b, file, O_ACCMODE), -EINVAL);
+	assert_int_equal(uvfs_set_nowait(1), 0);
+	assert_int_equal(uvfs_break_lease(b, file, O_RDONLY), -UVFS_EWOULDWAIT);
+	assert_int_equal(uvfs_set_nowait(0), 1);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_WRLCK);  /* nothing done */
+	assert_int_equal(uvfs_break_lease(b, file, O_RDONLY | O_NONBLOCK), -EWOULDBLOCK);
+	expect_sigio(fs, uvfs_task_pid(h), fd);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_RDLCK);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
+	assert_int_equal(uvfs_break_lease(b, file, O_RDONLY), 0);  /* a reader passes */
+	assert_int_equal(uvfs_break_lease(b, file, O_WRONLY | O_NONBLOCK), -EWOULDBLOCK);
+	expect_sigio(fs, uvfs_task_pid(h), fd);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	uvfs_fput(file);
+	uvfs_free(fs);
+}
+
 static void test_leases(void **state)
 {
 	struct uvfs *fs = uvfs_new(NULL);
@@ -2251,6 +2290,7 @@ int main(void)
 		cmocka_unit_test(test_enomem_leaves_tree_unchanged),
 		cmocka_unit_test(test_xattr_store),
 		cmocka_unit_test(test_leases),
+		cmocka_unit_test(test_break_lease),
 		cmocka_unit_test(test_threads_keep_tree_consistent),
 		cmocka_unit_test(test_rcu_walk_under_renames),
 		cmocka_unit_test(test_rcu_readlink_under_changes),

@@ -932,6 +932,19 @@ int uvfs_fd_install(struct uvfs_task *task, int newfd, struct uvfs_file *file, i
 void uvfs_fput(struct uvfs_file *file);
 
 /*
+ * uvfs_break_lease - the lease break an open with flags (O_RDONLY, O_WRONLY or O_RDWR,
+ * and O_NONBLOCK) of file's inode makes, for an open that is not uvfs's to make: an
+ * exec's (do_open_execat() opens the file for reading: a write lease goes down to a
+ * read lease, and the exec waits for the holder, as Linux's does) -- uvfs_task_exec()
+ * makes none, being the exec's point of no return.  The caller counts as such an
+ * opener while it waits.  0; -EINVAL (task or file NULL, other flags); -ETXTBSY (a
+ * writer of a running executable); else as an open's break (uvfs_fcntl, F_SETLEASE):
+ * -EWOULDBLOCK with O_NONBLOCK, -UVFS_ERESTARTSYS, -UVFS_EWOULDWAIT under
+ * uvfs_set_nowait().
+ */
+int uvfs_break_lease(struct uvfs_task *task, struct uvfs_file *file, int flags);
+
+/*
  * uvfs_chroot - the task's root becomes path (a directory); the cwd stays where it is,
  * as chroot(2) leaves it.  Path walk errors (symlinks followed), ENOTDIR, EACCES (no
  * search permission on it), then EPERM (no CAP_SYS_CHROOT).

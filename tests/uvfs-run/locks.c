@@ -13,8 +13,8 @@
  * directories and fifos: each its own), locks through an O_PATH descriptor, and
  * leases (F_SETLEASE, F_GETLEASE, the conflicting opens that refuse them, a break by
  * another process's open delivering SIGIO or F_SETSIG's signal to the holder, a
- * downgrade, the holder's exit, a truncate, a signal during a waiting open with and
- * without SA_RESTART, a caller not the owner), and exec of a
+ * downgrade, an exec of the leased program, the holder's exit, a truncate, a signal
+ * during a waiting open with and without SA_RESTART, a caller not the owner), and exec of a
  * file the process has locked.  Lines start with "lease:", "dir:", "fifo:", "opath:"
  * and "exec:" where uvfs-run is or was known to differ (docs/SEMANTICS.md §9; "dir:"
  * agrees since memfs directories have stand-ins of their own, "fifo:" since fifos
@@ -803,6 +803,46 @@ static void leases(void)
 		say("lease: F_SETLEASE F_RDLCK: %s", res(fcntl(fd, F_SETLEASE, F_RDLCK)));
 		say("lease: the opener's open: %c", get(done[0]));
 		say("lease: opener: %s", reap(pid));
+		say("lease: F_GETLEASE: %s", lease_name(fcntl(fd, F_GETLEASE)));
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	}
+	close(fd);
+
+	/* an exec of the file: its open for reading (do_open_execat()) breaks a write lease
+	 * down to a read lease, and the program runs once the holder gave it down */
+	{
+		int in = open("/bin/true", O_RDONLY | O_CLOEXEC), out;
+		char buf[65536];
+		ssize_t n;
+
+		out = open_or_die("x", O_CREAT | O_WRONLY | O_TRUNC);
+		while (in >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				break;
+		fchmod(out, 0755);
+		close(out);
+		if (in >= 0)
+			close(in);
+	}
+	fd = open_or_die("x", O_RDONLY);
+	r = fcntl(fd, F_SETLEASE, F_WRLCK);
+	say("lease: a write lease on a program, for its exec: %s", res(r));
+	if (r == 0) {
+		int status;
+
+		got_sig = 0;
+		pid = fork_or_die();
+		if (!pid) {
+			execl(path("x"), "x", (char *)NULL);
+			_exit(127);
+		}
+		say("lease: the holder's signal: %s", wait_signal());
+		say("lease: F_GETLEASE while it breaks: %s", lease_name(fcntl(fd, F_GETLEASE)));
+		pause_ms(100);
+		say("lease: the program ran before the downgrade: %s",
+		    waitpid(pid, &status, WNOHANG) == 0 ? "no" : "yes");
+		say("lease: F_SETLEASE F_RDLCK: %s", res(fcntl(fd, F_SETLEASE, F_RDLCK)));
+		say("lease: the program: %s", reap(pid));
 		say("lease: F_GETLEASE: %s", lease_name(fcntl(fd, F_GETLEASE)));
 		fcntl(fd, F_SETLEASE, F_UNLCK);
 	}

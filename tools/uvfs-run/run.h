@@ -214,6 +214,9 @@ struct proc {
 	 * execveat takes (a script's argv is made anew: syscalls.c, do_exec) */
 	enum exec_step exec_step;
 	int exec_hfd, exec_fd;
+	/* uvfs's file the exec runs, held until the exec's open of it has broken a
+	 * write lease (RUN_EXEC_MARKER's answer: uvfs_break_lease) */
+	struct uvfs_file *exec_file;
 	/* the path uvfs follows once the kernel has run this thread's execve, and the
 	 * host file the kernel must have run (on_exec): per thread, for two threads of a
 	 * process may exec at once, and the kernel runs one of them */

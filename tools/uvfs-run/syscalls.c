@@ -2020,9 +2020,12 @@ static long two_paths(struct proc *p, unsigned long long a, unsigned long long b
 #define BINPRM_BUF_SIZE 256
 #define MAX_SCRIPTS 5
 
-/* The file's first bytes: through the host file for a host mount's, else through
- * uvfs as the process (whose read permission the kernel would not ask: a script
- * only it may not read fails here instead of in its interpreter). */
+/* The file's first bytes: through the host file for a host mount's, the memfd of
+ * its data for memfs's (no open of uvfs's: the kernel reads the file the exec has
+ * open, kernel_read(), and a second open would break a lease the exec's own open
+ * breaks later, at its turn), else through uvfs as the process (whose read
+ * permission the kernel would not ask: a script only it may not read fails here
+ * instead of in its interpreter). */
 static ssize_t exec_head(struct proc *p, int fd, char *buf, size_t size)
 {
 	int hfd = uvfs_host_fd(T(p), fd), rfd;
@@ -2030,6 +2033,8 @@ static ssize_t exec_head(struct proc *p, int fd, char *buf, size_t size)
 	ssize_t n;
 
 	memset(buf, 0, size);
+	if (hfd == -EXDEV)
+		hfd = uvfs_memfd(T(p), fd);
 	if (hfd >= 0) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
 		rfd = open(link, O_RDONLY | O_CLOEXEC);
@@ -2217,6 +2222,7 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	char heads[MAX_SCRIPTS + 1][BINPRM_BUF_SIZE];
 	char *front[2 * MAX_SCRIPTS + 1];
 	const char *interp = NULL;
+	struct uvfs_file *xfile = NULL;
 	int nfront = 0, fd, hfd, xfd, err = get_path(p, path_addr, path);
 	unsigned long empty;
 	struct stat xst;
@@ -2278,6 +2284,9 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
 	xfd = open(link, O_RDONLY | O_CLOEXEC);
 	err = xfd < 0 ? -errno : fstat(xfd, &xst) ? -errno : 0;
+	/* uvfs's file, for the exec's open to break a lease with (the marker's answer) */
+	if (!err && !(xfile = uvfs_fget(T(p), fd)))
+		err = -EBADF;
 	uvfs_close(T(p), fd);
 	if (err) {
 		if (xfd >= 0)
@@ -2291,6 +2300,7 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	empty = scratch(r, 1);
 	if (mem_write(p->tid, empty, "", 1)) {
 		close(xfd);
+		uvfs_fput(xfile);
 		return skip(r, -EFAULT);
 	}
 	p->exec_dev = xst.st_dev;
@@ -2311,6 +2321,7 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		argv = put_script_argv(p, r, argv, front, nfront, empty);
 		if (!argv) {
 			close(xfd);
+			uvfs_fput(xfile);
 			return skip(r, -E2BIG);  /* no room below the stack for the arguments */
 		}
 	}
@@ -2319,6 +2330,8 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	p->exec_envp = envp;
 	p->exec_empty = empty;
 	p->exec_hfd = xfd;
+	uvfs_fput(p->exec_file);
+	p->exec_file = xfile;
 	p->exec_step = EX_INSTALL;
 	/* on to the notified open that installs it (run_syscall, trace.c's exec_stop) */
 	r->orig_rax = SYS_openat;
@@ -2608,6 +2621,26 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	 * made the process make, at the instruction of its execve */
 	if (p->exec_step == EX_INSTALL && nr == SYS_openat && r->rip == p->exec_regs.rip &&
 	    iarg(A0(r)) == RUN_EXEC_MARKER) {
+		/* do_open_execat(): the exec opens the file for reading, which breaks a
+		 * write lease on it down to a read lease and waits for the holder, as any
+		 * open does -- on a helper (ACT_WAIT), where it may wait.  Deliberately,
+		 * a signal meanwhile makes the wait begin again after its handler
+		 * (ERESTARTNOINTR: the marker's open is made again), where Linux's execve
+		 * says EINTR without SA_RESTART: the exec's steps have no way back to
+		 * the program's execve but its end (trace.c, exec_stop) */
+		if (p->exec_file) {
+			uvfs_set_nowait(!run_on_helper);
+			ret = uvfs_break_lease(T(p), p->exec_file, O_RDONLY);
+			uvfs_set_nowait(false);
+			if (ret == -UVFS_EWOULDWAIT)
+				return ACT_WAIT;
+			if (ret == -UVFS_ERESTARTSYS)
+				ret = -513;  /* ERESTARTNOINTR */
+			if (ret)
+				return skip(r, ret);
+			uvfs_fput(p->exec_file);
+			p->exec_file = NULL;
+		}
 		p->inst_hfd = p->exec_hfd;
 		p->exec_hfd = -1;
 		p->inst_ufd = -1;

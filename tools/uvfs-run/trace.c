@@ -294,6 +294,8 @@ static void proc_del(struct proc *p)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
+	uvfs_fput(p->exec_file);
+	p->exec_file = NULL;
 	pthread_mutex_lock(&procs_lock);
 	while (*pp != p)
 		pp = &(*pp)->next;
@@ -1033,6 +1035,8 @@ static void exec_done(struct proc *p, long ret)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = p->exec_fd = -1;
+	uvfs_fput(p->exec_file);
+	p->exec_file = NULL;
 	free(p->exec_path);  /* no exec for uvfs to follow */
 	p->exec_path = NULL;
 	r.rax = (unsigned long long)ret;
@@ -1187,6 +1191,8 @@ static void on_exec(struct proc *p)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
+	uvfs_fput(p->exec_file);
+	p->exec_file = NULL;
 	if (p->exec_path) {
 		char exe[64];
 		struct stat st;
