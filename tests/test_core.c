@@ -756,6 +756,59 @@ static void test_move_mount_beneath(void **state)
 	uvfs_free(fs);
 }
 
+/* /proc/self/mountinfo of t's namespace, whole */
+static void read_mountinfo(struct uvfs_task *t, char *buf, size_t size)
+{
+	int fd = uvfs_openat(t, AT_FDCWD, "/proc/self/mountinfo", O_RDONLY, 0);
+	ssize_t n = 0, r;
+
+	assert_true(fd >= 0);
+	while ((r = uvfs_read(t, fd, buf + n, size - 1 - (size_t)n)) > 0)
+		n += r;
+	assert_true(r == 0 && (size_t)n < size - 1);
+	buf[n] = 0;
+	uvfs_close(t, fd);
+}
+
+/* A beneath move into a shared parent, failed at each of its allocations in turn (the
+ * source's groups, the peer's copy, the lists): ENOMEM, mountinfo as it was */
+static void test_move_mount_beneath_enomem(void **state)
+{
+	(void)state;
+	for (long k = 0;; k++) {
+		struct uvfs *fs = uvfs_new(NULL);
+		struct uvfs_task *t = uvfs_task_new(fs);
+		char before[4096], after[4096];
+		int fd, r;
+
+		for (const char *d = "/P\0/Q\0"; *d; d += strlen(d) + 1)
+			assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, d, 0755), 0);
+		assert_int_equal(uvfs_mount2(t, "none", "/P", "tmpfs", 0, NULL), 0);
+		assert_int_equal(uvfs_mount2(t, NULL, "/P", NULL, MS_SHARED, NULL), 0);
+		assert_int_equal(uvfs_mount2(t, "/P", "/Q", NULL, MS_BIND, NULL), 0);
+		assert_int_equal(uvfs_mkdirat(t, AT_FDCWD, "/P/x", 0755), 0);
+		assert_int_equal(uvfs_mount2(t, "none", "/P/x", "tmpfs", 0, NULL), 0);
+		fd = uvfs_open_tree(t, AT_FDCWD, "/P", OPEN_TREE_CLOEXEC | OPEN_TREE_CLONE);
+		assert_true(fd >= 0);
+		read_mountinfo(t, before, sizeof(before));
+		uvfs_fail_countdown = k;
+		r = uvfs_move_mount(t, fd, "", AT_FDCWD, "/P/x", 0x200 | MOVE_MOUNT_F_EMPTY_PATH);
+		uvfs_fail_countdown = -1;
+		read_mountinfo(t, after, sizeof(after));
+		uvfs_close(t, fd);
+		uvfs_free(fs);
+		if (!r) {
+			assert_string_not_equal(before, after);
+			assert_true(k > 0);  /* it allocates */
+			print_message("move_mount beneath, shared: failed at %ld allocation(s)\n", k);
+			break;
+		}
+		assert_int_equal(r, -ENOMEM);
+		assert_string_equal(before, after);
+		assert_true(k < 1000);
+	}
+}
+
 /* Deliberate differences of the mount calls (docs/SEMANTICS.md §8): the only
  * namespace is the mount namespace; the root of uvfs_new
  * has no limits unless the config gives some, where a default tmpfs has half of
@@ -2299,6 +2352,7 @@ int main(void)
 		cmocka_unit_test(test_null_buffers),
 		cmocka_unit_test(test_mount_differences),
 		cmocka_unit_test(test_move_mount_beneath),
+		cmocka_unit_test(test_move_mount_beneath_enomem),
 		cmocka_unit_test(test_statx_no_btime),
 		cmocka_unit_test(test_file_handles),
 		cmocka_unit_test(test_inotify_embedder),
