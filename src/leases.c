@@ -98,10 +98,12 @@ static void lease_modify(struct uvfs *fs, struct file_lease **prev, int arg)
 	struct file *filp = fl->filp;
 
 	fl->type = arg;
-	/* lease_clear_pending() */
+	/* lease_clear_pending(): F_UNLCK ends both breaks, F_RDLCK a downgrade; an
+	 * upgrade to F_WRLCK leaves a pending downgrade pending (F_GETLEASE: F_RDLCK) */
 	if (arg == F_UNLCK)
 		fl->flags &= ~FL_UNLOCK_PENDING;
-	fl->flags &= ~FL_DOWNGRADE_PENDING;
+	if (arg == F_UNLCK || arg == F_RDLCK)
+		fl->flags &= ~FL_DOWNGRADE_PENDING;
 	waitq_wake_all(&fs->lease_wait);
 	if (arg != F_UNLCK)
 		return;

@@ -57,6 +57,19 @@ static bool cant_mount(const struct path *path)
 	return false;
 }
 
+/* attach_recursive_mnt()'s get_mountpoint() of the source's root (kept for a tuck):
+ * an unlinked directory, or one in a removed tree, is no mount point: ENOENT, for a
+ * bind, a move, an attach of a detached tree and MOVE_MOUNT_BENEATH alike */
+static bool root_unlinked(const struct dentry *d)
+{
+	if (d_unlinked(d))
+		return true;
+	for (d = d->d_parent; !IS_ROOT(d); d = d->d_parent)
+		if (d_unhashed(d))
+			return true;
+	return false;
+}
+
 /* graft_tree()'s check: a directory on a directory, anything else on anything else */
 static int graft_check(const struct dentry *mp, const struct dentry *root)
 {
@@ -214,6 +227,8 @@ static int do_loopback(struct uvfs_task *task, const struct path *path, const ch
 	if (err)
 		goto out;
 	err = graft_check(path->dentry, old_path.dentry);  /* graft_tree() */
+	if (!err && root_unlinked(old_path.dentry))
+		err = -ENOENT;
 	if (!err)
 		err = attach_recursive_mnt(task->fs, &c, path->mnt, path->dentry, false, NULL);
 	drop_copies(&c);  /* the arrays; the copies too if not attached */
@@ -374,10 +389,14 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path,
 		return -EINVAL;
 	if (S_ISDIR(path->dentry->d_inode->i_mode) != S_ISDIR(old_path->dentry->d_inode->i_mode))
 		return -EINVAL;
-	/* do_lock_mount(): beneath a mount, at its root */
-	if (beneath && path->dentry != path->mnt->mnt_root)
+	/* do_lock_mount(): beneath a mount with a parent, where the mountpoint that is
+	 * locked is that mount's place in its parent (its own root may be unlinked) */
+	if (beneath && (path->mnt->mnt_flags & MNT_UMOUNT))
+		return -ENOENT;  /* unmounted (lazily) meanwhile: nothing goes there */
+	if (beneath && (path->dentry != path->mnt->mnt_root || path->mnt->mnt_parent == path->mnt))
 		return -EINVAL;
-	if (cant_mount(path))
+	if (cant_mount(beneath ? &(struct path){ .mnt = path->mnt->mnt_parent,
+						 .dentry = path->mnt->mnt_mountpoint } : path))
 		return -ENOENT;
 	if (!check_mnt(task, path->mnt))
 		return -EINVAL;
@@ -407,6 +426,8 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path,
 	/* not under itself */
 	if (mount_is_ancestor(old, dest))
 		return -ELOOP;
+	if (root_unlinked(old->mnt_root))
+		return -ENOENT;
 	/* the tree as it is, for the copies of a propagation */
 	err = tree_copies(old, &c);
 	if (!err)
@@ -918,9 +939,15 @@ int uvfs_move_mount(struct uvfs_task *task, int from_dfd, const char *from_path,
 		    from.dentry == from.mnt->mnt_root && to.dentry == to.mnt->mnt_root)
 			err = do_set_group(from.mnt, to.mnt);
 	} else {
-		/* lock_mount(): the target's topmost mount */
-		follow_mounts(task->fs, &to);
-		err = do_move_mount(task, &to, &from, flags & MOVE_MOUNT_BENEATH);
+		/* do_lock_mount(): beneath what is mounted on the very path given (a
+		 * descriptor of a directory mounted on since is not); then the target's
+		 * topmost mount */
+		if ((flags & MOVE_MOUNT_BENEATH) && to.dentry != to.mnt->mnt_root)
+			err = -EINVAL;
+		else
+			follow_mounts(task->fs, &to), err = 0;
+		if (!err)
+			err = do_move_mount(task, &to, &from, flags & MOVE_MOUNT_BENEATH);
 	}
 	path_put(&to);
 put_from:

@@ -848,6 +848,81 @@ static void leases(void)
 	}
 	close(fd);
 
+	/* a script's exec: binfmt_script's first open is the script's own, so its write
+	 * lease is broken too (the interpreter's would be next) */
+	{
+		char line[300];
+		int sfd = open_or_die("xs", O_CREAT | O_WRONLY | O_TRUNC);
+
+		snprintf(line, sizeof(line), "#!%s\n", path("x"));
+		if (write(sfd, line, strlen(line)) < 0)
+			say("lease: write of the script: %s", strerrorname_np(errno));
+		fchmod(sfd, 0755);
+		close(sfd);
+	}
+	fd = open_or_die("xs", O_RDONLY);
+	r = fcntl(fd, F_SETLEASE, F_WRLCK);
+	say("lease: a write lease on a script, for its exec: %s", res(r));
+	if (r == 0) {
+		int status;
+
+		got_sig = 0;
+		pid = fork_or_die();
+		if (!pid) {
+			execl(path("xs"), "xs", (char *)NULL);
+			_exit(127);
+		}
+		say("lease: the holder's signal: %s", wait_signal());
+		pause_ms(100);
+		say("lease: the script ran before the downgrade: %s",
+		    waitpid(pid, &status, WNOHANG) == 0 ? "no" : "yes");
+		say("lease: F_SETLEASE F_RDLCK: %s", res(fcntl(fd, F_SETLEASE, F_RDLCK)));
+		say("lease: the script: %s", reap(pid));
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	}
+	close(fd);
+
+	/* a signal without SA_RESTART while the exec waits: execve says EINTR */
+	fd = open_or_die("x", O_RDONLY);
+	r = fcntl(fd, F_SETLEASE, F_WRLCK);
+	say("lease: a write lease on a program, an exec to interrupt: %s", res(r));
+	if (r == 0) {
+		got_sig = 0;
+		pid = fork_or_die();
+		if (!pid) {
+			struct sigaction sa = { .sa_handler = on_nothing };
+
+			sigaction(SIGUSR2, &sa, NULL);
+			execl(path("x"), "x", (char *)NULL);
+			_exit(errno == EINTR ? 4 : 5);
+		}
+		say("lease: the holder's signal: %s", wait_signal());
+		kill(pid, SIGUSR2);
+		say("lease: the interrupted exec: %s", reap(pid));
+		say("lease: F_GETLEASE after it: %s", lease_name(fcntl(fd, F_GETLEASE)));
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	}
+	close(fd);
+
+	/* a write lease taken again while its downgrade is pending stays pending
+	 * (lease_clear_pending() clears a downgrade for F_RDLCK and F_UNLCK only): the
+	 * reader that broke it killed, F_GETLEASE says F_RDLCK before and after */
+	fd = open_or_die("l", O_RDONLY);
+	r = fcntl(fd, F_SETLEASE, F_WRLCK);
+	say("lease: a write lease, a reader to kill during the break: %s", res(r));
+	if (r == 0) {
+		got_sig = 0;
+		pid = opener("l", O_RDONLY, done[1], 0);
+		say("lease: the holder's signal: %s", wait_signal());
+		kill(pid, SIGKILL);
+		say("lease: opener: %s", reap(pid));
+		say("lease: F_GETLEASE: %s", lease_name(fcntl(fd, F_GETLEASE)));
+		say("lease: F_SETLEASE F_WRLCK again: %s", res(fcntl(fd, F_SETLEASE, F_WRLCK)));
+		say("lease: F_GETLEASE: %s", lease_name(fcntl(fd, F_GETLEASE)));
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	}
+	close(fd);
+
 	/* the holder exits at the break: the open goes on */
 	pid = fork_or_die();
 	if (!pid) {

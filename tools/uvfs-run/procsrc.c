@@ -415,15 +415,26 @@ static ssize_t fix_locks(char **text, ssize_t len)
  */
 static ssize_t add_leases(char **text, ssize_t len)
 {
-	struct uvfs_lease_info v[64];
-	int n = uvfs_leases(run_fs, v, 64);
+	struct uvfs_lease_info *v = NULL;
+	int n = 0, room = 0;
 	long last = 0;
 	char *t;
 
-	if (n <= 0)
+	/* as many as there are (more may come between the two calls: again) */
+	while ((n = uvfs_leases(run_fs, v, room)) > room) {
+		struct uvfs_lease_info *nv = realloc(v, (size_t)n * 2 * sizeof(*v));
+
+		if (!nv) {
+			free(v);
+			return -ENOMEM;
+		}
+		v = nv;
+		room = n * 2;
+	}
+	if (n <= 0) {
+		free(v);
 		return len;
-	if (n > 64)
-		n = 64;  /* the newest 64: the kernel's list has no bound, this no room */
+	}
 	for (char *l = *text; l && l < *text + len; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		char *e;
 		long id = strtol(l, &e, 10);
@@ -432,15 +443,22 @@ static ssize_t add_leases(char **text, ssize_t len)
 			last = id;
 	}
 	t = realloc(*text, (size_t)len + (size_t)n * 128 + 1);
-	if (!t)
+	if (!t) {
+		free(v);
 		return -ENOMEM;
+	}
 	*text = t;
-	/* the kernel lists the newest first (hlist_add_head_percpu) */
-	for (int i = 0; i < n; i++)
+	/* the kernel lists the newest first (hlist_add_head_percpu); a lease whose taker
+	 * is gone is not shown (locks_show(): its pid is none in the reader's namespace) */
+	for (int i = 0; i < n; i++) {
+		if (run_host_tgid(v[i].pid) < 0)
+			continue;
 		len += sprintf(t + len, "%ld: LEASE  %s%s %d %02x:%02x:%lu 0 EOF\n", ++last,
 			       v[i].breaking ? "BREAKING  " : "ACTIVE    ",
 			       v[i].type == F_WRLCK ? "WRITE" : v[i].type == F_RDLCK ? "READ" : "UNLCK",
 			       v[i].pid, major(v[i].dev), minor(v[i].dev), (unsigned long)v[i].ino);
+	}
+	free(v);
 	return len;
 }
 

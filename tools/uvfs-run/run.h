@@ -162,6 +162,9 @@ enum exec_step {
 };
 /* the directory descriptor of the open an execve becomes: no descriptor's number */
 #define RUN_EXEC_MARKER (-0x75766673)
+/* the files one exec opens: a chain of scripts 5 long (binfmt_script's depth) and the
+ * last interpreter */
+#define RUN_EXEC_FILES 6
 
 struct proc {
 	pid_t tid;                   /* the host's thread id (ptrace, process_vm_*) */
@@ -214,9 +217,12 @@ struct proc {
 	 * execveat takes (a script's argv is made anew: syscalls.c, do_exec) */
 	enum exec_step exec_step;
 	int exec_hfd, exec_fd;
-	/* uvfs's file the exec runs, held until the exec's open of it has broken a
-	 * write lease (RUN_EXEC_MARKER's answer: uvfs_break_lease) */
-	struct uvfs_file *exec_file;
+	/* uvfs's files the exec opens -- a script's, each interpreter's -- held until
+	 * the exec's opens of them have broken their write leases (RUN_EXEC_MARKER's
+	 * answer: uvfs_break_lease); exec_intr: that answer was a signal's -ERESTARTSYS */
+	struct uvfs_file *exec_files[RUN_EXEC_FILES];
+	int exec_nfiles;
+	bool exec_intr;
 	/* the path uvfs follows once the kernel has run this thread's execve, and the
 	 * host file the kernel must have run (on_exec): per thread, for two threads of a
 	 * process may exec at once, and the kernel runs one of them */
@@ -239,6 +245,9 @@ struct proc {
 	enum action ho_a;
 	int ho_group;
 };
+
+/* the files held for an exec's lease breaks let go (syscalls.c) */
+void run_exec_files_put(struct proc *p);
 
 /* A call that may wait, made on a helper thread (waits.c).  Fields are the loop's
  * until the helper starts, the helper's until done, the loop's again after. */

@@ -2094,6 +2094,12 @@ static int parse_shebang(char *buf, char **name, char **arg)
 	return 0;
 }
 
+void run_exec_files_put(struct proc *p)
+{
+	while (p->exec_nfiles)
+		uvfs_fput(p->exec_files[--p->exec_nfiles]);
+}
+
 /* A file the process may execute: open (O_PATH), regular (may_open(): a symlink --
  * an O_PATH descriptor's through /proc/PID/fd/N or AT_EMPTY_PATH, or the last
  * component under AT_SYMLINK_NOFOLLOW -- ELOOP, anything else EACCES), execute
@@ -2222,8 +2228,8 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	char heads[MAX_SCRIPTS + 1][BINPRM_BUF_SIZE];
 	char *front[2 * MAX_SCRIPTS + 1];
 	const char *interp = NULL;
-	struct uvfs_file *xfile = NULL;
-	int nfront = 0, fd, hfd, xfd, err = get_path(p, path_addr, path);
+	struct uvfs_file *xfiles[RUN_EXEC_FILES];
+	int nfront = 0, nx = 0, fd, hfd, xfd, err = get_path(p, path_addr, path);
 	unsigned long empty;
 	struct stat xst;
 
@@ -2253,9 +2259,19 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 			break;
 		err = depth == MAX_SCRIPTS ? -ELOOP : parse_shebang(h, &name, &arg);
 		ifd = err ? err : exec_open(p, AT_FDCWD, name, 0);
+		/* the script's file, whose lease the exec's open breaks first */
+		if (ifd >= 0 && !(xfiles[nx] = uvfs_fget(T(p), fd))) {
+			uvfs_close(T(p), ifd);
+			ifd = -EBADF;
+		}
+		if (ifd >= 0)
+			nx++;
 		uvfs_close(T(p), fd);
-		if (ifd < 0)
+		if (ifd < 0) {
+			while (nx)
+				uvfs_fput(xfiles[--nx]);
 			return skip(r, ifd);
+		}
 		fd = ifd;
 		/* this level's arguments go in front of the last level's */
 		memmove(front + 1 + !!arg, front, (size_t)nfront * sizeof(front[0]));
@@ -2272,6 +2288,8 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		hfd = -ENOEXEC;
 	if (hfd < 0) {
 		uvfs_close(T(p), fd);
+		while (nx)
+			uvfs_fput(xfiles[--nx]);
 		return skip(r, hfd);
 	}
 	/* the very file uvfs checked, opened here to be installed in the process: the
@@ -2285,12 +2303,16 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	xfd = open(link, O_RDONLY | O_CLOEXEC);
 	err = xfd < 0 ? -errno : fstat(xfd, &xst) ? -errno : 0;
 	/* uvfs's file, for the exec's open to break a lease with (the marker's answer) */
-	if (!err && !(xfile = uvfs_fget(T(p), fd)))
+	if (!err && !(xfiles[nx] = uvfs_fget(T(p), fd)))
 		err = -EBADF;
+	if (!err)
+		nx++;
 	uvfs_close(T(p), fd);
 	if (err) {
 		if (xfd >= 0)
 			close(xfd);
+		while (nx)
+			uvfs_fput(xfiles[--nx]);
 		return skip(r, err);
 	}
 	/* execveat's empty name, one byte below the stack: another thread could make it
@@ -2300,7 +2322,8 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	empty = scratch(r, 1);
 	if (mem_write(p->tid, empty, "", 1)) {
 		close(xfd);
-		uvfs_fput(xfile);
+		while (nx)
+			uvfs_fput(xfiles[--nx]);
 		return skip(r, -EFAULT);
 	}
 	p->exec_dev = xst.st_dev;
@@ -2321,7 +2344,8 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		argv = put_script_argv(p, r, argv, front, nfront, empty);
 		if (!argv) {
 			close(xfd);
-			uvfs_fput(xfile);
+			while (nx)
+				uvfs_fput(xfiles[--nx]);
 			return skip(r, -E2BIG);  /* no room below the stack for the arguments */
 		}
 	}
@@ -2330,8 +2354,9 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	p->exec_envp = envp;
 	p->exec_empty = empty;
 	p->exec_hfd = xfd;
-	uvfs_fput(p->exec_file);
-	p->exec_file = xfile;
+	run_exec_files_put(p);
+	memcpy(p->exec_files, xfiles, sizeof(xfiles));
+	p->exec_nfiles = nx;
 	p->exec_step = EX_INSTALL;
 	/* on to the notified open that installs it (run_syscall, trace.c's exec_stop) */
 	r->orig_rax = SYS_openat;
@@ -2623,24 +2648,23 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	    iarg(A0(r)) == RUN_EXEC_MARKER) {
 		/* do_open_execat(): the exec opens the file for reading, which breaks a
 		 * write lease on it down to a read lease and waits for the holder, as any
-		 * open does -- on a helper (ACT_WAIT), where it may wait.  Deliberately,
-		 * a signal meanwhile makes the wait begin again after its handler
-		 * (ERESTARTNOINTR: the marker's open is made again), where Linux's execve
-		 * says EINTR without SA_RESTART: the exec's steps have no way back to
-		 * the program's execve but its end (trace.c, exec_stop) */
-		if (p->exec_file) {
+		 * open does -- each file's in turn, the script's before its interpreter's
+		 * (binfmt_script's open_exec()) -- on a helper (ACT_WAIT), where it may
+		 * wait.  A signal meanwhile: -ERESTARTSYS, and at this open's exit the
+		 * program's execve is given it back (trace.c, exec_stop), for the
+		 * signal's delivery to make EINTR of it or make it again */
+		for (int i = 0; i < p->exec_nfiles; i++) {
 			uvfs_set_nowait(!run_on_helper);
-			ret = uvfs_break_lease(T(p), p->exec_file, O_RDONLY);
+			ret = uvfs_break_lease(T(p), p->exec_files[i], O_RDONLY);
 			uvfs_set_nowait(false);
 			if (ret == -UVFS_EWOULDWAIT)
 				return ACT_WAIT;
-			if (ret == -UVFS_ERESTARTSYS)
-				ret = -513;  /* ERESTARTNOINTR */
-			if (ret)
+			if (ret) {
+				p->exec_intr = ret == -UVFS_ERESTARTSYS;
 				return skip(r, ret);
-			uvfs_fput(p->exec_file);
-			p->exec_file = NULL;
+			}
 		}
+		run_exec_files_put(p);
 		p->inst_hfd = p->exec_hfd;
 		p->exec_hfd = -1;
 		p->inst_ufd = -1;

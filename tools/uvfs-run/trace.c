@@ -294,8 +294,7 @@ static void proc_del(struct proc *p)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
-	uvfs_fput(p->exec_file);
-	p->exec_file = NULL;
+	run_exec_files_put(p);
 	pthread_mutex_lock(&procs_lock);
 	while (*pp != p)
 		pp = &(*pp)->next;
@@ -1032,11 +1031,11 @@ static void exec_done(struct proc *p, long ret)
 	struct user_regs_struct r = p->exec_regs;
 
 	p->exec_step = EX_NONE;
+	p->exec_intr = false;
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = p->exec_fd = -1;
-	uvfs_fput(p->exec_file);
-	p->exec_file = NULL;
+	run_exec_files_put(p);
 	free(p->exec_path);  /* no exec for uvfs to follow */
 	p->exec_path = NULL;
 	r.rax = (unsigned long long)ret;
@@ -1087,6 +1086,14 @@ static void exec_stop(struct proc *p)
 	ret = (long)info.exit.rval;
 	switch (p->exec_step) {
 	case EX_INSTALL:
+		if (ret == -ERESTARTSYS && p->exec_intr) {
+			/* a signal ended the wait of the exec's lease break (syscalls.c):
+			 * the program's execve returns -ERESTARTSYS, registers and all, and
+			 * the signal's delivery makes EINTR of it or makes it again, as
+			 * do_open_execat()'s failed break_lease() would */
+			p->exec_intr = false;
+			return exec_done(p, ret);
+		}
 		if (ret <= -ERESTARTSYS && ret >= -ERESTART_RESTARTBLOCK)
 			return resume(p->tid, PTRACE_SYSCALL, 0);  /* made again after a signal */
 		if (ret < 0)
@@ -1191,8 +1198,7 @@ static void on_exec(struct proc *p)
 	if (p->exec_hfd >= 0)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
-	uvfs_fput(p->exec_file);
-	p->exec_file = NULL;
+	run_exec_files_put(p);
 	if (p->exec_path) {
 		char exe[64];
 		struct stat st;
