@@ -38,28 +38,10 @@
 #define MOUNT_DATA_MAX 4095
 
 
-/* lock_mount(): nothing is mounted in an unmounted (lazily detached) mount, nor on
- * what the filesystem marked so (cant_mount(): procfs's fd/N and fdinfo/N), nor
- * (d_set_mounted()) on a removed directory or in a removed tree: ENOENT */
-static bool cant_mount(const struct path *path)
-{
-	const struct dentry *d = path->dentry;
-
-	if (path->mnt->mnt_flags & MNT_UMOUNT)
-		return true;
-	if (d_cant_mount(d))
-		return true;
-	if (d_unlinked(d))
-		return true;
-	for (d = d->d_parent; !IS_ROOT(d); d = d->d_parent)
-		if (d_unhashed(d))
-			return true;
-	return false;
-}
-
-/* attach_recursive_mnt()'s get_mountpoint() of the source's root (kept for a tuck):
- * an unlinked directory, or one in a removed tree, is no mount point: ENOENT, for a
- * bind, a move, an attach of a detached tree and MOVE_MOUNT_BENEATH alike */
+/* d_set_mounted(): a removed directory, or one in a removed tree, is no mount point --
+ * a target's (lock_mount()), or a source's root (attach_recursive_mnt()'s
+ * get_mountpoint(), for a tuck): ENOENT, for a bind, a move, an attach of a detached
+ * tree and MOVE_MOUNT_BENEATH alike */
 static bool root_unlinked(const struct dentry *d)
 {
 	if (d_unlinked(d))
@@ -68,6 +50,15 @@ static bool root_unlinked(const struct dentry *d)
 		if (d_unhashed(d))
 			return true;
 	return false;
+}
+
+/* lock_mount(): nothing is mounted in an unmounted (lazily detached) mount, nor on
+ * what the filesystem marked so (cant_mount(): procfs's fd/N and fdinfo/N), nor on a
+ * removed directory: ENOENT */
+static bool cant_mount(const struct path *path)
+{
+	return (path->mnt->mnt_flags & MNT_UMOUNT) || d_cant_mount(path->dentry) ||
+	       root_unlinked(path->dentry);
 }
 
 /* graft_tree()'s check: a directory on a directory, anything else on anything else */
