@@ -459,6 +459,8 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 struct run_wait *run_wait_reap(void);   /* a helper that is done, or NULL */
 void run_wait_free(struct run_wait *w);
 void run_waits_tick(void);
+/* the waits of callers already gone ended, before a lease call (waits.c) */
+void run_waits_settle(void);
 void run_waits_raise(const struct proc *p, bool wait);
 
 /* unixsock.c: bind, connect and sendto (with an address) of a notified call: the

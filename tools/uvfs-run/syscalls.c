@@ -2459,6 +2459,7 @@ static enum action fcntl_setlease(struct proc *p, struct user_regs_struct *r, in
 	FILE *sysctl = fopen("/proc/sys/fs/lease-break-time", "re");
 	int ret, s, secs;
 
+	run_waits_settle();  /* a killed opener's open counts no more */
 	if (sysctl) {
 		if (fscanf(sysctl, "%d", &secs) == 1)
 			(void)uvfs_set_lease_break_time(run_fs, secs);

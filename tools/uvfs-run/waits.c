@@ -32,16 +32,20 @@
  * that is gone (killed, its notification no longer valid) raises it too, so that
  * nothing is left waiting on its behalf: fifo_open's err_rd undoes the reader.
  *
- * Threads: the loop's thread makes and reaps helpers and alone touches the list;
- * a helper writes its result, then sets done (release) and writes the eventfd.  A
- * struct proc a helper uses is kept (proc->busy) until the loop has reaped it.
+ * Threads: the loop's thread makes and reaps helpers and alone changes the list; a
+ * worker about to answer a lease call looks through it (run_waits_settle), under
+ * helpers_lock; a helper writes its result, then sets done (release) and writes the
+ * eventfd.  A struct proc a helper uses is kept (proc->busy) until the loop has reaped
+ * it.
  *
  * Locking:
  *
  *   what                     protected by
  *   -----------------------  ---------------------------------------------------
- *   helpers, nhelpers        the loop's thread only
- *   helper.done              atomic: set by the helper after its result
+ *   helpers (the list)       helpers_lock, taken by the loop's thread to change it
+ *                            and by a worker to read it; nhelpers the loop's only
+ *   helper.done, .raised     atomic: done set by the helper after its result, raised
+ *                            by whoever raises its uvfs_intr first
  *   helper's result fields   written by the helper before done, read after
  *   everything else in it    immutable while the helper runs
  */
@@ -65,6 +69,7 @@
 #include "run.h"
 
 static struct run_wait *helpers;
+static pthread_mutex_t helpers_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nhelpers;
 static int done_fd = -1, tick_fd = -1;
 
@@ -229,8 +234,10 @@ int run_wait_start(struct proc *p, const struct seccomp_notif *req,
 		return -err;
 	}
 	run_proc_hold(p);
+	pthread_mutex_lock(&helpers_lock);
 	w->next = helpers;
 	helpers = w;
+	pthread_mutex_unlock(&helpers_lock);
 	if (!nhelpers++)
 		tick_arm(true);
 	return 0;
@@ -246,7 +253,9 @@ struct run_wait *run_wait_reap(void)
 
 		if (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE))
 			continue;
+		pthread_mutex_lock(&helpers_lock);
 		*pw = w->next;
+		pthread_mutex_unlock(&helpers_lock);
 		pthread_join(w->thread, NULL);
 		if (!--nhelpers)
 			tick_arm(false);
@@ -319,10 +328,9 @@ void run_waits_raise(const struct proc *p, bool wait)
 	for (struct run_wait *w = helpers; w; w = w->next) {
 		if (w->p != p)
 			continue;
-		if (!w->raised && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE)) {
-			w->raised = true;
+		if (!__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) &&
+		    !__atomic_exchange_n(&w->raised, true, __ATOMIC_ACQ_REL))
 			uvfs_intr_raise(run_fs, w->in);
-		}
 		/* a raised wait ends at once: uvfs_intr wakes it (bounded all the same) */
 		for (int i = 0; wait && i < 1000 && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE); i++)
 			usleep(1000);
@@ -340,13 +348,35 @@ void run_waits_tick(void)
 	for (struct run_wait *w = helpers; w; w = w->next) {
 		bool gone;
 
-		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) || w->raised)
+		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&w->raised, __ATOMIC_ACQUIRE))
 			continue;
 		gone = w->p->dead ||
 		       (w->notified && seccomp_notify_id_valid(run_notify_fd, w->req.id));
-		if (gone || signal_for(w->p->tid, w->p->up->tgid)) {
-			w->raised = true;
+		if ((gone || signal_for(w->p->tid, w->p->up->tgid)) &&
+		    !__atomic_exchange_n(&w->raised, true, __ATOMIC_ACQ_REL))
 			uvfs_intr_raise(run_fs, w->in);
-		}
 	}
+}
+
+/*
+ * Before a lease is taken or looked at (F_SETLEASE, F_GETLEASE): the waits of callers
+ * already gone end first.  The tick ends them within 10 ms, but a holder that has
+ * reaped an opener it killed must find that open gone, as the kernel's is by then
+ * (its count of readers or writers would refuse a write lease: EAGAIN).  Bounded: a
+ * raised wait ends at once.
+ */
+void run_waits_settle(void)
+{
+	pthread_mutex_lock(&helpers_lock);
+	for (struct run_wait *w = helpers; w; w = w->next) {
+		if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) || !w->notified ||
+		    !seccomp_notify_id_valid(run_notify_fd, w->req.id))
+			continue;
+		if (!__atomic_exchange_n(&w->raised, true, __ATOMIC_ACQ_REL))
+			uvfs_intr_raise(run_fs, w->in);
+		for (int i = 0; i < 1000 && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE); i++)
+			usleep(100);
+	}
+	pthread_mutex_unlock(&helpers_lock);
 }
