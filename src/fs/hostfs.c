@@ -19,10 +19,10 @@
  * truncate, link) goes through its own descriptor: /proc/self/fd/N of the host's
  * procfs reopens exactly that object, so the host's procfs must be mounted.
  *
- * The cache.  This first version keeps a dentry only while something references it
- * (SB_ALWAYS_DELETE, as procfs does): a walk asks the host at each component, which is
- * what the default coherence, "always", would cost anyway, and memory is bounded by
- * what is in use.  Inodes are shared by every dentry of one host object through a hash
+ * The cache.  The dentries looked up stay cached, positive ones and (where they can be
+ * checked cheaply) misses, in an LRU of their own (struct lru_slot): unused ones
+ * beyond uvfs_config's max_host_dentries are evicted by ->shrink at the end of a call,
+ * so memory and host descriptors are bounded whatever a program walks.  Inodes are shared by every dentry of one host object through a hash
  * on (st_dev, st_ino), so hard links are one inode as on the kernel.  A referenced
  * dentry (a cwd, an open file's) is revalidated when a walk finds it in the dcache:
  * the host's answer for (parent, name) must still be the same object (the kernel's
