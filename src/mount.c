@@ -501,20 +501,30 @@ static int path_mount(struct uvfs_task *task, const char *source, const struct p
 	return do_new_mount(task, path, fstype, sb_flags, mnt_flags, source, data);
 }
 
+/* mount(2)'s arguments before anything else: a task, copy_mount_string()'s copies of
+ * the strings (EFAULT for no target, EINVAL for a type or source past a page) */
+static int mount_args_check(const struct uvfs_task *task, const char *source,
+			    const char *target, const char *fstype)
+{
+	if (!task)
+		return -EINVAL;
+	if (!target)
+		return -EFAULT;
+	if ((fstype && strnlen(fstype, UVFS_PATH_MAX) == UVFS_PATH_MAX) ||
+	    (source && strnlen(source, UVFS_PATH_MAX) == UVFS_PATH_MAX))
+		return -EINVAL;
+	return 0;
+}
+
 int uvfs_mount2(struct uvfs_task *task, const char *source, const char *target,
 		const char *fstype, unsigned long flags, const char *data)
 {
 	struct path mp;
 	int err;
 
-	if (!task)
-		return -EINVAL;
-	/* copy_mount_string(): the strings are copied (EFAULT) before the walk */
-	if (!target)
-		return -EFAULT;
-	if ((fstype && strnlen(fstype, UVFS_PATH_MAX) == UVFS_PATH_MAX) ||
-	    (source && strnlen(source, UVFS_PATH_MAX) == UVFS_PATH_MAX))
-		return -EINVAL;
+	err = mount_args_check(task, source, target, fstype);
+	if (err)
+		return err;
 	task_enter(task);
 	err = filename_lookup(task, AT_FDCWD, target, LOOKUP_FOLLOW, &mp);
 	if (!err) {
@@ -591,16 +601,12 @@ int uvfs_mount2_mkdirs(struct uvfs_task *task, const char *source, const char *t
 	struct path mp;
 	int err;
 
-	if (!task)
-		return -EINVAL;
-	if (!target)
-		return -EFAULT;
+	err = mount_args_check(task, source, target, fstype);
+	if (err)
+		return err;
 	len = strnlen(target, sizeof(buf));
 	if (len == sizeof(buf))
 		return -ENAMETOOLONG;
-	if ((fstype && strnlen(fstype, UVFS_PATH_MAX) == UVFS_PATH_MAX) ||
-	    (source && strnlen(source, UVFS_PATH_MAX) == UVFS_PATH_MAX))
-		return -EINVAL;
 	memcpy(buf, target, len + 1);
 	/* what is made, held until the mount is done: a component at most per '/' */
 	for (size_t i = 0; i < len; i++)
