@@ -52,6 +52,27 @@ for what, fd in (("O_PATH", mp), ("its dup", os.dup(mp)), ("O_RDONLY", os.open(d
           "readahead", call("readahead", fd, ctypes.c_long(0), ctypes.c_size_t(4096)),
           "sync_file_range", call("sync_file_range", fd, ctypes.c_long(0), ctypes.c_long(0), 1))
 print("anonymous mmap", mm(-1, 3, 0x22))
+# ... and flock; and on numbers of other groups: a dup2 to 100 and to 5000 (the top
+# group), a descriptor received over a unix socket, an O_PATH descriptor held across
+# an exec -- each trapped on its own number's group (filter.c, RUN_GROUP_ODD)
+import fcntl, socket, subprocess
+def fl(fd):
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB); return "ok"
+    except OSError as e: return errno.errorcode[e.errno]
+os.dup2(mp, 100); os.dup2(mp, 5000)
+a, b = socket.socketpair(socket.AF_UNIX)
+socket.send_fds(a, [b"x"], [mp]); got = socket.recv_fds(b, 1, 1)[1][0]
+for what, fd in (("O_PATH", mp), ("dup2 to 100", 100), ("dup2 to 5000", 5000), ("received", got)):
+    print(what, "flock", fl(fd), "mmap", mm(fd), "fadvise", os.strerror(libc.posix_fadvise(fd, 0, 0, 4)))
+print("the O_RDONLY one: flock", fl(os.open(d + "/m", os.O_RDONLY)))
+os.set_inheritable(100, True)
+print(subprocess.run([sys.executable, "-c", "import ctypes, errno; l = ctypes.CDLL(None, use_errno=True); "
+                      "l.mmap.restype = ctypes.c_void_p; "
+                      "l.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]; "
+                      "a = l.mmap(None, 4096, 1, 2, 100, 0); "
+                      "print('after exec: mmap', 'ok' if a not in (None, 2**64 - 1) else errno.errorcode[ctypes.get_errno()])"],
+                     pass_fds=[100], capture_output=True, text=True).stdout.strip())
 # /proc/self/fd/N of a descriptor only the kernel holds, reopened: the program's
 # O_DIRECTORY kept (ENOTDIR before the eventfd's ENXIO; gVisor's B236035339)
 e = os.eventfd(0)

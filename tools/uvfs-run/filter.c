@@ -166,17 +166,25 @@ static const int by_fd0[] = {
 	SYS_preadv, SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_lseek, SYS_fstat,
 	SYS_close, SYS_fcntl, SYS_getdents, SYS_getdents64, SYS_dup, SYS_fsync,
 	SYS_fdatasync, SYS_ftruncate, SYS_fallocate, SYS_ioctl, SYS_fchmod, SYS_fchown, SYS_fchdir, SYS_fstatfs,
-	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr, SYS_flock,
-	SYS_fadvise64, SYS_readahead, SYS_sync_file_range,
+	SYS_fgetxattr, SYS_flistxattr, SYS_fsetxattr, SYS_fremovexattr,
 };
 /* ... or the second: dup2 and dup3 onto a uvfs number close uvfs's descriptor;
  * sendfile(out, in) and tee(in, out) read one */
 static const int by_fd1[] = { SYS_dup2, SYS_dup3, SYS_sendfile, SYS_tee };
 /* ... or the third: copy_file_range(in, off, out) and splice(in, off, out) */
 static const int by_fd2[] = { SYS_copy_file_range, SYS_splice };
-/* ... or the fifth: mmap of a file (not MAP_ANONYMOUS, whose descriptor is -1 by
- * custom and ignored: the top group's range holds it) */
-static const int by_fd4[] = { SYS_mmap };
+/*
+ * Calls the stand-in answers as Linux answers the file, but for two kinds of uvfs
+ * descriptor: an O_PATH one (its stand-in is the null device, which maps, advises and
+ * locks where Linux's fget()/fdget() says EBADF) and a fifo (fadvise: ESPIPE, where
+ * the null device advises).  Trapped only on the numbers such a descriptor has had
+ * (RUN_GROUP_ODD): the loader's mmap of every library on the number 3 its open was
+ * given stops for nothing -- five stops of ~30 us an exec of /bin/true, 72 in a
+ * start-stop-daemon start.  By the first argument, and mmap of a file by the fifth
+ * (not MAP_ANONYMOUS, whose descriptor is -1 by custom and ignored).
+ */
+static const int odd_fd0[] = { SYS_fadvise64, SYS_readahead, SYS_sync_file_range, SYS_flock };
+static const int odd_fd4[] = { SYS_mmap };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -190,9 +198,11 @@ int run_fd_group(int fd)
 	return 33 - __builtin_clz((unsigned int)fd);
 }
 
-/* The numbers [lo, hi] of a group */
+/* The numbers [lo, hi] of a group (an odd one's: its group of numbers') */
 static void group_range(int g, unsigned int *lo, unsigned int *hi)
 {
+	if (g >= RUN_GROUP_ODD)
+		g -= RUN_GROUP_ODD;
 	if (g < 4) {
 		*lo = *hi = (unsigned int)g;
 	} else if (g < RUN_GROUP_ALL - 1) {
@@ -212,6 +222,29 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
 #define JUMP(code, k, jt, jf) \
 	((struct sock_filter)BPF_JUMP(code, k, (unsigned char)(jt), (unsigned char)(jf)))
 
+/* The calls group g's filter traps, each with the argument that holds the number
+ * (0, 1, 2; 3 for mmap's fifth): a group of numbers' by_fd*, an odd group's odd_fd*,
+ * RUN_GROUP_ALL's both.  Returns how many. */
+static size_t watch_calls(int g, int nr[], int arg[])
+{
+	static const struct { const int *nr; size_t n; int arg; bool odd; } lists[] = {
+		{ by_fd0, N(by_fd0), 0, false }, { by_fd1, N(by_fd1), 1, false },
+		{ by_fd2, N(by_fd2), 2, false }, { odd_fd0, N(odd_fd0), 0, true },
+		{ odd_fd4, N(odd_fd4), 3, true },
+	};
+	size_t k = 0;
+
+	for (size_t l = 0; l < N(lists); l++) {
+		if (g != RUN_GROUP_ALL && lists[l].odd != (g >= RUN_GROUP_ODD))
+			continue;
+		for (size_t i = 0; i < lists[l].n; i++, k++) {
+			nr[k] = lists[l].nr[i];
+			arg[k] = lists[l].arg;
+		}
+	}
+	return k;
+}
+
 /*
  * The watching filter of group g, into out (RUN_WATCH_MAX instructions at most);
  * returns how many.  The kernel reads a descriptor argument as an unsigned int (the
@@ -219,8 +252,8 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
  * forward:
  *
  *	0	A = nr
- *	1..	A == each call of by_fd0 -> chk0, of by_fd1 -> chk1, of by_fd2 -> chk2,
- *		of by_fd4 -> chk4
+ *	1..	A == each call of watch_calls() -> the check of its argument: chk0,
+ *		chk1, chk2, or chk4 (mmap's fifth)
  *	allow	ALLOW
  *	chk4	A = arg3; A & MAP_ANONYMOUS -> allow0; A = arg4; lo <= A <= hi -> trace;
  *		else allow0
@@ -232,8 +265,8 @@ static void group_range(int g, unsigned int *lo, unsigned int *hi)
  */
 int run_watch_filter(int g, struct sock_filter *out)
 {
-	const size_t n0 = N(by_fd0), n1 = N(by_fd1), n2 = N(by_fd2), n4 = N(by_fd4),
-		     njeq = n0 + n1 + n2 + n4;
+	int nr[RUN_WATCH_MAX], arg[RUN_WATCH_MAX];
+	const size_t njeq = watch_calls(g, nr, arg);
 	const size_t allow = 1 + njeq, chk4 = allow + 1, chk1 = chk4 + 5, chk2 = chk1 + 3,
 		     chk0 = chk2 + 3, allow0 = chk0 + 3, trace = allow0 + 1;
 	const size_t chk[4] = { chk0, chk1, chk2, chk4 };
@@ -241,12 +274,12 @@ int run_watch_filter(int g, struct sock_filter *out)
 	size_t k = 0;
 
 	_Static_assert(RUN_GROUP_TOP == 1 << (RUN_GROUP_ALL - 3) && RUN_GROUP_ALL < RUN_GROUP_SOCK &&
-		       RUN_GROUP_SOCK < 32,
-		       "the groups double up to RUN_GROUP_TOP; uproc.watched has a bit for each");
-	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(by_fd4) + 17 <= RUN_WATCH_MAX,
-		       "the watching filter fits RUN_WATCH_MAX");
-	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(by_fd4) + 17 < 256,
-		       "every jump fits BPF's 8-bit offsets");
+		       RUN_GROUP_SOCK < RUN_GROUP_ODD && RUN_GROUP_ODD + RUN_GROUP_ALL - 1 < 32,
+		       "the groups double up to RUN_GROUP_TOP; uproc.watched has a bit for each, "
+		       "and for the odd group of each");
+	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(odd_fd0) + N(odd_fd4) + 17 <=
+		       RUN_WATCH_MAX, "RUN_GROUP_ALL's filter fits RUN_WATCH_MAX");
+	_Static_assert(RUN_WATCH_MAX < 256, "every jump fits BPF's 8-bit offsets");
 	if (g == RUN_GROUP_SOCK) {
 		/* A = nr; each of sock_watch_nr -> trace; else allow */
 		const size_t n = N(sock_watch_nr);
@@ -262,13 +295,8 @@ int run_watch_filter(int g, struct sock_filter *out)
 	}
 	group_range(g, &lo, &hi);
 	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-	for (size_t i = 0; i < njeq; i++, k++) {
-		size_t a = i < n0 ? 0 : i < n0 + n1 ? 1 : i < n0 + n1 + n2 ? 2 : 3;
-		int nr = a == 0 ? by_fd0[i] : a == 1 ? by_fd1[i - n0] :
-			 a == 2 ? by_fd2[i - n0 - n1] : by_fd4[i - n0 - n1 - n2];
-
-		out[k] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr, chk[a] - k - 1, 0);
-	}
+	for (size_t i = 0; i < njeq; i++, k++)
+		out[k] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr[i], chk[arg[i]] - k - 1, 0);
 	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	assert(k == chk4);
 	out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(3));
@@ -281,10 +309,10 @@ int run_watch_filter(int g, struct sock_filter *out)
 	k++;
 	assert(k == chk1);
 	for (int a = 1; a <= 3; a++) {
-		int arg = a % 3;  /* 1, 2, then 0 */
-		size_t miss = arg ? chk0 : allow0;
+		int i = a % 3;  /* 1, 2, then 0 */
+		size_t miss = i ? chk0 : allow0;
 
-		out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(arg));
+		out[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(i));
 		out[k] = JUMP(BPF_JMP | BPF_JGE | BPF_K, lo, 0, miss - k - 1);
 		k++;
 		out[k] = JUMP(BPF_JMP | BPF_JGT | BPF_K, hi, miss - k - 1, trace - k - 1);
@@ -292,6 +320,7 @@ int run_watch_filter(int g, struct sock_filter *out)
 	}
 	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	out[k++] = STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	assert(k <= RUN_WATCH_MAX);
 	return (int)k;
 }
 

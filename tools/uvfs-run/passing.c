@@ -518,7 +518,7 @@ static void install(struct proc *p, int fd, struct uvfs_file *file, int flags)
 		fprintf(stderr, "uvfs-run: descriptor %d: %s\n", fd, strerror(-err));
 		return;
 	}
-	p->watch_more |= 1u << run_fd_group(fd);
+	p->watch_more |= run_fd_watch(p, fd);
 }
 
 struct recv_ctx {

@@ -124,8 +124,9 @@ struct uproc {
 	 * made (pkey: the act lock) */
 	char key[160], pkey[160];
 	unsigned int threads_made;   /* threads it has made, for their numbers (atomic) */
-	unsigned int watched;        /* the groups (run_fd_group) the process's filters
-				      * trap descriptor calls on: a fork's child has its
+	unsigned int watched;        /* the groups (run_fd_group, RUN_GROUP_ODD + group,
+				      * RUN_GROUP_SOCK) the process's filters trap
+				      * descriptor calls on: a fork's child has its
 				      * parent's, exec keeps them */
 	/* act lock: while its threads' credentials differ (a raw set*id made by one
 	 * thread: credentials are per thread in the kernel), the thread whose the task
@@ -332,7 +333,17 @@ int run_install_filter(void);
 /* not a group of numbers: the filter that stops sendmsg, sendmmsg, recvmsg and
  * recvmmsg, installed when the process makes a unix socket (filter.c) */
 #define RUN_GROUP_SOCK 16
+/* RUN_GROUP_ODD + g: the numbers of group g once an O_PATH descriptor or a fifo of
+ * uvfs's has had one of them: the calls their stand-in answers otherwise than Linux
+ * does the file (mmap, fadvise64, readahead, sync_file_range, flock: filter.c) */
+#define RUN_GROUP_ODD 17
+/* what RUN_GROUP_ALL's filter traps: every group's calls and every odd group's */
+#define RUN_WATCH_ALL (~(1u << RUN_GROUP_SOCK))
 int run_fd_group(int fd);
+/* the groups a filter must watch for uvfs's descriptor fd (syscalls.c): its number's
+ * group, and that group's odd one for an O_PATH descriptor or a fifo */
+struct proc;
+unsigned int run_fd_watch(struct proc *p, int fd);
 /* group g's watching filter into out: its length */
 #define RUN_WATCH_MAX 64
 struct sock_filter;

@@ -3455,6 +3455,7 @@ out:
 int run_installed(struct proc *p, long ret)
 {
 	int ufd = p->inst_ufd, err;
+	unsigned int want;
 
 	p->inst_ufd = -1;
 	if (ufd < 0 || ret < 0) {
@@ -3472,9 +3473,24 @@ int run_installed(struct proc *p, long ret)
 			return -1;
 		}
 	}
-	/* read on a helper thread too (waits.c) while the loop adds to it */
-	return __atomic_load_n(&p->up->watched, __ATOMIC_RELAXED) & (1u << run_fd_group((int)ret)) ?
-	       -1 : run_fd_group((int)ret);
+	/* read on a helper thread too (waits.c) while the loop adds to it; the first
+	 * group not watched yet goes in at the stop the caller is asked for, the rest
+	 * after it (watch_next()) */
+	want = run_fd_watch(p, (int)ret) & ~__atomic_load_n(&p->up->watched, __ATOMIC_RELAXED);
+	if (!want)
+		return -1;
+	p->watch_more |= want & (want - 1);
+	return __builtin_ctz(want);
+}
+
+unsigned int run_fd_watch(struct proc *p, int fd)
+{
+	int g = run_fd_group(fd), fl = uvfs_fcntl(T(p), fd, F_GETFL, 0);
+	struct stat st;
+
+	if (fl >= 0 && ((fl & O_PATH) || (!uvfs_fstat(T(p), fd, &st) && S_ISFIFO(st.st_mode))))
+		return 1u << g | 1u << (RUN_GROUP_ODD + g);
+	return 1u << g;
 }
 
 /* The calls that may make a uvfs file larger */

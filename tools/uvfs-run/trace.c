@@ -987,8 +987,7 @@ static void watch_step(struct proc *p)
 		if (info.exit.rval)
 			watch_fail(p, p->inj_group, info.exit.rval);
 		else if (p->inj_group == RUN_GROUP_ALL)
-			__atomic_or_fetch(&p->up->watched, (2u << RUN_GROUP_ALL) - 1,
-					  __ATOMIC_RELAXED);
+			__atomic_or_fetch(&p->up->watched, RUN_WATCH_ALL, __ATOMIC_RELAXED);
 		else  /* a helper reads it (run_installed) */
 			__atomic_or_fetch(&p->up->watched, 1u << p->inj_group, __ATOMIC_RELAXED);
 		run_stat_add(watches, !info.exit.rval);
@@ -1125,7 +1124,7 @@ static void on_syscall_exit(struct proc *p)
 	if (p->watch_all && watch_start(p, &regs, RUN_GROUP_ALL))
 		return;
 	if (p->new_ufd >= 0)
-		p->watch_more |= 1u << run_fd_group(p->new_ufd);
+		p->watch_more |= run_fd_watch(p, p->new_ufd);
 	if (watch_next(p, &regs))
 		return;
 	resume(p->tid, PTRACE_CONT, 0);
@@ -1287,10 +1286,11 @@ static void watch_after_notify(struct proc *p)
 	p->watch_group = -1;
 	/* just after the notified call, or not at all: a stop elsewhere (the process
 	 * ran another program meanwhile) would send it back two bytes into whatever is
-	 * before its instruction pointer */
-	if (p->up->watched & (1u << g) || ptrace(PTRACE_GETREGS, p->tid, 0, &regs) ||
-	    regs.rip != p->watch_rip || (long)regs.orig_rax != p->watch_nr ||
-	    !watch_start(p, &regs, g))
+	 * before its instruction pointer.  g first, then the rest run_installed() left
+	 * (an O_PATH descriptor's odd group) */
+	p->watch_more |= 1u << g;
+	if (ptrace(PTRACE_GETREGS, p->tid, 0, &regs) || regs.rip != p->watch_rip ||
+	    (long)regs.orig_rax != p->watch_nr || !watch_next(p, &regs))
 		resume(p->tid, cont_of(p), 0);
 }
 
