@@ -12,6 +12,7 @@
 #include "leases.h"
 #include "rcu_defer.h"
 #include "slab.h"
+#include "standin.h"
 #include "task.h"
 
 struct file *alloc_empty_file(struct uvfs *fs)
@@ -85,6 +86,7 @@ void fput(struct file *f)
 	 * gave it something since (memfs: the memfd of its data, for an exec) */
 	if ((!(f->f_mode & FMODE_PATH) || f->private_data) && f->f_op && f->f_op->release)
 		f->f_op->release(inode, f);
+	standin_release(f);
 	if ((f->f_mode & FMODE_WRITE) && S_ISREG(inode->i_mode)) {
 		put_write_access(inode);  /* __fput(): put_file_access() */
 		f->f_path.mnt->mnt_writers--;

@@ -35,6 +35,8 @@ struct file {
 	int f_sig;                          /* F_SETSIG's signal (0: SIGIO), f_owner.signum */
 	void *private_data;                 /* the filesystem's: set by ->open, freed by
 					     * ->release (hostfs: the host descriptor) */
+	struct standin *f_standin;          /* ns_lock: the embedder's stand-in it was
+					     * handed (simple_standin), or NULL */
 };
 
 /* alloc_empty_file - the memory of a file, allocated before an open changes anything

@@ -232,8 +232,14 @@ struct uvfs {
 	struct fsnotify_state *fsn;
 	/* ns_lock: every file lease (leases.c), and the breakers' queue */
 	struct file_lease *leases;
+	struct lease_breaker *lease_breakers;
+	struct lease_lost *leases_lost;  /* uvfs_lease_lost_take()'s queue */
+	bool leases_lost_any;           /* atomic: leases_lost is not empty */
 	struct uvfs_waitq lease_wait;
 	int lease_break_time;           /* ns_lock: seconds (fs.lease-break-time; 45) */
+	/* ns_lock: the embedder's stand-ins of open inodes with no place of their own
+	 * for one (standin.c) */
+	struct standin *standins;
 	/* ns_lock: anon_inodefs, made at the first file with no name (anon_inodes.c) */
 	struct anon_inodes *anon_inodes;
 	struct cds_list_head tasks;     /* ns_lock; struct uvfs_task.t_list */

@@ -22,6 +22,10 @@
  *   what                          protected by
  *   ----------------------------  -------------------------------------------------
  *   uvfs.leases, each lease       ns_lock
+ *   uvfs.lease_breakers, each     ns_lock (each on its waiter's stack, listed while
+ *                                 it waits)
+ *   uvfs.leases_lost              ns_lock; leases_lost_any is also read without it
+ *                                 (atomic), set under it
  *   uvfs.lease_wait               its waiters give ns_lock up (uvfs_cond_wait_until)
  *   uvfs.lease_break_time         ns_lock (uvfs_set_lease_break_time)
  *   inode.i_state's I_LEASES      ns_lock
@@ -52,6 +56,18 @@ struct file_lease {
 	int lock_pid;                 /* the process that made it (lease_init()'s
 				       * flc_pid): what /proc/locks shows */
 	int fd;                       /* its descriptor, the signal's si_fd (fa_fd) */
+};
+
+/*
+ * An open waiting for the leases of its file to be broken: /proc/locks lists it under
+ * the lease it is blocked on (the kernel's __break_lease() puts its own lease,
+ * with no file, on the first lease of the inode's list: "-> LEASE  BREAKER").
+ */
+struct lease_breaker {
+	struct lease_breaker *next;   /* uvfs.lease_breakers, oldest first */
+	struct inode *inode;
+	int pid;                      /* the waiting process (lease_init()'s flc_pid) */
+	int type;                     /* F_WRLCK for an open for writing, else F_RDLCK */
 };
 
 static long long now_ns(void)
@@ -113,6 +129,59 @@ static void lease_modify(struct uvfs *fs, struct file_lease **prev, int arg)
 	update_inode_bit(fs, filp->f_inode);
 }
 
+/*
+ * A lease the break time took away, for uvfs_lease_lost_take(): lease_modify()'s
+ * f_delown() and signum = 0 are the kernel's on the struct file, which an embedder's
+ * stand-in holds (uvfs-run sets F_SETOWN and F_SETSIG there), so it is told to clear
+ * them -- by the descriptor F_SETLEASE named, only while that number still holds the
+ * file in the holder's table (another file there must keep its owner).  Lost, as a
+ * signal the kernel cannot queue, when out of memory.
+ */
+struct lease_lost {
+	struct lease_lost *next;
+	int pid, fd;
+};
+
+static void lease_lost_queue(struct uvfs *fs, const struct file_lease *fl)
+{
+	struct uvfs_task *t = find_task(fs, fl->pid);
+	struct lease_lost *l, **tail;
+
+	if (!t || !t->files || fl->fd < 0 || (unsigned int)fl->fd >= t->files->max ||
+	    t->files->fd[fl->fd] != fl->filp || !(l = uvfs_malloc(sizeof(*l))))
+		return;
+	*l = (struct lease_lost){ .pid = fl->pid, .fd = fl->fd };
+	for (tail = &fs->leases_lost; *tail; tail = &(*tail)->next)
+		;
+	*tail = l;
+	/* uvfs_lease_lost_take() looks without the lock first */
+	__atomic_store_n(&fs->leases_lost_any, true, __ATOMIC_RELEASE);
+}
+
+int uvfs_lease_lost_take(struct uvfs *fs, int *pid, int *fd)
+{
+	struct lease_lost *l;
+	int ret = 0;
+
+	if (!fs || !pid || !fd)
+		return -EINVAL;
+	if (!__atomic_load_n(&fs->leases_lost_any, __ATOMIC_ACQUIRE))
+		return 0;  /* the usual answer, after every call: no lock */
+	uvfs_lock(fs);
+	l = fs->leases_lost;
+	if (l) {
+		fs->leases_lost = l->next;
+		*pid = l->pid;
+		*fd = l->fd;
+		free(l);
+		ret = 1;
+	}
+	if (!fs->leases_lost)
+		__atomic_store_n(&fs->leases_lost_any, false, __ATOMIC_RELAXED);
+	uvfs_unlock(fs);
+	return ret;
+}
+
 /* time_out_leases(): pending breaks whose time came are done */
 static void time_out_leases(struct uvfs *fs, struct inode *inode)
 {
@@ -124,6 +193,7 @@ static void time_out_leases(struct uvfs *fs, struct inode *inode)
 			if (past_time(fl->downgrade_time, now))
 				lease_modify(fs, prev, F_RDLCK);
 			if (past_time(fl->break_time, now)) {
+				lease_lost_queue(fs, fl);
 				lease_modify(fs, prev, F_UNLCK);
 				continue;  /* *prev is the next one now */
 			}
@@ -294,6 +364,7 @@ int __break_lease(struct inode *inode, unsigned int mode)
 {
 	struct uvfs *fs = inode->i_sb->s_fs;
 	bool want_write = (mode & O_ACCMODE) != O_RDONLY;
+	struct lease_breaker me, **tail;
 	long long break_time = 0;
 	int err;
 
@@ -326,16 +397,26 @@ int __break_lease(struct inode *inode, unsigned int mode)
 	}
 	if (mode & O_NONBLOCK)
 		return -EWOULDBLOCK;
+	me = (struct lease_breaker){
+		.inode = inode, .pid = fs->current ? fs->current->pid : 0,
+		.type = want_write ? F_WRLCK : F_RDLCK,
+	};
+	for (tail = &fs->lease_breakers; *tail; tail = &(*tail)->next)
+		;
+	*tail = &me;
 	do {
 		long long deadline = next_timeout(fs, inode, want_write);
 
 		err = deadline < 0 ? uvfs_cond_wait(fs, &fs->lease_wait)
 				   : uvfs_cond_wait_until(fs, &fs->lease_wait, deadline);
 		if (err)
-			return err;  /* -ERESTARTSYS: the break goes on without us */
+			break;  /* -ERESTARTSYS: the break goes on without us */
 		time_out_leases(fs, inode);
 	} while (any_leases_conflict(fs, inode, want_write));
-	return 0;
+	for (tail = &fs->lease_breakers; *tail != &me; tail = &(*tail)->next)
+		;
+	*tail = me.next;
+	return err;
 }
 
 void __locks_remove_lease(struct file *f)
@@ -378,6 +459,16 @@ int uvfs_break_lease(struct uvfs_task *task, struct uvfs_file *file, int flags)
 	return err;
 }
 
+/* Is fl the first lease of its inode's list -- the oldest, as the kernel appends to
+ * the inode's flc_lease while uvfs.leases has the newest first? */
+static bool first_of_inode(const struct file_lease *fl)
+{
+	for (const struct file_lease *o = fl->next; o; o = o->next)
+		if (o->filp->f_inode == fl->filp->f_inode)
+			return false;
+	return true;
+}
+
 int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n)
 {
 	int count = 0;
@@ -385,21 +476,36 @@ int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n)
 	if (!fs || n < 0 || (n && !v))
 		return -EINVAL;
 	uvfs_lock(fs);
-	for (struct file_lease *fl = fs->leases; fl; fl = fl->next, count++) {
+	for (struct file_lease *fl = fs->leases; fl; fl = fl->next) {
 		struct stat st;
 
-		if (count >= n)
+		if (count < n) {
+			/* lock_get_status(): "BREAKING" and target_leasetype() while a
+			 * break is under way; the file by the device and inode stat(2)
+			 * gives */
+			inode_fillattr_mask(fl->filp->f_inode, &st, false);
+			v[count] = (struct uvfs_lease_info){
+				.pid = fl->lock_pid,
+				.type = target_type(fl),
+				.breaking = fl->flags != 0,
+				.dev = st.st_dev,
+				.ino = st.st_ino,
+			};
+		}
+		count++;
+		/* ... and the opens blocked on it, in the order they came (locks_show()
+		 * walks its flc_blocked_requests) */
+		if (!first_of_inode(fl))
 			continue;
-		/* lock_get_status(): "BREAKING" and target_leasetype() while a break is
-		 * under way; the file by the device and inode stat(2) gives */
-		inode_fillattr_mask(fl->filp->f_inode, &st, false);
-		v[count] = (struct uvfs_lease_info){
-			.pid = fl->lock_pid,
-			.type = target_type(fl),
-			.breaking = fl->flags != 0,
-			.dev = st.st_dev,
-			.ino = st.st_ino,
-		};
+		for (struct lease_breaker *b = fs->lease_breakers; b; b = b->next) {
+			if (b->inode != fl->filp->f_inode)
+				continue;
+			if (count < n)
+				v[count] = (struct uvfs_lease_info){
+					.pid = b->pid, .type = b->type, .waiter = 1,
+				};
+			count++;
+		}
 	}
 	uvfs_unlock(fs);
 	return count;

@@ -19,9 +19,9 @@ LAYERS = [
     # 0: the bottom: allocation, locks and interruptible waits, object caches, deferred frees
     ("bottom", {"alloc", "lock", "intr", "slab", "rcu_defer", "simple_offset", "simple_xattr"}),
     # 1: the VFS's objects: dentries, inodes, superblocks and types, mounts, files,
-    #    tasks, fifo buffers, the personality, path names (d_path)
+    #    tasks, fifo buffers, the personality, path names (d_path), stand-ins
     ("objects", {"abi", "cred", "permission", "dcache", "d_path", "inode", "super", "namespace", "pnode",
-                 "file", "task", "pipe", "fsnotify", "dnotify", "leases", "anon_inodes"}),
+                 "file", "standin", "task", "pipe", "fsnotify", "dnotify", "leases", "anon_inodes"}),
     # 2: the filesystems: they use the objects, are used through their tables
     ("filesystems", {"fs_memfs", "fs_procfs", "fs_proc_namespace", "fs_hostfs"}),
     # 3: the path walk

@@ -1245,6 +1245,22 @@ static void test_leases(void **state)
 	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
 	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), -EAGAIN);
 	assert_int_equal(a.ret, -1);
+	/* ... listed under the lease in /proc/locks ("-> LEASE  BREAKER   WRITE"): it
+	 * waits since before its signal could be taken (both under one hold of ns_lock) */
+	{
+		struct uvfs_lease_info v[3];
+
+		assert_int_equal(uvfs_leases(fs, v, 1), 2);
+		assert_int_equal(uvfs_leases(fs, v, 3), 2);
+		assert_int_equal(v[0].waiter, 0);
+		assert_int_equal(v[0].type, F_UNLCK);
+		assert_int_equal(v[0].breaking, 1);
+		assert_int_equal(v[1].waiter, 1);
+		assert_int_equal(v[1].pid, uvfs_task_pid(b));
+		assert_int_equal(v[1].type, F_WRLCK);
+		assert_int_equal(v[1].dev, 0);
+		assert_int_equal(v[1].ino, 0);
+	}
 	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_UNLCK), 0);
 	pthread_join(th, NULL);
 	assert_true(a.ret >= 0);
@@ -1263,6 +1279,19 @@ static void test_leases(void **state)
 	assert_int_equal(a.ret, 0);
 	assert_true(mono_ms() - t0 >= 1000);
 	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	/* ... taken away by time: the embedder told to clear the file's owner and
+	 * signal (lease_modify()), once; the breaker no longer listed */
+	assert_int_equal(uvfs_lease_lost_take(NULL, &d, &d), -EINVAL);
+	assert_int_equal(uvfs_lease_lost_take(fs, NULL, &d), -EINVAL);
+	{
+		int lp = -1, lf = -1;
+
+		assert_int_equal(uvfs_lease_lost_take(fs, &lp, &lf), 1);
+		assert_int_equal(lp, uvfs_task_pid(h));
+		assert_int_equal(lf, fd);
+		assert_int_equal(uvfs_lease_lost_take(fs, &lp, &lf), 0);
+	}
+	assert_int_equal(uvfs_leases(fs, NULL, 0), 0);
 	/* the holder's close ends its lease: the breaker goes on at once */
 	assert_int_equal(uvfs_set_lease_break_time(fs, 45), 0);
 	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
@@ -1273,6 +1302,7 @@ static void test_leases(void **state)
 	pthread_join(th, NULL);
 	assert_true(a.ret >= 0);
 	assert_int_equal(uvfs_close(b, a.ret), 0);
+	assert_int_equal(uvfs_lease_lost_take(fs, &d, &d), 0);  /* given up, not taken */
 	/* out of memory: no lease, nothing changed */
 	fd = uvfs_openat(h, AT_FDCWD, "/l", O_RDONLY, 0);
 	uvfs_fail_countdown = 0;

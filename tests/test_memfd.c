@@ -761,8 +761,8 @@ static void test_enomem(void **state)
 /*
  * uvfs_standin: one embedder's object per memfs directory while any open file of it
  * was handed one -- make() once however many files ask, closed with the last of them,
- * made anew after; refused for what is not a memfs directory, and make()'s error
- * returned with nothing kept.
+ * made anew after; the same per procfs file; refused for what is neither, and make()'s
+ * error returned with nothing kept.
  */
 struct standin_maker {
 	int calls;
@@ -841,7 +841,36 @@ static void test_standin(void **state)
 	assert_int_equal(fcntl(s2, F_GETFD), -1);
 	uvfs_close(t, f);
 	uvfs_close(t, p);
+
+	/* procfs's files: one per inode, as Linux keeps locks (/proc/1/mounts opened
+	 * twice is one file, /proc/1/mountinfo another); not its directories (-EXDEV) */
+	m.calls = 0;
+	d1 = uvfs_openat(t, AT_FDCWD, "/proc/1/mounts", O_RDONLY, 0);
+	d2 = uvfs_openat(t, AT_FDCWD, "/proc/self/mounts", O_RDONLY, 0);
+	e = uvfs_openat(t, AT_FDCWD, "/proc/1/mountinfo", O_RDONLY, 0);
+	p = uvfs_openat(t, AT_FDCWD, "/proc/1", O_RDONLY | O_DIRECTORY, 0);
+	assert_true(d1 >= 0 && d2 >= 0 && e >= 0 && p >= 0);
+	assert_int_equal(uvfs_standin(t, p, make_standin, &m), -EXDEV);
+	s1 = uvfs_standin(t, d1, make_standin, &m);
+	assert_true(s1 >= 0);
+	assert_int_equal(uvfs_standin(t, d2, make_standin, &m), s1);
+	s2 = uvfs_standin(t, e, make_standin, &m);
+	assert_true(s2 >= 0 && s2 != s1);
+	assert_int_equal(m.calls, 2);
+	assert_int_equal(uvfs_close(t, d1), 0);
+	assert_true(fcntl(s1, F_GETFD) >= 0);
+	assert_int_equal(uvfs_close(t, d2), 0);
+	assert_int_equal(fcntl(s1, F_GETFD), -1);
+	/* make() failing: nothing kept */
+	m.fail = -ENFILE;
+	d1 = uvfs_openat(t, AT_FDCWD, "/proc/1/mounts", O_RDONLY, 0);
+	assert_int_equal(uvfs_standin(t, d1, make_standin, &m), -ENFILE);
+	m.fail = 0;
+	uvfs_close(t, d1);
+	uvfs_close(t, p);
+	/* the task's exit closes its files: the last stand-in goes with them */
 	uvfs_task_exit(t);
+	assert_int_equal(fcntl(s2, F_GETFD), -1);
 	uvfs_free(fs);
 }
 

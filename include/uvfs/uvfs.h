@@ -887,6 +887,15 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
  * EBADF; EBADF for all but F_DUPFD*, F_GETFD, F_SETFD, F_GETFL, F_CREATED_QUERY on
  * O_PATH; EINVAL for unknown commands. */
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
+/* uvfs_lease_lost_take - a lease the break time took away (its holder did not give it
+ * up within lease-break-time), oldest first: 1 with the pid of the process told of
+ * the break and the descriptor F_SETLEASE named, 0 when none is due, -EINVAL (an
+ * argument NULL).  The kernel's lease_modify() then clears the file's owner (F_SETOWN)
+ * and F_SETSIG's signal -- uvfs clears its F_SETSIG; an embedder that keeps them on a
+ * kernel object of its own (uvfs-run: the stand-in) clears them there.  Only while
+ * the descriptor still holds the file in that process's table.  Cheap when none is
+ * due. */
+int uvfs_lease_lost_take(struct uvfs *fs, int *pid, int *fd);
 /* uvfs_set_lease_break_time - how long an open or truncate waits for a lease's
  * holder before the lease is taken away (given up, or given down to a read lease for
  * a reader): fs.lease-break-time, in seconds; 0 or less: for ever.  An instance
@@ -896,17 +905,24 @@ int uvfs_set_lease_break_time(struct uvfs *fs, int seconds);
 
 /* uvfs_leases - the instance's leases, for /proc/locks' LEASE lines (the kernel's
  * lock_get_status(): "N: LEASE  ACTIVE    READ PID MAJ:MIN:INO 0 EOF", BREAKING while a
- * break is under way): up to n of them into v, newest first; the number there are
- * (more than n: call again with more room), or -EINVAL (fs NULL, n negative, v NULL
- * with n > 0).  uvfs's /proc/locks is the embedder's (uvfs_set_proc_source): uvfs-run
- * adds these lines to the kernel's, which has none of uvfs's leases. */
+ * break is under way), each followed by the opens waiting on it for the break
+ * (waiter 1: "N: -> LEASE  BREAKER   WRITE PID <none>:0 0 EOF", under the first lease
+ * of the file, as the kernel blocks them): up to n of them into v, newest lease
+ * first, its waiters in the order they came; the number there are (more than n: call
+ * again with more room), or -EINVAL (fs NULL, n negative, v NULL with n > 0).  uvfs's
+ * /proc/locks is the embedder's (uvfs_set_proc_source): uvfs-run adds these lines to
+ * the kernel's, which has none of uvfs's leases. */
 struct uvfs_lease_info {
-	int pid;          /* the process that took it (its process id in uvfs) */
+	int pid;          /* the process that took it (its process id in uvfs); a
+			   * waiter's: the process whose open waits */
 	int type;         /* F_RDLCK or F_WRLCK; while breaking, what it is to become:
-			   * F_UNLCK, or F_RDLCK (a write lease given down to a reader) */
+			   * F_UNLCK, or F_RDLCK (a write lease given down to a reader);
+			   * a waiter's: F_WRLCK for an open for writing, else F_RDLCK */
 	int breaking;     /* 1 while a break is under way */
-	dev_t dev;        /* the file, as uvfs's stat(2) gives it */
+	dev_t dev;        /* the file, as uvfs's stat(2) gives it (a waiter: 0) */
 	ino_t ino;
+	int waiter;       /* added in 0.1 after ino: 1 for an open waiting on the
+			   * lease before it, not a lease */
 };
 int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n);
 
@@ -994,20 +1010,22 @@ ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, ch
 			size_t bufsiz, struct stat *st);
 
 /*
- * uvfs_standin - the embedder's kernel object that stands for the memfs directory, or
- * the fifo (memfs's or a host mount's), open on fd in its program (a runner installs
- * one at each uvfs descriptor's number), one per directory or fifo: the first call
+ * uvfs_standin - the embedder's kernel object that stands for the memfs directory,
+ * the fifo (memfs's or a host mount's), or the procfs file open on fd in its program
+ * (a runner installs one at each uvfs descriptor's number), one per directory, fifo
+ * or file (a procfs file's inode, as Linux keeps its locks: /proc/self/stat opened
+ * twice is one, /proc/self/status another): the first call
  * while none is kept calls make(arg), under uvfs's lock (it must not call uvfs), and
  * keeps the descriptor it returns for the directory or fifo; every open file of it
  * handed the object holds it, and the last of them to close closes it.  So the
  * kernel's flock and POSIX locks on reopens of it are per directory and per fifo, as
  * on Linux, while one nobody has open costs the embedder no descriptor (uvfs-run
  * makes an empty directory of the kernel's and removes it once open: flock works on
- * it, mmap is ENODEV as for a directory; for a fifo a null-device node of its own,
- * removed once open: poll and mmap answer as the null device answers).  Valid until
- * fd's open file is closed (do not close it).  The descriptor, or -EINVAL (task or
- * make NULL), -EBADF, -EXDEV (neither a memfs directory nor a fifo, or an O_PATH
- * file), -ENOMEM, or make's -errno (nothing kept).
+ * it, mmap is ENODEV as for a directory; for a fifo or a procfs file a null-device
+ * node of its own, removed once open: poll and mmap answer as the null device
+ * answers).  Valid until fd's open file is closed (do not close it).  The descriptor,
+ * or -EINVAL (task or make NULL), -EBADF, -EXDEV (neither a memfs directory, a fifo
+ * nor a procfs file, or an O_PATH file), -ENOMEM, or make's -errno (nothing kept).
  */
 int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *arg);
 

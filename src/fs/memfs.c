@@ -40,6 +40,7 @@
 
 #include "../dcache.h"
 #include "../file.h"
+#include "../standin.h"
 #include "../inode.h"
 #include "../pipe.h"
 #include "../simple_offset.h"
@@ -99,8 +100,6 @@ struct memfs_sb {
 	/* for mountinfo (shmem_show_options()): the mount's options, and whether the
 	 * limits are shown against Linux's defaults (a mount(2)) or only when set */
 	struct fs_mount_opts shown;
-	/* ns_lock: the runner's stand-ins of directories open now (uvfs_standin) */
-	struct memfs_standin *standins;
 	/* ns_lock: the files' memfds (struct memfs_memfd), for uvfs_memfd_name */
 	struct memfs_memfd *memfds;
 	/* ns_lock: the names of memfds whose last open file was closed (made at the
@@ -126,19 +125,6 @@ struct memfd_name {
 	struct dentry *dentry;  /* NULL: a free slot */
 };
 
-/*
- * A directory's stand-in in a runner's program (uvfs_standin): the embedder's kernel
- * object, kept while some open file of the directory was handed it (their
- * private_data), so that each directory has one object for the kernel's locks while
- * any lock can be held, and none while it is closed -- a runner holds no descriptor
- * per directory of a tree its program has only walked.  Few are open at once: a list.
- */
-struct memfs_standin {
-	struct inode *inode;    /* held by the open files */
-	int fd;                 /* the embedder's: closed with the last of them */
-	unsigned int users;     /* open files handed it */
-	struct memfs_standin *next;
-};
 
 /* shmem_default_max_blocks(), shmem_default_max_inodes(): half the machine's pages */
 static uint64_t linux_default_limit(void)
@@ -786,52 +772,6 @@ static bool memfs_memfd_path(struct super_block *sb, dev_t kdev, ino_t kino, str
 	return false;
 }
 
-/* uvfs_standin() of a directory: the one its open files were handed, or a new one
- * make() gives */
-static int memfs_dir_standin(struct file *f, int (*make)(void *arg), void *arg)
-{
-	struct memfs_sb *s = MSB(f->f_inode->i_sb);
-	struct memfs_standin *st;
-
-	if (f->private_data)
-		return ((struct memfs_standin *)f->private_data)->fd;
-	for (st = s->standins; st && st->inode != f->f_inode; st = st->next)
-		;
-	if (!st) {
-		int fd;
-
-		st = uvfs_malloc(sizeof(*st));  /* allocated before anything is made */
-		if (!st)
-			return -ENOMEM;
-		fd = make(arg);
-		if (fd < 0) {
-			free(st);
-			return fd < -4095 ? -EINVAL : fd;
-		}
-		st->inode = f->f_inode;
-		st->fd = fd;
-		st->users = 0;
-		st->next = s->standins;
-		s->standins = st;
-	}
-	st->users++;
-	f->private_data = st;
-	return st->fd;
-}
-
-static void memfs_dir_release(struct inode *inode, struct file *f)
-{
-	struct memfs_standin *st = f->private_data, **p;
-
-	if (!st || --st->users)
-		return;
-	for (p = &MSB(inode->i_sb)->standins; *p != st; p = &(*p)->next)
-		;
-	*p = st->next;
-	close(st->fd);
-	free(st);
-}
-
 /* ---------------------------------------------------------------------------------
  * Inodes
  */
@@ -954,7 +894,6 @@ static void memfs_put_super(struct super_block *sb)
 {
 	/* a stand-in goes with the last open file of its directory, which held the
 	 * superblock */
-	assert(!MSB(sb)->standins);
 	simple_xattr_table_destroy(&MSB(sb)->xattrs);
 	free(MSB(sb)->names);
 	free(sb->s_fs_info);
@@ -1670,7 +1609,7 @@ static const struct inode_operations memfs_dir_iops = {
 	.rmdir = memfs_rmdir,
 	.rename = memfs_rename,
 	.tmpfile = memfs_tmpfile,
-	.standin = memfs_dir_standin,
+	.standin = simple_standin,
 	.fileattr_flags = MEMFS_FL_MODIFIABLE,
 	MEMFS_XATTR_OPS,
 	.fop = &memfs_dir_fops,
@@ -2057,7 +1996,6 @@ out_steps:
 /* simple_offset_dir_operations: noop_fsync, offset_dir_llseek */
 static const struct file_operations memfs_dir_fops = {
 	.iterate = memfs_iterate,
-	.release = memfs_dir_release,
 	.fop_flags = FOP_FSYNC | FOP_OFFSET_DIR,
 };
 

@@ -35,6 +35,7 @@
 #include "../namei.h"
 #include "../permission.h"
 #include "../file.h"
+#include "../standin.h"
 #include "../inode.h"
 #include "../task.h"
 #include "fs.h"
@@ -1704,9 +1705,11 @@ static const struct file_operations proc_src_rw_fops = {
 };
 static const struct inode_operations proc_src_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_src_fops, .setattr = proc_setattr,
+	.standin = simple_standin,
 };
 static const struct inode_operations proc_src_rw_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_src_rw_fops, .setattr = proc_setattr,
+	.standin = simple_standin,
 };
 static const struct inode_operations proc_fixed_link_iops = {
 	.get_link = proc_fixed_get_link,
@@ -1731,12 +1734,14 @@ static const struct file_operations proc_efdinfo_fops = {
 };
 static const struct inode_operations proc_efdinfo_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_efdinfo_fops, .setattr = proc_setattr,
+	.standin = simple_standin,
 };
 static const struct inode_operations proc_self_iops = {
 	.get_link = proc_self_get_link, .get_link_rcu = proc_self_get_link_rcu,
 };
 static const struct inode_operations proc_file_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_fdinfo_fops, .setattr = proc_setattr,
+	.standin = simple_standin,
 };
 /* generic_file_llseek (procfs's s_maxbytes is MAX_NON_LFS), no ->fsync, no O_DIRECT */
 static const struct file_operations proc_dir_fops = {
@@ -1770,6 +1775,7 @@ static ssize_t proc_mounts_read(struct file *f, void *buf, size_t count, off_t *
 
 static const struct inode_operations proc_mounts_iops = {
 	.revalidate = proc_revalidate, .fop = &proc_mounts_fops, .setattr = proc_setattr,
+	.standin = simple_standin,
 };
 
 /* mounts_open_common(): a task gone is ESRCH, a zombie (no namespace left) EINVAL */

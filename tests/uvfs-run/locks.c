@@ -10,15 +10,17 @@
  * of the file, fork, exec, lockf), OFD locks (two open file descriptions of one
  * process, one inherited across fork, l_pid -1, against a POSIX lock of another
  * process, F_OFD_SETLKW), flock (per open file description, beside fcntl locks, on
- * directories and fifos: each its own), locks through an O_PATH descriptor, and
+ * directories, fifos and procfs files: each its own), locks through an O_PATH
+ * descriptor, and
  * leases (F_SETLEASE, F_GETLEASE, the conflicting opens that refuse them, a break by
  * another process's open delivering SIGIO or F_SETSIG's signal to the holder, a
  * downgrade, an exec of the leased program, the holder's exit, a truncate, a signal
  * during a waiting open with and without SA_RESTART, a caller not the owner), and exec of a
- * file the process has locked.  Lines start with "lease:", "dir:", "fifo:", "opath:"
- * and "exec:" where uvfs-run is or was known to differ (docs/SEMANTICS.md §9; "dir:"
- * agrees since memfs directories have stand-ins of their own, "fifo:" since fifos
- * have too, "opath:" since flock is stopped on watched numbers, "lease:" since uvfs
+ * file the process has locked.  Lines start with "lease:", "dir:", "fifo:", "proc:",
+ * "opath:" and "exec:" where uvfs-run is or was known to differ (docs/SEMANTICS.md §9;
+ * "dir:" agrees since memfs directories have stand-ins of their own, "fifo:" and
+ * "proc:" since fifos and procfs files have too, "opath:" since flock is stopped on
+ * watched numbers, "lease:" since uvfs
  * keeps leases, but for the si_code of F_SETSIG's signal),
  * for the test to tell them apart.
  *
@@ -639,6 +641,42 @@ static void flocks(void)
 	say("fifo: child: %s", reap(pid));
 	close(d1);
 	close(d2);
+
+	/* procfs files: each inode its own lock, as Linux keeps it -- /proc/PID/stat opened
+	 * twice is one file, /proc/PID/status another (their stand-ins were one null
+	 * device) */
+	{
+		char st[64], su[64];
+
+		snprintf(st, sizeof(st), "/proc/%d/stat", (int)getpid());
+		snprintf(su, sizeof(su), "/proc/%d/status", (int)getpid());
+		d1 = open(st, O_RDONLY | O_CLOEXEC);
+		d2 = open(su, O_RDONLY | O_CLOEXEC);
+		fd1 = open(st, O_RDONLY | O_CLOEXEC);
+		say("proc: flock LOCK_EX of /proc/PID/stat: %s", res(flock(d1, LOCK_EX | LOCK_NB)));
+		say("proc: flock LOCK_EX|LOCK_NB of /proc/PID/status: %s", res(flock(d2, LOCK_EX | LOCK_NB)));
+		say("proc: flock LOCK_SH|LOCK_NB of /proc/PID/stat opened again: %s",
+		    res(flock(fd1, LOCK_SH | LOCK_NB)));
+		say("proc: F_SETLK F_RDLCK of /proc/PID/stat: %s", res(lk(d1, F_SETLK, F_RDLCK, 0, 0)));
+		pid = fork_or_die();
+		if (!pid) {
+			int e1 = open(st, O_RDONLY | O_CLOEXEC), e2 = open(su, O_RDONLY | O_CLOEXEC);
+
+			say("proc: child: flock LOCK_SH|LOCK_NB of the parent's stat: %s",
+			    res(flock(e1, LOCK_SH | LOCK_NB)));
+			flock(d2, LOCK_UN);
+			say("proc: child: flock LOCK_SH|LOCK_NB of its status, unlocked: %s",
+			    res(flock(e2, LOCK_SH | LOCK_NB)));
+			getlk("proc: child: F_GETLK of the parent's stat", e1, F_GETLK, F_WRLCK, 0, 0, 0,
+			      getppid());
+			getlk("proc: child: F_GETLK of its status", e2, F_GETLK, F_WRLCK, 0, 0, 0, getppid());
+			_exit(0);
+		}
+		say("proc: child: %s", reap(pid));
+		close(d1);
+		close(d2);
+		close(fd1);
+	}
 
 	/* an O_PATH descriptor takes no lock */
 	fd1 = open(path("k"), O_PATH | O_CLOEXEC);

@@ -449,13 +449,24 @@ static ssize_t add_leases(char **text, ssize_t len)
 	}
 	*text = t;
 	/* the kernel lists the newest first (hlist_add_head_percpu); a lease whose taker
-	 * is gone is not shown (locks_show(): its pid is none in the reader's namespace) */
-	for (int i = 0; i < n; i++) {
-		if (run_host_tgid(v[i].pid) < 0)
+	 * is gone is not shown (locks_show(): its pid is none in the reader's namespace),
+	 * nor are the opens blocked on it; those of one shown are, under its number with
+	 * "-> " and no file (the breaker's lease has none: "<none>:0") */
+	for (int i = 0, shown = 0; i < n; i++) {
+		const char *type = v[i].type == F_WRLCK ? "WRITE" : v[i].type == F_RDLCK ? "READ" :
+				   "UNLCK";
+
+		if (v[i].waiter) {
+			if (shown && run_host_tgid(v[i].pid) >= 0)
+				len += sprintf(t + len, "%ld: -> LEASE  BREAKER   %s %d <none>:0 0 EOF\n",
+					       last, type, v[i].pid);
+			continue;
+		}
+		shown = run_host_tgid(v[i].pid) >= 0;
+		if (!shown)
 			continue;
 		len += sprintf(t + len, "%ld: LEASE  %s%s %d %02x:%02x:%lu 0 EOF\n", ++last,
-			       v[i].breaking ? "BREAKING  " : "ACTIVE    ",
-			       v[i].type == F_WRLCK ? "WRITE" : v[i].type == F_RDLCK ? "READ" : "UNLCK",
+			       v[i].breaking ? "BREAKING  " : "ACTIVE    ", type,
 			       v[i].pid, major(v[i].dev), minor(v[i].dev), (unsigned long)v[i].ino);
 	}
 	free(v);

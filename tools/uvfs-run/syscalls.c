@@ -832,8 +832,9 @@ static long inotify_on_host(const struct proc *p, int fd, long err)
  * the kernel's locks on the reopens of it are the directory's own (on the null
  * device, every memfs directory's locks were one); mmap of it is ENODEV as of any
  * directory.  A fifo's (arg non-NULL; memfs's or a host mount's, whose data uvfs
- * keeps): a node of the null device's number made the same way, so that its locks
- * are its own while poll, mmap and the rest answer as the shared null device did.
+ * keeps) and a procfs file's: a node of the null device's number made the same way,
+ * so that its locks are its own while poll, mmap and the rest answer as the shared
+ * null device did.
  * Nothing is left on the tmpfs but while a worker is here.
  */
 static int standin_make(void *arg)
@@ -948,14 +949,16 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		return install(p, r, hfd, fd, flags);
 	} else if (!(flags & O_PATH) && !uvfs_fstat(T(p), fd, &st) &&
 		   (hfd = uvfs_standin(T(p), fd, standin_make,
-				       S_ISFIFO(st.st_mode) ? (void *)1 : NULL)) != -EXDEV) {
-		/* a memfs directory, a fifo: its own (above), with the program's access
-		 * mode for a fifo (mmap checks it first, as of the null device below) */
+				       S_ISDIR(st.st_mode) ? NULL : (void *)1)) != -EXDEV) {
+		/* a memfs directory, a fifo, a procfs file: its own (above), so that
+		 * flock and POSIX locks are per file as on Linux; with the program's
+		 * access mode for a fifo or file (mmap checks it first, as of the null
+		 * device below) */
 		if (hfd < 0)
 			return install(p, r, hfd, fd, flags);
-		hflags = S_ISFIFO(st.st_mode) ? flags & O_ACCMODE : O_RDONLY | O_DIRECTORY;
+		hflags = S_ISDIR(st.st_mode) ? O_RDONLY | O_DIRECTORY : flags & O_ACCMODE;
 	} else {
-		/* /proc, a host mount's socket or symlink, and
+		/* /proc's directories, a host mount's socket or symlink, and
 		 * every O_PATH file: the null device stands in (ADDFD installs no O_PATH
 		 * descriptor -- the kernel's fget() -- and a host fifo must not be
 		 * opened: uvfs answers its reads and writes).  With the program's
@@ -2584,6 +2587,19 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r);
 void run_dnotify_send(void)
 {
 	int pid, fd;
+
+	/* a lease lease-break-time took away: the kernel's lease_modify() clears the
+	 * file's owner and F_SETSIG's signal, which the stand-in holds (fcntl_setlease) */
+	while (uvfs_lease_lost_take(run_fs, &pid, &fd) == 1) {
+		pid_t host = run_host_tgid(pid);
+		int s = host < 0 ? -1 : run_take_fd(host, fd);
+
+		if (s >= 0) {
+			(void)fcntl(s, F_SETOWN, 0);
+			(void)fcntl(s, F_SETSIG, 0);
+			close(s);
+		}
+	}
 
 	while (uvfs_dnotify_take(run_fs, &pid, &fd) == 1) {
 		pid_t host = run_host_tgid(pid);
