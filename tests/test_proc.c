@@ -1030,6 +1030,80 @@ static void test_proc_fd_source(void **state)
 	uvfs_free(fs);
 }
 
+/*
+ * Nested pid namespaces (uvfs_proc_source.pidns, ns_pid, read_ns): a proc mounted by
+ * a process of namespace 7 -- tasks 3 and 4 there, numbered 1 and 2 -- shows only
+ * them, by those numbers, in order; /proc/self is the reader's number there, ENOENT
+ * for a reader outside; /proc/N's files are read through read_ns, for uvfs's pid;
+ * the instance's own /proc is as it was.
+ */
+static uint64_t ns_of(void *arg, int pid)
+{
+	(void)arg;
+	return pid >= 3 ? 7 : 0;
+}
+
+static int nr_in(void *arg, uint64_t ns, int id)
+{
+	(void)arg;
+	return ns == 7 && id >= 3 && id <= 4 ? (id == 3 ? 2 : 1) : 0;
+}
+
+static ssize_t read_in(void *arg, uint64_t ns, int pid, int tid, const char *name, char *buf,
+		       size_t size)
+{
+	int n = snprintf(buf, size, "ns %llu %s %d %d\n", (unsigned long long)ns, name, pid, tid);
+
+	(void)arg;
+	return n;
+}
+
+static void test_proc_pidns(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL);
+	struct uvfs_task *t1 = uvfs_task_new(fs), *t2 = uvfs_task_fork(t1), *t3 = uvfs_task_fork(t2),
+			 *t4 = uvfs_task_fork(t3);
+	struct fake_source src = { .t = t1, .close_fd = -1 };
+	const struct uvfs_proc_source ops = {
+		.read = fake_read, .tids = fake_tids, .pidns = ns_of, .ns_pid = nr_in,
+		.read_ns = read_in,
+	};
+	char names[512], buf[256];
+	long d_off;
+
+	(void)state;
+	assert_int_equal(uvfs_set_proc_source(fs, &ops, &src), 0);
+	assert_int_equal(uvfs_mkdirat(t1, AT_FDCWD, "/p", 0755), 0);
+	assert_int_equal(uvfs_mkdirat(t1, AT_FDCWD, "/q", 0755), 0);
+	assert_int_equal(uvfs_mount2(t3, "proc", "/p", "proc", 0, NULL), 0);
+	assert_int_equal(uvfs_mount2(t1, "proc", "/q", "proc", 0, NULL), 0);
+	/* 4 is 1 there, 3 is 2: listed by those numbers, ascending */
+	list_dir(t1, "/p", names, sizeof(names), NULL, &d_off);
+	assert_non_null(strstr(names, " self thread-self 1 2 "));
+	assert_null(strstr(names, " 3 "));
+	list_dir(t1, "/q", names, sizeof(names), NULL, &d_off);
+	assert_non_null(strstr(names, " self thread-self 1 2 3 4 "));
+	readlink_str(t3, "/p/self", buf, sizeof(buf));
+	assert_string_equal(buf, "2");
+	readlink_str(t4, "/p/thread-self", buf, sizeof(buf));
+	assert_string_equal(buf, "1/task/1");
+	assert_int_equal(uvfs_readlinkat(t1, AT_FDCWD, "/p/self", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(uvfs_openat(t1, AT_FDCWD, "/p/self/stat", O_RDONLY, 0), -ENOENT);
+	readlink_str(t3, "/q/self", buf, sizeof(buf));
+	assert_string_equal(buf, "3");
+	/* /p/1 is task 4: read_ns, with uvfs's pid; /q's the plain read */
+	assert_true(read_file(t1, "/p/1/stat", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "ns 7 stat 4 0\n");
+	assert_true(read_file(t1, "/p/2/task/2/status", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "ns 7 status 3 3\n");
+	assert_int_equal(read_file(t1, "/p/3/stat", buf, sizeof(buf)), -ENOENT);
+	assert_true(read_file(t1, "/q/4/stat", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "stat 4 0\n");
+	readlink_str(t4, "/p/1/cwd", buf, sizeof(buf));
+	assert_string_equal(buf, "/");
+	uvfs_free(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1042,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(test_fdinfo),
 		cmocka_unit_test(test_proc_source),
 		cmocka_unit_test(test_proc_fd_source),
+		cmocka_unit_test(test_proc_pidns),
 		cmocka_unit_test(test_no_leaks),
 	};
 

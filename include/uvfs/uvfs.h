@@ -1121,6 +1121,23 @@ struct uvfs_proc_source {
 	 * /proc/PID's whose files are the thread's (read(pid, tid, ...)).  Called with
 	 * uvfs's lock held, like tids. */
 	int (*tgid)(void *arg, int tid);
+	/* Optional (added in 0.1 after tgid): nested pid namespaces, as Linux's procfs
+	 * has them.  pidns(arg, pid): the pid namespace process pid is in
+	 * (task_active_pid_ns()), as a number of the embedder's, 0 for the instance's
+	 * own -- the namespace uvfs's pids are numbers of.  A procfs mounted by a
+	 * process whose pidns is not 0 shows that namespace (proc_fill_super() takes
+	 * the mounter's): only the processes in it, named and listed by their numbers
+	 * there (ns_pid), a thread by its number there under task/, /proc/self and
+	 * /proc/thread-self of a reader outside it ENOENT, and its files' texts from
+	 * read_ns.  ns_pid(arg, ns, id): the number process or thread id (uvfs's) has in
+	 * ns, 0 when it is not in it.  Both are called with uvfs's lock held: they must
+	 * not call uvfs.  read_ns(arg, ns, pid, tid, name, buf, size): as read, for a
+	 * reader of a procfs of ns (pid and tid uvfs's; the numbers in the text ns's:
+	 * stat's ppid, status's PPid and NSpid...); NULL: read's text. */
+	uint64_t (*pidns)(void *arg, int pid);
+	int (*ns_pid)(void *arg, uint64_t ns, int id);
+	ssize_t (*read_ns)(void *arg, uint64_t ns, int pid, int tid, const char *name, char *buf,
+			   size_t size);
 };
 int uvfs_set_proc_source(struct uvfs *fs, const struct uvfs_proc_source *source, void *arg);
 

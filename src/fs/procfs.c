@@ -66,6 +66,9 @@ struct proc_inode {
 };
 
 struct proc_sb {
+	/* immutable: the pid namespace it shows, the source's number for its mounter's
+	 * (uvfs_proc_source.pidns), 0 for the instance's own */
+	uint64_t pidns;
 	char self[16];        /* ns_lock: the body of /proc/self for the current reader */
 	char thread_self[32]; /* ns_lock: that of /proc/thread-self */
 	char ns[64];          /* ns_lock: that of the last /proc/PID/ns/TYPE read */
@@ -180,6 +183,11 @@ static int procfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	if (!sb->s_fs_info)
 		return -ENOMEM;
 	sb->s_op = &proc_sops;
+	/* proc_fill_super(): the namespace of the process that mounts it (uvfs_new's
+	 * has none mounting it: the instance's own) */
+	if (sb->s_fs->current && sb->s_fs->proc_src.pidns)
+		((struct proc_sb *)sb->s_fs_info)->pidns =
+			sb->s_fs->proc_src.pidns(sb->s_fs->proc_src_arg, sb->s_fs->current->pid);
 	/* cached and revalidated; walked lockless too, its ->revalidate and
 	 * ->get_link_rcu taking LOOKUP_RCU (a miss takes the lock: no ->lookup_noent) */
 	sb->s_flags = SB_RCU_WALK | SB_I_NOEXEC | SB_I_NODEV;
@@ -364,6 +372,62 @@ static void fill_pid_entry(struct proc_entry *e, const struct uvfs_task *t)
 	e->mode = S_IFDIR | 0555;
 }
 
+/* The pid namespace a procfs shows: 0, the instance's own, or a nested one */
+static uint64_t sb_pidns(const struct super_block *sb)
+{
+	return ((const struct proc_sb *)sb->s_fs_info)->pidns;
+}
+
+/* task_pid_nr_ns(): the number process or thread id (uvfs's) has in the namespace of
+ * sb, 0 when it is not in it.  ns_lock. */
+static int ns_nr(const struct super_block *sb, int id)
+{
+	struct uvfs *fs = sb->s_fs;
+	uint64_t ns = sb_pidns(sb);
+
+	if (!ns)
+		return id;
+	return fs->proc_src.ns_pid ? fs->proc_src.ns_pid(fs->proc_src_arg, ns, id) : 0;
+}
+
+/* find_pid_ns() of a process in a nested namespace: the task numbered nr there */
+static struct uvfs_task *find_task_ns(const struct super_block *sb, int nr)
+{
+	struct uvfs *fs = sb->s_fs;
+
+	if (!sb_pidns(sb))
+		return find_task(fs, nr);
+	for (size_t pid = 1; pid < fs->pid_table_size; pid++) {
+		struct uvfs_task *t = find_task(fs, (int)pid);
+
+		if (t && ns_nr(sb, t->pid) == nr)
+			return t;
+	}
+	return NULL;
+}
+
+/* next_tgid() in a nested namespace: the process with the lowest number there from
+ * nr on, with *nr its number; NULL at the end.  Every process is asked: nested
+ * namespaces hold few. */
+static struct uvfs_task *next_task_ns(const struct super_block *sb, long *nr)
+{
+	struct uvfs *fs = sb->s_fs;
+	struct uvfs_task *best = NULL;
+	long best_nr = LONG_MAX;
+
+	for (size_t pid = 1; pid < fs->pid_table_size; pid++) {
+		struct uvfs_task *t = find_task(fs, (int)pid);
+		long n = t ? ns_nr(sb, t->pid) : 0;
+
+		if (n > 0 && n >= *nr && n < best_nr) {
+			best = t;
+			best_nr = n;
+		}
+	}
+	*nr = best_nr;
+	return best;
+}
+
 static void fill_fd_entry(struct proc_entry *e, enum proc_type dir_type, int pid,
 			  unsigned int fd, const struct file *f)
 {
@@ -546,6 +610,19 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e,
 		 * table (no walk of every task for every entry) */
 		if (*pos < TGID_OFFSET)
 			*pos = TGID_OFFSET;
+		if (sb_pidns(dir->i_sb)) {
+			long nr = *pos - TGID_OFFSET;
+
+			t = next_task_ns(dir->i_sb, &nr);
+			if (!t) {
+				*pos = PROC_ROOT_END;
+				return false;
+			}
+			*pos = nr + TGID_OFFSET;
+			fill_pid_entry(e, t);
+			snprintf(e->name, sizeof(e->name), "%ld", nr);
+			return true;
+		}
 		for (long pid = *pos - TGID_OFFSET; pid < (long)fs->pid_table_size; pid++) {
 			t = find_task(fs, (int)pid);
 			if (t) {
@@ -593,7 +670,7 @@ static bool proc_entry_from(struct inode *dir, long *pos, struct proc_entry *e,
 			*pos = n < 0 ? 2 : n + 2;
 			return false;
 		}
-		snprintf(e->name, sizeof(e->name), "%d", tids[*pos - 2]);
+		snprintf(e->name, sizeof(e->name), "%d", ns_nr(dir->i_sb, tids[*pos - 2]));
 		e->type = PROC_TID;
 		e->pid = pi->pid;
 		e->tid = tids[*pos - 2];
@@ -700,10 +777,13 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 		if (!number || n > INT32_MAX)
 			return false;
 		STAT_ADD(fs->stats.dir_steps, 1);
-		if ((t = find_task(fs, (int)n))) {
+		if ((t = find_task_ns(dir->i_sb, (int)n))) {
 			fill_pid_entry(e, t);
+			snprintf(e->name, sizeof(e->name), "%lu", n);
 			return true;
 		}
+		if (sb_pidns(dir->i_sb))
+			return false;  /* a thread not leading its process: by the instance's only */
 		/* a thread that does not lead its process: found, not listed
 		 * (proc_pid_lookup() takes any task), its files the thread's */
 		if (fs->proc_src.tgid) {
@@ -742,12 +822,26 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 		}
 		return false;
 	case PROC_TASK:
-		if (!number || n > INT32_MAX || !proc_tid_alive(fs, pi->pid, (int)n))
+		if (!number || n > INT32_MAX)
 			return false;
-		memcpy(e->name, name->name, name->len);
+		if (sb_pidns(dir->i_sb)) {
+			/* the thread numbered n in the namespace, among the process's */
+			int tids[PROC_TIDS_MAX], k = proc_tids(fs, pi->pid, tids, ARRAY_SIZE(tids)), i;
+
+			for (i = 0; i < k && ns_nr(dir->i_sb, tids[i]) != (int)n; i++)
+				;
+			if (i >= k)
+				return false;
+			memcpy(e->name, name->name, name->len);
+			e->tid = tids[i];
+		} else if (!proc_tid_alive(fs, pi->pid, (int)n)) {
+			return false;
+		} else {
+			memcpy(e->name, name->name, name->len);
+			e->tid = (int)n;
+		}
 		e->type = PROC_TID;
 		e->pid = pi->pid;
-		e->tid = (int)n;
 		e->mode = S_IFDIR | 0555;
 		return true;
 	case PROC_FD_DIR:
@@ -962,9 +1056,13 @@ static const char *proc_self_get_link(struct inode *inode)
 	struct proc_sb *psb = inode->i_sb->s_fs_info;
 	struct uvfs_task *reader = inode->i_sb->s_fs->current;
 
+	int nr = reader ? ns_nr(inode->i_sb, reader->pid) : 0;
+
 	_Static_assert(sizeof(psb->self) == 16, "pid_name's buffer");
-	/* proc_self_get_link(): the reader's own pid; no reader, no self. */
-	return reader ? pid_name(reader->pid, psb->self) : NULL;
+	/* proc_self_get_link(): the reader's own pid in the namespace the procfs shows;
+	 * no reader, or a reader outside it (tgid 0), no self: ENOENT, for a readlink
+	 * too */
+	return nr > 0 ? pid_name(nr, psb->self) : ERR_PTR(-ENOENT);
 }
 
 /* The embedder's descriptor an entry names: still the embedder's (the source lists
@@ -1120,7 +1218,8 @@ lockless_read
 static const char *proc_self_get_link_rcu(struct inode *inode, const struct uvfs_task *reader,
 					  char buf[16])
 {
-	return pid_name(reader->pid, buf);
+	/* a nested namespace's number is the source's, asked under the lock */
+	return sb_pidns(inode->i_sb) ? NULL : pid_name(reader->pid, buf);
 }
 
 /* simple_read_from_buffer(): the part of text from *pos on that fits count; EFAULT
@@ -1181,13 +1280,14 @@ static const char *proc_thread_self_get_link(struct inode *inode)
 	struct uvfs_task *reader = fs->current;
 	int tid = -1;
 
-	if (!reader)
-		return NULL;
+	if (!reader || ns_nr(inode->i_sb, reader->pid) <= 0)
+		return ERR_PTR(-ENOENT);  /* proc_thread_self_get_link(): no pid */
 	if (fs->proc_src.current_tid)
 		tid = fs->proc_src.current_tid(fs->proc_src_arg, reader->pid);
 	if (tid <= 0)
 		tid = reader->pid;
-	snprintf(psb->thread_self, sizeof(psb->thread_self), "%d/task/%d", reader->pid, tid);
+	snprintf(psb->thread_self, sizeof(psb->thread_self), "%d/task/%d",
+		 ns_nr(inode->i_sb, reader->pid), ns_nr(inode->i_sb, tid));
 	return psb->thread_self;
 }
 
@@ -1350,11 +1450,13 @@ struct src_call {
 	struct uvfs_task *cur;
 	struct uvfs_proc_source src;
 	void *arg;
+	uint64_t ns;          /* the namespace the procfs shows (read_ns) */
 };
 
 static void src_call_begin(struct src_call *c, struct file *f)
 {
 	c->fs = f->f_inode->i_sb->s_fs;
+	c->ns = sb_pidns(f->f_inode->i_sb);
 	c->cur = c->fs->current;
 	c->src = c->fs->proc_src;
 	c->arg = c->fs->proc_src_arg;
@@ -1383,7 +1485,11 @@ static ssize_t src_text(struct src_call *c, const struct proc_inode *pi, char **
 		if (!nt)
 			return -ENOMEM;
 		*text = nt;
-		n = c->src.read(c->arg, pi->pid, pi->tid, proc_ent_name(pi), *text, size);
+		if (c->ns && c->src.read_ns)
+			n = c->src.read_ns(c->arg, c->ns, pi->pid, pi->tid, proc_ent_name(pi), *text,
+					   size);
+		else
+			n = c->src.read(c->arg, pi->pid, pi->tid, proc_ent_name(pi), *text, size);
 		if (n < 0 || (size_t)n <= size)
 			return n;
 		/* seq_read() gives up on a record that needs more than the memory a

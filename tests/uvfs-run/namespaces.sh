@@ -23,3 +23,21 @@ os.waitpid(pid, 0)
 print("clone(CLONE_NEWNS): parent sees", os.listdir("m"))
 '
 unshare -pf sh -c 'echo "unshare -pf: pid $$"; sh -c "echo \"its child: pid \$\$\""'
+# A pid namespace with a proc of its own (unshare --mount-proc): that proc shows the
+# namespace -- its processes by their numbers there, /proc/self and thread-self,
+# status's and stat's pids as there -- and so does one nested in it.  No pipeline
+# while /proc is read (whether its second process is there yet is timing); ps's
+# columns squeezed: it pads them for kernel.pid_max, which uvfs-run reads as the
+# host's (docs/SEMANTICS.md §9).
+unshare -pf --mount-proc sh -c '
+echo "mount-proc: pid $$, /proc/self -> $(readlink /proc/self), thread-self -> $(readlink /proc/thread-self)"
+ps -o pid,ppid,comm > ps.out; sed "s/  */ /g" ps.out
+ls /proc > ls.out; echo "processes: $(grep -c "^[0-9]" ls.out), /proc/1/comm $(cat /proc/1/comm)"
+grep -E "^(Tgid|Pid|PPid|NSpid|NSpgid|NSsid)" /proc/self/status > st.out; tr "\t\n" "  " < st.out; echo
+cut -d" " -f1,4-6 /proc/self/stat > stat.out; pidof sh > pidof.out
+echo "stat: $(cat stat.out), task: $(ls /proc/$$/task), pidof sh: $(cat pidof.out)"
+unshare -pf --mount-proc sh -c "echo \"nested: pid \$\$\"; ps -o pid,ppid,comm > ps.out; sed \"s/  */ /g\" ps.out
+grep -E \"^(PPid|NSpid)\" /proc/self/status > st.out; tr \"\\t\\n\" \"  \" < st.out; echo"
+ls /proc > ls.out; echo "after: $(grep -c "^[0-9]" ls.out) processes"
+rm -f ps.out ls.out st.out stat.out pidof.out
+'

@@ -384,17 +384,21 @@ same "clone with CLONE_FILES and CLONE_FS" "$want" "$got"
 
 # Namespaces the program makes: unshare -m and clone(CLONE_NEWNS) -- the parent does
 # not see the child's mounts -- and unshare -pf, whose children run (their pid in the
-# innermost namespace collided with uvfs-run's init before)
+# innermost namespace collided with uvfs-run's init before); unshare -pf --mount-proc
+# twice nested, each proc showing its namespace (ps, /proc/self, status, stat)
 want=$(native bash "$work/namespaces.sh" /tmp 2>&1)
+same "namespaces natively: the nested proc shows its namespace" " 1 0 sh
+ 2 1 ps
+PPid: 1 NSpid: 4 " "$(sed -n '/^nested: pid 1$/,/^PPid/p' <<< "$want" | tail -n 3)"
 same "namespaces natively" "inside
 inside: mounts +1
 unshare -m: parent sees [], mounts +0
 clone child: mount 0 ['cloned']
 clone(CLONE_NEWNS): parent sees []
 unshare -pf: pid 1
-its child: pid 2" "$want"
+its child: pid 2" "$(head -n 7 <<< "$want")"
 got=$(cd /tmp && "$UR" -- bash "$work/namespaces.sh" /tmp 2>&1)
-same "unshare -m, clone(CLONE_NEWNS), unshare -pf" "$want" "$got"
+same "unshare -m, clone(CLONE_NEWNS), unshare -pf, --mount-proc nested" "$want" "$got"
 # /proc/config.gz, which LTP reads to know the kernel's configuration: the kernel's
 if [ -r /proc/config.gz ]; then
 	same "/proc/config.gz is the kernel's" "$(zcat /proc/config.gz | md5sum)" \

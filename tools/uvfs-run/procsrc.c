@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -529,7 +530,9 @@ static ssize_t fix_io(int pid, int tid, char **text, ssize_t len)
 	return len;
 }
 
-static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
+/* The text of /proc/PID/NAME as the program's pid namespace shows it, uvfs's names
+ * put in: its length, *out malloc'd, or -errno */
+static ssize_t program_text(int pid, int tid, const char *name, char **out)
 {
 	bool maps = !strcmp(name, "maps") || !strcmp(name, "smaps");
 	bool state = !strcmp(name, "stat") || !strcmp(name, "status");
@@ -537,7 +540,6 @@ static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf
 	char *text;
 	ssize_t len = kernel_text(pid, tid, name, &text);
 
-	(void)arg;
 	if (len < 0)
 		return len;
 	if (pid && (maps || state || !strcmp(name, "comm")) &&
@@ -552,10 +554,252 @@ static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf
 		len = fix_locks(&text, len);
 	if (!pid && len >= 0 && !strcmp(name, "locks"))
 		len = add_leases(&text, len);
+	if (len < 0)
+		free(text);
+	else
+		*out = text;
+	return len;
+}
+
+/* a text into the source's buffer when it fits; its length either way */
+static ssize_t give_text(char *text, ssize_t len, char *buf, size_t size)
+{
 	if (len >= 0 && (size_t)len <= size)
 		memcpy(buf, text, (size_t)len);
-	free(text);
+	if (len >= 0)
+		free(text);
 	return len;
+}
+
+static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
+{
+	char *text = NULL;
+
+	(void)arg;
+	return give_text(text, program_text(pid, tid, name, &text), buf, size);
+}
+
+/*
+ * Nested pid namespaces (uvfs_proc_source.pidns, ns_pid, read_ns): a namespace is
+ * known by its nsfs inode number (/proc/PID/ns/pid), 0 for the program's own, whose
+ * pids uvfs's are.  A process or thread's number in a nested one is its NSpid entry
+ * at that namespace's level, found by going up from its own namespace with
+ * NS_GET_PARENT (the supervisor, in the host's namespace, may see every level).
+ * Every answer asks the kernel again (a few calls): nested namespaces hold few
+ * processes, and a number is never kept past its process.
+ */
+#define NS_GET_PARENT_ 0xb702  /* _IO(0xb7, 0x2) */
+
+static uint64_t ns_ino(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? 0 : (uint64_t)st.st_ino;
+}
+
+/* the program's own pid namespace: uvfs-run's init is its pid 1 */
+static uint64_t top_pidns(void)
+{
+	static uint64_t top;
+	uint64_t t = __atomic_load_n(&top, __ATOMIC_RELAXED);
+	int fd;
+
+	if (t)
+		return t;
+	fd = openat(run_proc_fd, "1/ns/pid", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	t = ns_ino(fd);
+	close(fd);
+	__atomic_store_n(&top, t, __ATOMIC_RELAXED);
+	return t;
+}
+
+static uint64_t src_pidns(void *arg, int pid)
+{
+	char path[32];
+	uint64_t ino;
+	int fd;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "%d/ns/pid", pid);
+	fd = openat(run_proc_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ino = ns_ino(fd);
+	close(fd);
+	return ino == top_pidns() ? 0 : ino;
+}
+
+/* How many levels ns is above id's own pid namespace (0: its own), or -1 when it is
+ * not one of id's */
+static int ns_up(int id, uint64_t ns)
+{
+	uint64_t top = top_pidns();
+	char path[32];
+	int fd, up = 0;
+
+	snprintf(path, sizeof(path), "%d/ns/pid", id);
+	fd = openat(run_proc_fd, path, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0) {
+		uint64_t ino = ns_ino(fd);
+		int parent;
+
+		if (ino == ns || !ino || ino == top)
+			break;
+		parent = ioctl(fd, NS_GET_PARENT_);
+		close(fd);
+		fd = parent;
+		up++;
+	}
+	if (fd < 0)
+		return -1;
+	up = ns_ino(fd) == ns ? up : -1;
+	close(fd);
+	return up;
+}
+
+/* The numbers of a "NSpid:"-like line of id's status (from the program's namespace
+ * down to id's own): how many, at most max stored */
+static int ns_list(const char *text, const char *key, int *v, int max)
+{
+	const char *at = strstr(text, key);
+	int n = 0;
+
+	if (!at || (at != text && at[-1] != '\n'))
+		return 0;
+	at += strlen(key);
+	while (*at == '\t' || *at == ' ') {
+		char *end;
+		long x = strtol(at, &end, 10);
+
+		if (end == at)
+			break;
+		if (n < max)
+			v[n] = (int)x;
+		n++;
+		at = end;
+	}
+	return n;
+}
+
+static int src_ns_pid(void *arg, uint64_t ns, int id)
+{
+	int up = id > 0 ? ns_up(id, ns) : -1, v[32], n;
+	char *text;
+	ssize_t len;
+
+	(void)arg;
+	if (up < 0 || (len = kernel_text(id, 0, "status", &text)) < 0)
+		return 0;
+	n = ns_list(text, "NSpid:", v, 32);
+	free(text);
+	return n - 1 - up >= 0 && n <= 32 ? v[n - 1 - up] : 0;
+}
+
+/* [at, at + len) of a number replaced by the number nr */
+static ssize_t put_nr(char **text, ssize_t tlen, size_t at, size_t len, long nr)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%ld", nr);
+	return splice_text(text, (size_t)tlen, at, len, num);
+}
+
+/* stat's pid, ppid, pgrp, session and tpgid as ns numbers them (proc_pid_stat():
+ * task_tgid_nr_ns() and the like, 0 outside it; a group whose leader is gone has
+ * no number here: 0) */
+static ssize_t ns_stat(uint64_t ns, int self, char **text, ssize_t len)
+{
+	char *rp = strrchr(*text, ')');
+	size_t field_at[6];
+	long field[6];
+	int k = 0;
+
+	if (!rp)
+		return len;
+	/* after ") ": state, ppid, pgrp, session, tty_nr, tpgid */
+	for (char *p = rp + 2; k < 6 && p < *text + len; k++) {
+		char *end;
+
+		field_at[k] = (size_t)(p - *text);
+		field[k] = strtol(p, &end, 10);
+		p = strchr(p, ' ');
+		if (!p)
+			return len;
+		p++;
+	}
+	for (int i = 5; i >= 1 && len >= 0; i--) {
+		char *end;
+
+		if (i == 4 || field[i] <= 0)
+			continue;
+		strtol(*text + field_at[i], &end, 10);
+		len = put_nr(text, len, field_at[i], (size_t)(end - *text - field_at[i]),
+			     src_ns_pid(NULL, ns, (int)field[i]));
+	}
+	if (len >= 0) {
+		char *end;
+
+		strtol(*text, &end, 10);
+		len = put_nr(text, len, 0, (size_t)(end - *text), src_ns_pid(NULL, ns, self));
+	}
+	return len;
+}
+
+/* status's Tgid, Pid, PPid and TracerPid as ns numbers them, and its NS* lines from
+ * ns's level down (proc_pid_status(): for (g = ns->level; ...)) */
+static ssize_t ns_status(uint64_t ns, int self, char **text, ssize_t len)
+{
+	static const char *const one[] = { "\nTgid:\t", "\nPid:\t", "\nPPid:\t", "\nTracerPid:\t" };
+	static const char *const list[] = { "\nNStgid:", "\nNSpid:", "\nNSpgid:", "\nNSsid:" };
+	int v[32], n, up = ns_up(self, ns), drop;
+
+	n = ns_list(*text, "NSpid:", v, 32);
+	drop = up < 0 ? 0 : n - 1 - up;  /* the levels above ns */
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]) && len >= 0; i++) {
+		char *at = strstr(*text, one[i]), *end;
+		long x;
+
+		if (!at)
+			continue;
+		at += strlen(one[i]);
+		x = strtol(at, &end, 10);
+		len = put_nr(text, len, (size_t)(at - *text), (size_t)(end - at),
+			     x > 0 ? src_ns_pid(NULL, ns, (int)x) : x);
+	}
+	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]) && len >= 0 && drop > 0; i++) {
+		char *at = strstr(*text, list[i]), *p;
+
+		if (!at)
+			continue;
+		p = at + strlen(list[i]);
+		/* "\tA\tB\tC": the first drop numbers go */
+		for (int d = 0; d < drop && *p == '\t'; d++) {
+			p++;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+		at += strlen(list[i]);
+		len = splice_text(text, (size_t)len, (size_t)(at - *text), (size_t)(p - at), "");
+	}
+	return len;
+}
+
+static ssize_t src_read_ns(void *arg, uint64_t ns, int pid, int tid, const char *name,
+			   char *buf, size_t size)
+{
+	char *text = NULL;
+	ssize_t len = program_text(pid, tid, name, &text);
+
+	(void)arg;
+	if (len >= 0 && pid && !strcmp(name, "stat"))
+		len = ns_stat(ns, tid ? tid : pid, &text, len);
+	else if (len >= 0 && pid && !strcmp(name, "status"))
+		len = ns_status(ns, tid ? tid : pid, &text, len);
+	if (len < 0)
+		free(text);
+	return give_text(text, len, buf, size);
 }
 
 static ssize_t src_write(void *arg, int pid, int tid, const char *name, const void *buf,
@@ -734,6 +978,7 @@ static const struct uvfs_proc_fd_source run_fd_source = {
 static const struct uvfs_proc_source run_source = {
 	.read = src_read, .write = src_write, .tids = src_tids,
 	.current_tid = src_current_tid, .tgid = src_tgid,
+	.pidns = src_pidns, .ns_pid = src_ns_pid, .read_ns = src_read_ns,
 };
 
 /*
@@ -742,9 +987,26 @@ static const struct uvfs_proc_source run_source = {
  * where: t is the namespace's builder (its root the program's).  Without that proc
  * (a mount refused), uvfs's /proc keeps only what uvfs makes: said once.
  */
-void run_proc_source(struct uvfs_task *t, const char *where)
+static char proc_sys[PATH_MAX];  /* the kernel's /proc/sys, from the init's proc */
+
+/*
+ * A proc the program mounted (mount(2) of type proc, at target relative to t's
+ * working directory): the kernel's /proc/sys in it, as a fresh proc of Linux has
+ * one (ps sizes its pid columns by kernel/pid_max) -- what uvfs-run gives its
+ * first /proc.  The kernel's /proc/sys does not depend on the pid namespace.
+ */
+void run_proc_mounted(struct uvfs_task *t, const char *target)
 {
 	char sys[PATH_MAX];
+
+	if (!proc_sys[0] || (size_t)snprintf(sys, sizeof(sys), "%s/sys", target) >= sizeof(sys))
+		return;
+	(void)uvfs_mount2(t, proc_sys, sys, "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+}
+
+void run_proc_source(struct uvfs_task *t, const char *where)
+{
+	char *sys = proc_sys;
 	int err;
 
 	run_proc_fd = open(where, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -755,7 +1017,7 @@ void run_proc_source(struct uvfs_task *t, const char *where)
 	}
 	uvfs_set_proc_source(run_fs, &run_source, NULL);
 	uvfs_set_proc_fd_source(run_fs, &run_fd_source, NULL);
-	snprintf(sys, sizeof(sys), "%s/sys", where);
+	snprintf(sys, sizeof(proc_sys), "%s/sys", where);
 	err = uvfs_mount2(t, sys, "/proc/sys", "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	if (err)
 		fprintf(stderr, "uvfs-run: /proc/sys: %s\n", strerror(-err));
