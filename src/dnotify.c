@@ -77,7 +77,7 @@ static void dnotify_event(struct fsnotify_mark *m, uint32_t mask)
 			prev = &dn->next;
 			continue;
 		}
-		(void)send_sigio(m->group->fs, dn->pid, dn->fd);
+		(void)send_sigio(m->group->fs, dn->pid, dn->fd, dn->pid, dn->fd);
 		if (dn->mask & DN_MULTISHOT_) {
 			prev = &dn->next;
 		} else {
@@ -191,7 +191,7 @@ int fcntl_dirnotify(struct uvfs_task *t, int fd, struct file *f, unsigned long a
 	return 0;
 }
 
-bool send_sigio(struct uvfs *fs, int pid, int fd)
+bool send_sigio(struct uvfs *fs, int pid, int fd, int at_pid, int at_fd)
 {
 	struct fsnotify_state *s = fsnotify_state(fs);
 	struct dnotify_signal *sig;
@@ -204,6 +204,8 @@ bool send_sigio(struct uvfs *fs, int pid, int fd)
 	sig->next = NULL;
 	sig->pid = pid;
 	sig->fd = fd;
+	sig->at_pid = at_pid;
+	sig->at_fd = at_fd;
 	if (!s->signals_tail)
 		s->signals_tail = &s->signals;
 	/* stored atomically: uvfs_dnotify_take() looks without the lock */
@@ -213,6 +215,13 @@ bool send_sigio(struct uvfs *fs, int pid, int fd)
 }
 
 int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd)
+{
+	int at_pid, at_fd;
+
+	return uvfs_dnotify_take_at(fs, pid, fd, &at_pid, &at_fd);
+}
+
+int uvfs_dnotify_take_at(struct uvfs *fs, int *pid, int *fd, int *at_pid, int *at_fd)
 {
 	struct fsnotify_state *s;
 	struct dnotify_signal *sig;
@@ -230,6 +239,8 @@ int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd)
 			s->signals_tail = &s->signals;
 		*pid = sig->pid;
 		*fd = sig->fd;
+		*at_pid = sig->at_pid;
+		*at_fd = sig->at_fd;
 		free(sig);
 		ret = 1;
 	}

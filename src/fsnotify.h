@@ -99,11 +99,14 @@ struct dnotify_signal {
 	struct dnotify_signal *next;
 	int pid;
 	int fd;
+	int at_pid, at_fd;  /* a process and number that hold the file now, or -1 */
 };
 
-/* Queue SIGIO (or F_SETSIG's signal) for process pid about descriptor fd: false when
- * out of memory (lost, as a signal the kernel cannot queue).  ns_lock. */
-bool send_sigio(struct uvfs *fs, int pid, int fd);
+/* Queue SIGIO (or F_SETSIG's signal) for process pid about descriptor fd, whose file
+ * at_pid holds at at_fd now (the file's F_SETSIG is the signal; fd, its si_fd, may
+ * be closed since): false when out of memory (lost, as a signal the kernel cannot
+ * queue).  ns_lock. */
+bool send_sigio(struct uvfs *fs, int pid, int fd, int at_pid, int at_fd);
 
 #define I_FSNOTIFY 0x2u  /* i_state: the inode has marks */
 

@@ -142,20 +142,76 @@ struct lease_lost {
 	int pid, fd;
 };
 
-static void lease_lost_queue(struct uvfs *fs, const struct file_lease *fl)
+/* A number of task t's that holds file f: fd if it still does, else the lowest that
+ * does; -1 when none */
+static int number_of(const struct uvfs_task *t, const struct file *f, int fd)
+{
+	const struct fdtable *files = t ? t->files : NULL;
+
+	if (!files)
+		return -1;
+	if (fd >= 0 && (unsigned int)fd < files->size && files->fd[fd] == f)
+		return fd;
+	for (unsigned int n = 0; n < files->size; n++)
+		if (files->fd[n] == f)
+			return (int)n;
+	return -1;
+}
+
+/* at most this many wait for uvfs_lease_lost_take(): an embedder that never asks
+ * keeps the newest */
+#define LEASES_LOST_MAX 1024
+
+/* Where the lease's file is now: the number F_SETLEASE named, another of the holder's
+ * (a dup2 and a close since), or any other process's (a descriptor passed) -- a
+ * runner's stand-in is one kernel file for all of them, whose owner and F_SETSIG the
+ * kernel's lease code reads and clears.  false when nobody holds it at a number. */
+static bool lease_file_at(struct uvfs *fs, const struct file_lease *fl, int *pid, int *fd)
 {
 	struct uvfs_task *t = find_task(fs, fl->pid);
-	struct lease_lost *l, **tail;
 
-	if (!t || !t->files || fl->fd < 0 || (unsigned int)fl->fd >= t->files->max ||
-	    t->files->fd[fl->fd] != fl->filp || !(l = uvfs_malloc(sizeof(*l))))
+	if ((*fd = number_of(t, fl->filp, fl->fd)) >= 0) {
+		*pid = t->pid;
+		return true;
+	}
+	cds_list_for_each_entry(t, &fs->tasks, t_list)
+		if ((*fd = number_of(t, fl->filp, -1)) >= 0) {
+			*pid = t->pid;
+			return true;
+		}
+	*pid = *fd = -1;
+	return false;
+}
+
+static void lease_lost_queue(struct uvfs *fs, const struct file_lease *fl)
+{
+	struct lease_lost *l, **tail;
+	unsigned int n = 0;
+	int pid, fd;
+
+	if (!lease_file_at(fs, fl, &pid, &fd) || !(l = uvfs_malloc(sizeof(*l))))
 		return;
-	*l = (struct lease_lost){ .pid = fl->pid, .fd = fl->fd };
+	*l = (struct lease_lost){ .pid = pid, .fd = fd };
 	for (tail = &fs->leases_lost; *tail; tail = &(*tail)->next)
-		;
+		n++;
 	*tail = l;
+	if (n >= LEASES_LOST_MAX) {
+		l = fs->leases_lost;
+		fs->leases_lost = l->next;
+		free(l);
+	}
 	/* uvfs_lease_lost_take() looks without the lock first */
 	__atomic_store_n(&fs->leases_lost_any, true, __ATOMIC_RELEASE);
+}
+
+void leases_exit(struct uvfs *fs)
+{
+	while (fs->leases_lost) {
+		struct lease_lost *l = fs->leases_lost;
+
+		fs->leases_lost = l->next;
+		free(l);
+	}
 }
 
 int uvfs_lease_lost_take(struct uvfs *fs, int *pid, int *fd)
@@ -392,8 +448,14 @@ int __break_lease(struct inode *inode, unsigned int mode)
 			fl->flags |= FL_DOWNGRADE_PENDING;
 			fl->downgrade_time = break_time;
 		}
-		/* lease_break_callback(): kill_fasync(SIGIO, POLL_MSG) */
-		(void)send_sigio(fs, fl->pid, fl->fd);
+		/* lease_break_callback(): kill_fasync(SIGIO, POLL_MSG) -- F_SETSIG's
+		 * signal of the file, with the si_fd F_SETLEASE named */
+		{
+			int at_pid, at_fd;
+
+			(void)lease_file_at(fs, fl, &at_pid, &at_fd);
+			(void)send_sigio(fs, fl->pid, fl->fd, at_pid, at_fd);
+		}
 	}
 	if (mode & O_NONBLOCK)
 		return -EWOULDBLOCK;
@@ -469,6 +531,56 @@ static bool first_of_inode(const struct file_lease *fl)
 	return true;
 }
 
+/* leases_conflict() of two waiting opens: not when both only read */
+static bool breakers_conflict(const struct lease_breaker *a, const struct lease_breaker *b)
+{
+	return a->type == F_WRLCK || b->type == F_WRLCK;
+}
+
+/* b's parent in the kernel's tree of the waiters blocked on the first lease of its
+ * file (NULL: the lease): locks_insert_block() goes down to the first earlier waiter
+ * of each level that conflicts with it, and adds it there last.  The earlier waiters
+ * are those before b in uvfs.lease_breakers (arrival order). */
+static const struct lease_breaker *breaker_parent(const struct uvfs *fs,
+						 const struct lease_breaker *b)
+{
+	const struct lease_breaker *parent = NULL;
+
+again:
+	for (const struct lease_breaker *o = fs->lease_breakers; o != b; o = o->next)
+		if (o->inode == b->inode && breaker_parent(fs, o) == parent &&
+		    breakers_conflict(o, b)) {
+			parent = o;
+			goto again;
+		}
+	return parent;
+}
+
+/* The waiters under parent, each followed by its own (locks_show()'s walk: the first
+ * child, then the next sibling), at depth level */
+static int list_breakers_under(const struct uvfs *fs, const struct inode *inode,
+			       const struct lease_breaker *parent, int level,
+			       struct uvfs_lease_info *v, int n, int count)
+{
+	for (const struct lease_breaker *b = fs->lease_breakers; b; b = b->next) {
+		if (b->inode != inode || breaker_parent(fs, b) != parent)
+			continue;
+		if (count < n)
+			v[count] = (struct uvfs_lease_info){
+				.pid = b->pid, .type = b->type, .waiter = level,
+			};
+		count = list_breakers_under(fs, inode, b, level + 1, v, n, count + 1);
+	}
+	return count;
+}
+
+/* the opens blocked on the first lease of inode, as /proc/locks lists them */
+static int list_breakers(const struct uvfs *fs, const struct inode *inode,
+			 struct uvfs_lease_info *v, int n, int count)
+{
+	return list_breakers_under(fs, inode, NULL, 1, v, n, count);
+}
+
 int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n)
 {
 	int count = 0;
@@ -493,19 +605,8 @@ int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n)
 			};
 		}
 		count++;
-		/* ... and the opens blocked on it, in the order they came (locks_show()
-		 * walks its flc_blocked_requests) */
-		if (!first_of_inode(fl))
-			continue;
-		for (struct lease_breaker *b = fs->lease_breakers; b; b = b->next) {
-			if (b->inode != fl->filp->f_inode)
-				continue;
-			if (count < n)
-				v[count] = (struct uvfs_lease_info){
-					.pid = b->pid, .type = b->type, .waiter = 1,
-				};
-			count++;
-		}
+		if (first_of_inode(fl))
+			count = list_breakers(fs, fl->filp->f_inode, v, n, count);
 	}
 	uvfs_unlock(fs);
 	return count;

@@ -22,6 +22,8 @@ int fcntl_setlease(struct uvfs_task *t, int fd, struct file *f, int arg);
 int fcntl_getlease(struct file *f);
 
 int __break_lease(struct inode *inode, unsigned int mode);
+/* uvfs_free(): what uvfs_lease_lost_take() was not asked for.  ns_lock. */
+void leases_exit(struct uvfs *fs);
 /*
  * break_lease(): an open with flags mode (O_ACCMODE, O_NONBLOCK), or a truncate
  * (O_WRONLY), of inode, which has write access counted already: 0 once no lease

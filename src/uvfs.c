@@ -19,6 +19,7 @@
 #include "fs/fs.h"
 #include "file.h"
 #include "inode.h"
+#include "leases.h"
 #include "mount.h"
 #include "rcu_defer.h"
 #include "slab.h"
@@ -233,6 +234,7 @@ void uvfs_free(struct uvfs *fs)
 	while (!cds_list_empty(&fs->tasks))
 		task_release(cds_list_first_entry(&fs->tasks, struct uvfs_task, t_list));
 	fsnotify_exit(fs);
+	leases_exit(fs);
 	anon_inodes_exit(fs);
 	mnt_release_all(fs);
 	defer_flush(fs);

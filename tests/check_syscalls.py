@@ -115,7 +115,7 @@ def filter_lists(src):
         "stopped for the tracer": strings("trapped") | sys_names("socket_nr") |
         sys_names("sock_watch_nr"),
         "watched": sys_names("by_fd0") | sys_names("by_fd1") | sys_names("by_fd2") |
-        sys_names("odd_fd0") | sys_names("odd_fd4"),
+        sys_names("odd_fd0") | sys_names("odd_fd2") | sys_names("odd_fd4") | {"cachestat"},
         "refused: `ENOSYS`": strings("refused") | by_number("refused_nr"),
         "refused: `EPERM`": strings("refused_perm"),
     }

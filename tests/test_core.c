@@ -1292,6 +1292,31 @@ static void test_leases(void **state)
 		assert_int_equal(uvfs_lease_lost_take(fs, &lp, &lf), 0);
 	}
 	assert_int_equal(uvfs_leases(fs, NULL, 0), 0);
+	/* ... and so when the file moved to another number of the holder's since
+	 * (dup2, close): the signal's si_fd is the number F_SETLEASE named, but the
+	 * file -- whose F_SETSIG the signal is, and whose owner goes -- is at the new
+	 * one (uvfs_dnotify_take_at) */
+	{
+		int sp, sf, ap, af, lp = -1, lf = -1;
+
+		assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
+		assert_int_equal(uvfs_dup3(h, fd, 40, 0), 40);
+		assert_int_equal(uvfs_close(h, fd), 0);
+		assert_int_equal(pthread_create(&th, NULL, lease_breaker, &a), 0);
+		for (int i = 0; i < 100000 && uvfs_dnotify_take_at(fs, &sp, &sf, &ap, &af) != 1; i++)
+			usleep(100);
+		assert_int_equal(sp, uvfs_task_pid(h));
+		assert_int_equal(sf, fd);
+		assert_int_equal(ap, uvfs_task_pid(h));
+		assert_int_equal(af, 40);
+		pthread_join(th, NULL);
+		assert_int_equal(a.ret, 0);
+		assert_int_equal(uvfs_lease_lost_take(fs, &lp, &lf), 1);
+		assert_int_equal(lp, uvfs_task_pid(h));
+		assert_int_equal(lf, 40);
+		assert_int_equal(uvfs_dup3(h, 40, fd, 0), fd);
+		assert_int_equal(uvfs_close(h, 40), 0);
+	}
 	/* the holder's close ends its lease: the breaker goes on at once */
 	assert_int_equal(uvfs_set_lease_break_time(fs, 45), 0);
 	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
@@ -1303,6 +1328,18 @@ static void test_leases(void **state)
 	assert_true(a.ret >= 0);
 	assert_int_equal(uvfs_close(b, a.ret), 0);
 	assert_int_equal(uvfs_lease_lost_take(fs, &d, &d), 0);  /* given up, not taken */
+	/* one the embedder never takes: uvfs_free() frees it (LeakSanitizer) */
+	assert_int_equal(uvfs_set_lease_break_time(fs, 1), 0);
+	fd = uvfs_openat(h, AT_FDCWD, "/l", O_RDONLY, 0);
+	assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
+	a.flags = -1;
+	assert_int_equal(pthread_create(&th, NULL, lease_breaker, &a), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(uvfs_fcntl(h, fd, F_GETLEASE, 0), F_UNLCK);
+	while (uvfs_dnotify_take(fs, &d, &d) == 1)
+		;
+	assert_int_equal(uvfs_close(h, fd), 0);
+	assert_int_equal(uvfs_set_lease_break_time(fs, 45), 0);
 	/* out of memory: no lease, nothing changed */
 	fd = uvfs_openat(h, AT_FDCWD, "/l", O_RDONLY, 0);
 	uvfs_fail_countdown = 0;

@@ -761,8 +761,8 @@ static void test_enomem(void **state)
 /*
  * uvfs_standin: one embedder's object per memfs directory while any open file of it
  * was handed one -- make() once however many files ask, closed with the last of them,
- * made anew after; the same per procfs file; refused for what is neither, and make()'s
- * error returned with nothing kept.
+ * made anew after; the same per memfs file and procfs file or directory; refused for
+ * an O_PATH file, and make()'s error returned with nothing kept.
  */
 struct standin_maker {
 	int calls;
@@ -797,7 +797,6 @@ static void test_standin(void **state)
 	assert_int_equal(uvfs_standin(NULL, d1, make_standin, &m), -EINVAL);
 	assert_int_equal(uvfs_standin(t, d1, NULL, &m), -EINVAL);
 	assert_int_equal(uvfs_standin(t, 99, make_standin, &m), -EBADF);
-	assert_int_equal(uvfs_standin(t, f, make_standin, &m), -EXDEV);
 	assert_int_equal(uvfs_standin(t, p, make_standin, &m), -EXDEV);
 	assert_int_equal(m.calls, 0);
 
@@ -842,15 +841,26 @@ static void test_standin(void **state)
 	uvfs_close(t, f);
 	uvfs_close(t, p);
 
-	/* procfs's files: one per inode, as Linux keeps locks (/proc/1/mounts opened
-	 * twice is one file, /proc/1/mountinfo another); not its directories (-EXDEV) */
+	/* procfs's files and directories, a memfs regular file: one per inode, as Linux
+	 * keeps locks (/proc/1/mounts opened twice is one file, /proc/1/mountinfo
+	 * another); a host mount's regular file has its own (the runner reopens it) */
+	m.calls = 0;
+	f = open_file(t, "/a/g");
+	s3 = uvfs_standin(t, f, make_standin, &m);
+	assert_true(s3 >= 0);
+	assert_int_equal(m.calls, 1);
+	uvfs_close(t, f);
+	assert_int_equal(fcntl(s3, F_GETFD), -1);
 	m.calls = 0;
 	d1 = uvfs_openat(t, AT_FDCWD, "/proc/1/mounts", O_RDONLY, 0);
 	d2 = uvfs_openat(t, AT_FDCWD, "/proc/self/mounts", O_RDONLY, 0);
 	e = uvfs_openat(t, AT_FDCWD, "/proc/1/mountinfo", O_RDONLY, 0);
 	p = uvfs_openat(t, AT_FDCWD, "/proc/1", O_RDONLY | O_DIRECTORY, 0);
 	assert_true(d1 >= 0 && d2 >= 0 && e >= 0 && p >= 0);
-	assert_int_equal(uvfs_standin(t, p, make_standin, &m), -EXDEV);
+	s3 = uvfs_standin(t, p, make_standin, &m);
+	assert_true(s3 >= 0);
+	assert_int_equal(m.calls, 1);
+	m.calls = 0;
 	s1 = uvfs_standin(t, d1, make_standin, &m);
 	assert_true(s1 >= 0);
 	assert_int_equal(uvfs_standin(t, d2, make_standin, &m), s1);
@@ -868,6 +878,7 @@ static void test_standin(void **state)
 	m.fail = 0;
 	uvfs_close(t, d1);
 	uvfs_close(t, p);
+	assert_int_equal(fcntl(s3, F_GETFD), -1);
 	/* the task's exit closes its files: the last stand-in goes with them */
 	uvfs_task_exit(t);
 	assert_int_equal(fcntl(s2, F_GETFD), -1);

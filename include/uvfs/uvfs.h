@@ -741,6 +741,12 @@ int uvfs_inotify_rm_watch(struct uvfs_task *task, int fd, int wd);
  * opener waits (in another thread): an embedder whose callers wait asks meanwhile
  * too.  Cheap when no F_NOTIFY or lease was ever made. */
 int uvfs_dnotify_take(struct uvfs *fs, int *pid, int *fd);
+/* uvfs_dnotify_take_at - the same, and where the file the signal is about is now: a
+ * process (*at_pid) and its number (*at_fd) that hold it -- fd itself while it does;
+ * another after a lease holder's dup2 and close -- or -1 and -1 when nobody holds it
+ * at a number.  The kernel signals with the file's F_SETSIG whatever number holds
+ * it; fd is only its si_fd (the number F_SETLEASE or F_NOTIFY named). */
+int uvfs_dnotify_take_at(struct uvfs *fs, int *pid, int *fd, int *at_pid, int *at_fd);
 /* uvfs_ioctl - do_vfs_ioctl()'s calls uvfs answers, arg the caller's copy of what the
  * program's argument points at (NULL where that faults: EFAULT):
  *   FIONREAD (an int): an inotify descriptor's queued bytes, a regular file's bytes
@@ -906,9 +912,9 @@ int uvfs_set_lease_break_time(struct uvfs *fs, int seconds);
 /* uvfs_leases - the instance's leases, for /proc/locks' LEASE lines (the kernel's
  * lock_get_status(): "N: LEASE  ACTIVE    READ PID MAJ:MIN:INO 0 EOF", BREAKING while a
  * break is under way), each followed by the opens waiting on it for the break
- * (waiter 1: "N: -> LEASE  BREAKER   WRITE PID <none>:0 0 EOF", under the first lease
+ * (waiter: "N: -> LEASE  BREAKER   WRITE PID <none>:0 0 EOF", under the first lease
  * of the file, as the kernel blocks them): up to n of them into v, newest lease
- * first, its waiters in the order they came; the number there are (more than n: call
+ * first, its waiters as locks_show() walks them; the number there are (more than n: call
  * again with more room), or -EINVAL (fs NULL, n negative, v NULL with n > 0).  uvfs's
  * /proc/locks is the embedder's (uvfs_set_proc_source): uvfs-run adds these lines to
  * the kernel's, which has none of uvfs's leases. */
@@ -921,8 +927,11 @@ struct uvfs_lease_info {
 	int breaking;     /* 1 while a break is under way */
 	dev_t dev;        /* the file, as uvfs's stat(2) gives it (a waiter: 0) */
 	ino_t ino;
-	int waiter;       /* added in 0.1 after ino: 1 for an open waiting on the
-			   * lease before it, not a lease */
+	int waiter;       /* added in 0.1 after ino: not 0 for an open waiting on
+			   * the lease before it, not a lease: its depth in the kernel's
+			   * tree of them -- 1 blocked on the lease, 2 on the waiter
+			   * before it at depth 1 that it conflicts with (either
+			   * writes), and so on ("-> ", then " -> "...) */
 };
 int uvfs_leases(struct uvfs *fs, struct uvfs_lease_info *v, int n);
 
@@ -1010,22 +1019,22 @@ ssize_t uvfs_memfd_name(struct uvfs_task *task, uint64_t kdev, uint64_t kino, ch
 			size_t bufsiz, struct stat *st);
 
 /*
- * uvfs_standin - the embedder's kernel object that stands for the memfs directory,
- * the fifo (memfs's or a host mount's), or the procfs file open on fd in its program
- * (a runner installs one at each uvfs descriptor's number), one per directory, fifo
- * or file (a procfs file's inode, as Linux keeps its locks: /proc/self/stat opened
- * twice is one, /proc/self/status another): the first call
- * while none is kept calls make(arg), under uvfs's lock (it must not call uvfs), and
- * keeps the descriptor it returns for the directory or fifo; every open file of it
- * handed the object holds it, and the last of them to close closes it.  So the
- * kernel's flock and POSIX locks on reopens of it are per directory and per fifo, as
- * on Linux, while one nobody has open costs the embedder no descriptor (uvfs-run
- * makes an empty directory of the kernel's and removes it once open: flock works on
- * it, mmap is ENODEV as for a directory; for a fifo or a procfs file a null-device
- * node of its own, removed once open: poll and mmap answer as the null device
- * answers).  Valid until fd's open file is closed (do not close it).  The descriptor,
- * or -EINVAL (task or make NULL), -EBADF, -EXDEV (neither a memfs directory, a fifo
- * nor a procfs file, or an O_PATH file), -ENOMEM, or make's -errno (nothing kept).
+ * uvfs_standin - the embedder's kernel object that stands for the file open on fd in
+ * its program (a runner installs one at each uvfs descriptor's number) when the file
+ * has no kernel object of its own -- a memfs directory, a memfs regular file (one the
+ * runner gives no memfd: uvfs_memfd), a fifo (memfs's or a host mount's), a procfs
+ * file or directory -- one per inode, as Linux keeps its locks (/proc/self/stat
+ * opened twice is one, /proc/self/status another): the first call while none is kept
+ * calls make(arg), under uvfs's lock (it must not call uvfs), and keeps the
+ * descriptor it returns for the inode; every open file of it handed the object holds
+ * it, and the last of them to close closes it.  So the kernel's flock and POSIX locks
+ * on reopens of it are per file, as on Linux, while one nobody has open costs the
+ * embedder no descriptor (uvfs-run makes an empty directory of the kernel's for a
+ * directory and removes it once open: flock works on it, mmap is ENODEV as for a
+ * directory; for the others a null-device node of its own, removed once open: poll
+ * and mmap answer as the null device answers).  Valid until fd's open file is closed
+ * (do not close it).  The descriptor, or -EINVAL (task or make NULL), -EBADF, -EXDEV
+ * (none of those kinds, or an O_PATH file), -ENOMEM, or make's -errno (nothing kept).
  */
 int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *arg);
 

@@ -1619,6 +1619,8 @@ static const struct inode_operations memfs_file_iops = {
 	.setsize = memfs_setsize,
 	.fileattr_flags = MEMFS_FL_MODIFIABLE,
 	.memfd = memfs_file_memfd,
+	/* a runner's stand-in of a file it gives no memfd (a noexec mount's) */
+	.standin = simple_standin,
 	MEMFS_XATTR_OPS,
 	.fop = &memfs_file_fops,
 };

@@ -1742,6 +1742,7 @@ static void proc_getattr(const struct inode *inode, struct stat *st)
 static const struct inode_operations proc_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr,
+	.standin = simple_standin,
 };
 
 /* proc_fd_permission(): /proc/PID/fd is 0500, but a task may always search its own
@@ -1773,11 +1774,13 @@ static int proc_fdinfo_permission(const struct cred *cred, struct inode *inode, 
 static const struct inode_operations proc_fdinfo_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_fdinfo_permission,
+	.standin = simple_standin,
 };
 
 static const struct inode_operations proc_fd_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_fd_permission,
+	.standin = simple_standin,
 };
 /*
  * proc_pid_permission(): searching /proc/PID of a task that is gone is ESRCH
@@ -1796,10 +1799,12 @@ static int proc_pid_permission(const struct cred *cred, struct inode *inode, int
 static const struct inode_operations proc_pid_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_pid_permission,
+	.standin = simple_standin,
 };
 static const struct inode_operations proc_task_dir_iops = {
 	.lookup = proc_lookup, .revalidate = proc_revalidate, .fop = &proc_dir_fops,
 	.setattr = proc_setattr, .getattr = proc_getattr, .permission = proc_pid_permission,
+	.standin = simple_standin,
 };
 static const struct file_operations proc_src_fops = {
 	.open = proc_src_open, .read = proc_src_read, .release = proc_src_release,

@@ -3,7 +3,8 @@
 fs.lease-break-time has passed, the kernel takes it away (time_out_leases()) and
 lease_modify() clears the file's owner and F_SETSIG's signal; the open that broke
 it goes on.  A write lease broken by a writer (taken away) and one broken by a
-reader (given down to a read lease: the owner stays).  test_lease_timeout.sh runs it
+reader (given down to a read lease: the owner stays), and a write lease whose file
+moved to another number before its break.  test_lease_timeout.sh runs it
 natively and under uvfs-run with the break time at 1 s, and compares."""
 import fcntl
 import os
@@ -15,7 +16,8 @@ os.chdir(sys.argv[1])
 signal.signal(signal.SIGUSR1, lambda *a: None)
 F_GETSIG, F_SETSIG = 11, 10
 names = {fcntl.F_RDLCK: "F_RDLCK", fcntl.F_WRLCK: "F_WRLCK", fcntl.F_UNLCK: "F_UNLCK"}
-for name, opener in (("w", os.O_WRONLY), ("r", os.O_RDONLY)):
+for name, opener, moved in (("w", os.O_WRONLY, False), ("r", os.O_RDONLY, False),
+                            ("m", os.O_WRONLY, True)):
     open(name, "w").close()
     fd = os.open(name, os.O_RDONLY)
     fcntl.fcntl(fd, F_SETSIG, signal.SIGUSR1)
@@ -23,6 +25,11 @@ for name, opener in (("w", os.O_WRONLY), ("r", os.O_RDONLY)):
     print(name, "held: lease", names[fcntl.fcntl(fd, fcntl.F_GETLEASE)],
           "owner is me:", fcntl.fcntl(fd, fcntl.F_GETOWN) == os.getpid(),
           "signal", fcntl.fcntl(fd, F_GETSIG))
+    if moved:
+        # the file moved to another number (the owner is the struct file's)
+        os.dup2(fd, 9)
+        os.close(fd)
+        fd = 9
     pid = os.fork()
     if pid == 0:
         signal.alarm(20)

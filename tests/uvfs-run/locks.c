@@ -676,6 +676,18 @@ static void flocks(void)
 		close(d1);
 		close(d2);
 		close(fd1);
+		/* its directories too: /proc, /proc/PID/fd, /proc/PID/fdinfo each their own */
+		snprintf(st, sizeof(st), "/proc/%d/fd", (int)getpid());
+		snprintf(su, sizeof(su), "/proc/%d/fdinfo", (int)getpid());
+		d1 = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		d2 = open(st, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd1 = open(su, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		say("proc: flock LOCK_EX of /proc: %s", res(flock(d1, LOCK_EX | LOCK_NB)));
+		say("proc: flock LOCK_EX|LOCK_NB of /proc/PID/fd: %s", res(flock(d2, LOCK_EX | LOCK_NB)));
+		say("proc: flock LOCK_EX|LOCK_NB of /proc/PID/fdinfo: %s", res(flock(fd1, LOCK_EX | LOCK_NB)));
+		close(d1);
+		close(d2);
+		close(fd1);
 	}
 
 	/* an O_PATH descriptor takes no lock */

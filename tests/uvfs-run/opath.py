@@ -66,6 +66,22 @@ socket.send_fds(a, [b"x"], [mp]); got = socket.recv_fds(b, 1, 1)[1][0]
 for what, fd in (("O_PATH", mp), ("dup2 to 100", 100), ("dup2 to 5000", 5000), ("received", got)):
     print(what, "flock", fl(fd), "mmap", mm(fd), "fadvise", os.strerror(libc.posix_fadvise(fd, 0, 0, 4)))
 print("the O_RDONLY one: flock", fl(os.open(d + "/m", os.O_RDONLY)))
+# epoll_ctl, syncfs and cachestat of an O_PATH descriptor: EBADF (EFAULT first for a
+# bad event), trapped where one has been (the odd groups) -- the kernel's elsewhere
+import select
+class EV(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("events", ctypes.c_uint32), ("data", ctypes.c_uint64)]
+class CR(ctypes.Structure):
+    _fields_ = [("off", ctypes.c_uint64), ("len", ctypes.c_uint64)]
+def sysc(nr, *a):
+    ret = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(x) for x in a])
+    return ret if ret != -1 else errno.errorcode[ctypes.get_errno()]
+ep, ev, cr, cs = select.epoll(), EV(1, 0), CR(0, 0), (ctypes.c_uint64 * 8)()
+for what, fd in (("O_PATH", mp), ("dup2 to 100", 100), ("O_RDONLY", os.open(d + "/m", os.O_RDONLY))):
+    print(what, "epoll_ctl ADD", sysc(233, ep.fileno(), 1, fd, ctypes.addressof(ev)),
+          "with a bad event", sysc(233, ep.fileno(), 1, fd, 8), "DEL", sysc(233, ep.fileno(), 2, fd, 0),
+          "syncfs", sysc(306, fd), "cachestat", sysc(451, fd, ctypes.addressof(cr), ctypes.addressof(cs), 0))
 os.set_inheritable(100, True)
 print(subprocess.run([sys.executable, "-c", "import ctypes, errno; l = ctypes.CDLL(None, use_errno=True); "
                       "l.mmap.restype = ctypes.c_void_p; "

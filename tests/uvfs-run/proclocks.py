@@ -54,21 +54,10 @@ for name, lease, opener in (("b", fcntl.F_WRLCK, os.O_RDONLY), ("c", fcntl.F_RDL
 
 # opens blocked on a break: a writer's of a read lease's file, a reader's of a write
 # lease's -- each listed under its lease ("N: -> LEASE  BREAKER   WRITE PID <none>:0")
-# until the lease is given up
+# until the lease is given up; of two writers, the second under the first (" -> ",
+# the kernel's locks_insert_block() goes down to a waiter it conflicts with); of two
+# readers, both under the lease.  Each opener starts once the one before it waits.
 import time
-breakers = {}
-for name, lease, opener in (("x", fcntl.F_RDLCK, os.O_WRONLY), ("y", fcntl.F_WRLCK, os.O_RDONLY)):
-    open(name, "w").close()
-    fd = os.open(name, os.O_RDONLY)
-    fcntl.fcntl(fd, fcntl.F_SETLEASE, lease)
-    globals()["keep_" + name] = fd
-    pid = os.fork()
-    if pid == 0:
-        signal.alarm(20)
-        os.open(name, opener)
-        os._exit(0)
-    breakers[name] = (fd, pid)
-
 me = str(os.getpid())
 def read_locks():
     mine, under = [], {}
@@ -76,31 +65,64 @@ def read_locks():
         w = line.split()
         if w[1] == "->":
             if w[2] == "LEASE":
-                under.setdefault(w[0], []).append(w)
+                under.setdefault(w[0], []).append(line)
             continue
         if w[4] == me or (w[1] == "OFDLCK" and w[4] == "-1"):
             mine.append(w)
     return mine, under
-# until both breakers wait (the result does not depend on when: it is what they show
-# once waiting; 10 s at most)
-for _ in range(1000):
-    mine, under = read_locks()
-    if sum(len(v) for k, v in under.items() if any(w[0] == k and w[1] == "LEASE" for w in mine)) >= 2:
-        break
-    time.sleep(0.01)
-for name in ("x", "y"):
+def ident_of(name):
     st = os.stat(name)
-    ident = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-    pid = str(breakers[name][1])
+    return "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+def waiting(name):
+    mine, under = read_locks()
+    return [l for w in mine if w[5] == ident_of(name) for l in under.get(w[0], [])]
+breakers = {}
+for name, lease, openers in (("x", fcntl.F_RDLCK, [os.O_WRONLY]), ("y", fcntl.F_WRLCK, [os.O_RDONLY]),
+                             ("z", fcntl.F_RDLCK, [os.O_WRONLY, os.O_WRONLY]),
+                             ("u", fcntl.F_WRLCK, [os.O_RDONLY, os.O_RDONLY])):
+    open(name, "w").close()
+    fd = os.open(name, os.O_RDONLY)
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, lease)
+    pids = []
+    for opener in openers:
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(20)
+            os.open(name, opener)
+            os._exit(0)
+        pids.append(pid)
+        # until it waits (what it shows once waiting does not depend on when; 10 s at most)
+        for _ in range(1000):
+            if len(waiting(name)) >= len(pids):
+                break
+            time.sleep(0.01)
+    breakers[name] = (fd, pids)
+# Each file's lines from a read that shows all its waiters: a reader breaking a write
+# lease waits a jiffy at a time in the kernel (__break_lease(): a downgrade has no
+# fl_break_time), out of the list between two waits, and back at its end -- so the
+# order of two readers is the kernel's whim: sorted
+for name in ("x", "y", "z", "u"):
+    pids = [str(p) for p in breakers[name][1]]
+    for _ in range(1000):
+        mine, under = read_locks()
+        lines = [l for w in mine if w[5] == ident_of(name) for l in under.get(w[0], [])]
+        if len(lines) == len(pids):
+            break
+        time.sleep(0.01)
     for w in mine:
-        if w[5] == ident:
-            print("%s: /proc/locks: %s; blocked on it: %s" % (name, " ".join(w[1:4] + w[6:]), "; ".join(
-                " ".join(b[1:5] + ["its child" if b[5] == pid else "pid " + b[5]] + b[6:])
-                for b in under.get(w[0], [])) or "none"))
-for name in ("x", "y"):
-    fd, pid = breakers[name]
+        if w[5] == ident_of(name):
+            print("%s: /proc/locks: %s" % (name, " ".join(w[1:4] + w[6:])))
+            shown = []
+            for l in under.get(w[0], []):
+                f = l.split(":", 1)[1].rstrip("\n").split(" ")
+                f = ["child %d" % pids.index(x) if x in pids else x for x in f]
+                shown.append("%s: blocked on it:%s" % (name, " ".join(f)))
+            print("\n".join(sorted(shown) if name == "u" else shown))
+for name in ("x", "y", "z", "u"):
+    fd, pids = breakers[name]
     fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
-    print("%s: the blocked open, once the lease is given up: exit %d" % (name, os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])))
+    print("%s: the blocked opens, once the lease is given up: %s" % (name, " ".join(
+        "exit %d" % os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in pids)))
 
 mine = read_locks()[0]
 for name in ("f", "g", "d", "p", "o", "l", "w", "b", "c"):

@@ -357,10 +357,23 @@ for name, prot in ((\"PROT_READ\", mmap.PROT_READ), (\"PROT_EXEC\", mmap.PROT_RE
         print(name, \"mapped\")
     except OSError as e:
         print(name, e.strerror)
+g, f2 = os.open(\"/tmp/m/g\", os.O_CREAT | os.O_RDONLY), os.open(\"/tmp/m/f\", os.O_RDONLY)
+def fl(x):
+    try:
+        fcntl.flock(x, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return \"ok\"
+    except OSError as e:
+        return e.strerror
+print(\"flock f\", fl(fd), \"g\", fl(g), \"f again\", fl(f2))
 "'
+mapx=${mapx/import mmap, os/import fcntl, mmap, os}
 got=$(cd /tmp && "$UR" -- bash -c "$mapx" 2>&1)
 same "a noexec tmpfs: its files not mapped, PROT_EXEC least of all" "PROT_READ No such device
-PROT_EXEC Operation not permitted" "$got"
+PROT_EXEC Operation not permitted" "$(head -n 2 <<< "$got")"
+# ... but locked each on its own, as the kernel's (a null-device node of its own:
+# they shared one before)
+want=$(native bash -c "$mapx" 2>&1)
+same "a noexec tmpfs: flock per file" "$(tail -n 1 <<< "$want")" "$(tail -n 1 <<< "$got")"
 # A signal pending while a watching filter is installed: its handler runs first, and
 # the descriptor is still uvfs's when the handler returns
 want=$(native python3 "$work/signals.py" 100)
@@ -1091,6 +1104,19 @@ same "files open up to RLIMIT_NOFILE natively" "the last on 299
 data" "$want"
 same "files open up to RLIMIT_NOFILE under uvfs-run, started under it" "$want" \
 	"$(bash -c 'ulimit -n 300; "$1" -- bash -c "$2"' x "$UR" "$nofile" 2>&1)"
+# ... and without CAP_SYS_RESOURCE, so that uvfs-run's own limit is the program's: the
+# memfds and the stand-ins of their own (a /proc file's) it holds give way to the
+# null device near it -- the program opens up to its limit (distinct /proc files ran
+# out 72 short before, each one's stand-in held)
+nocap='ulimit -n 300; setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource "$1" -- bash -c "$2"'
+same "files open up to RLIMIT_NOFILE without CAP_SYS_RESOURCE" "$want" \
+	"$(bash -c "$nocap" x "$UR" "$nofile" 2>&1)"
+procfiles='last=0; while exec {fd}</proc/self/fdinfo/$last; do last=$fd; done 2>/dev/null
+echo "the last on $last"'
+want=$(native bash -c 'ulimit -n 300; bash -c "$1"' x "$procfiles" 2>&1)
+same "distinct /proc files open up to RLIMIT_NOFILE natively" "the last on 299" "$want"
+same "distinct /proc files open up to RLIMIT_NOFILE without CAP_SYS_RESOURCE" "$want" \
+	"$(bash -c "$nocap" x "$UR" "$procfiles" 2>&1)"
 
 # device nodes a program makes on memfs open the device, as on the kernel's tmpfs
 # (LTP's open11): uvfs's checks on its node, the kernel's device behind

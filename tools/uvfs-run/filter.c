@@ -180,10 +180,15 @@ static const int by_fd2[] = { SYS_copy_file_range, SYS_splice };
  * the null device advises).  Trapped only on the numbers such a descriptor has had
  * (RUN_GROUP_ODD): the loader's mmap of every library on the number 3 its open was
  * given stops for nothing -- five stops of ~30 us an exec of /bin/true, 72 in a
- * start-stop-daemon start.  By the first argument, and mmap of a file by the fifth
- * (not MAP_ANONYMOUS, whose descriptor is -1 by custom and ignored).
+ * start-stop-daemon start.  By the first argument, epoll_ctl by its third (the
+ * watched descriptor), and mmap of a file by the fifth (not MAP_ANONYMOUS, whose
+ * descriptor is -1 by custom and ignored).
  */
-static const int odd_fd0[] = { SYS_fadvise64, SYS_readahead, SYS_sync_file_range, SYS_flock };
+static const int odd_fd0[] = {
+	SYS_fadvise64, SYS_readahead, SYS_sync_file_range, SYS_flock, SYS_syncfs,
+	451,  /* cachestat (6.5): fdget(), EBADF for O_PATH as the rest */
+};
+static const int odd_fd2[] = { SYS_epoll_ctl };  /* epoll_ctl(epfd, op, fd, event) */
 static const int odd_fd4[] = { SYS_mmap };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -230,7 +235,7 @@ static size_t watch_calls(int g, int nr[], int arg[])
 	static const struct { const int *nr; size_t n; int arg; bool odd; } lists[] = {
 		{ by_fd0, N(by_fd0), 0, false }, { by_fd1, N(by_fd1), 1, false },
 		{ by_fd2, N(by_fd2), 2, false }, { odd_fd0, N(odd_fd0), 0, true },
-		{ odd_fd4, N(odd_fd4), 3, true },
+		{ odd_fd2, N(odd_fd2), 2, true }, { odd_fd4, N(odd_fd4), 3, true },
 	};
 	size_t k = 0;
 
@@ -277,8 +282,8 @@ int run_watch_filter(int g, struct sock_filter *out)
 		       RUN_GROUP_SOCK < RUN_GROUP_ODD && RUN_GROUP_ODD + RUN_GROUP_ALL - 1 < 32,
 		       "the groups double up to RUN_GROUP_TOP; uproc.watched has a bit for each, "
 		       "and for the odd group of each");
-	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(odd_fd0) + N(odd_fd4) + 17 <=
-		       RUN_WATCH_MAX, "RUN_GROUP_ALL's filter fits RUN_WATCH_MAX");
+	_Static_assert(N(by_fd0) + N(by_fd1) + N(by_fd2) + N(odd_fd0) + N(odd_fd2) + N(odd_fd4) +
+		       17 <= RUN_WATCH_MAX, "RUN_GROUP_ALL's filter fits RUN_WATCH_MAX");
 	_Static_assert(RUN_WATCH_MAX < 256, "every jump fits BPF's 8-bit offsets");
 	if (g == RUN_GROUP_SOCK) {
 		/* A = nr; each of sock_watch_nr -> trace; else allow */

@@ -458,9 +458,10 @@ static ssize_t add_leases(char **text, ssize_t len)
 				   "UNLCK";
 
 		if (v[i].waiter) {
+			/* lock_get_status()'s "%*s" of "-> " for the depth */
 			if (shown && run_host_tgid(v[i].pid) >= 0)
-				len += sprintf(t + len, "%ld: -> LEASE  BREAKER   %s %d <none>:0 0 EOF\n",
-					       last, type, v[i].pid);
+				len += sprintf(t + len, "%ld: %*s LEASE  BREAKER   %s %d <none>:0 0 EOF\n",
+					       last, v[i].waiter + 1, "->", type, v[i].pid);
 			continue;
 		}
 		shown = run_host_tgid(v[i].pid) >= 0;

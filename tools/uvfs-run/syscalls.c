@@ -854,12 +854,14 @@ static int standin_make(void *arg)
 }
 
 /*
- * Whether the supervisor has room for one more memfd of a memfs file: it holds each
- * while the program has the file open, and its own descriptors besides, under a
- * limit that may be the program's own (main.c, raise_nofile).  Within RESERVE of its
- * limit a file gets the null device as stand-in instead: uvfs answers its reads and
- * writes as ever; mmap, exec, splice and locks are then as for a noexec mount's file
- * (docs/SEMANTICS.md §9) -- rather than EMFILE while the program is below its limit.
+ * Whether the supervisor has room for one more memfd of a memfs file (or stand-in of
+ * its own, uvfs_standin()): it holds each while the program has the file open, and
+ * its own descriptors besides, under a limit that may be the program's own (main.c,
+ * raise_nofile).  Within RESERVE of its limit a file gets the null device as
+ * stand-in instead: uvfs answers its reads and writes as ever; mmap, exec, splice
+ * and locks are then as for a noexec mount's file, its locks shared with every such
+ * file's (docs/SEMANTICS.md §9) -- rather than EMFILE while the program is below its
+ * limit.
  * The supervisor's lowest free number tells: memfds fill the table from the bottom.
  * Asked only once a memfd's number came near the limit.
  */
@@ -947,15 +949,18 @@ static enum action install_opened(struct proc *p, struct user_regs_struct *r, in
 		 * which is a pidfd as Linux's is (pidfd_send_signal: psmisc's killall
 		 * signals through it); uvfs answers the rest, as for any directory */
 		return install(p, r, hfd, fd, flags);
-	} else if (!(flags & O_PATH) && !uvfs_fstat(T(p), fd, &st) &&
+	} else if (!(flags & O_PATH) && !uvfs_fstat(T(p), fd, &st) && room_for_memfd() &&
 		   (hfd = uvfs_standin(T(p), fd, standin_make,
 				       S_ISDIR(st.st_mode) ? NULL : (void *)1)) != -EXDEV) {
-		/* a memfs directory, a fifo, a procfs file: its own (above), so that
-		 * flock and POSIX locks are per file as on Linux; with the program's
-		 * access mode for a fifo or file (mmap checks it first, as of the null
-		 * device below) */
+		/* a memfs directory, a fifo, a procfs file or directory, a memfs file
+		 * that has no memfd (noexec, or no room): its own (above), so that flock
+		 * and POSIX locks are per file as on Linux; with the program's access
+		 * mode for a fifo or file (mmap checks it first, as of the null device
+		 * below).  Held by the supervisor while the file is open, as a memfd is:
+		 * within MEMFD_RESERVE of its limit, the null device instead */
 		if (hfd < 0)
 			return install(p, r, hfd, fd, flags);
+		note_memfd(hfd);
 		hflags = S_ISDIR(st.st_mode) ? O_RDONLY | O_DIRECTORY : flags & O_ACCMODE;
 	} else {
 		/* /proc's directories, a host mount's socket or symlink, and
@@ -2586,7 +2591,7 @@ static enum action syscall_answer(struct proc *p, struct user_regs_struct *r);
  */
 void run_dnotify_send(void)
 {
-	int pid, fd;
+	int pid, fd, at_pid, at_fd;
 
 	/* a lease lease-break-time took away: the kernel's lease_modify() clears the
 	 * file's owner and F_SETSIG's signal, which the stand-in holds (fcntl_setlease) */
@@ -2601,14 +2606,17 @@ void run_dnotify_send(void)
 		}
 	}
 
-	while (uvfs_dnotify_take(run_fs, &pid, &fd) == 1) {
-		pid_t host = run_host_tgid(pid);
-		int s, sig = 0;
+	while (uvfs_dnotify_take_at(run_fs, &pid, &fd, &at_pid, &at_fd) == 1) {
+		pid_t host = run_host_tgid(pid), at_host = at_pid > 0 ? run_host_tgid(at_pid) : -1;
+		int s = -1, sig = 0;
 		siginfo_t si;
 
 		if (host < 0)
 			continue;  /* gone: nobody to tell */
-		s = run_take_fd(host, fd);
+		/* F_SETSIG's signal is the file's: its stand-in where it is now (the
+		 * number the lease named may hold another file since) */
+		if (at_host >= 0 && at_fd >= 0)
+			s = run_take_fd(at_host, at_fd);
 		if (s >= 0) {
 			sig = fcntl(s, F_GETSIG);
 			close(s);
@@ -3349,6 +3357,24 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (nr == SYS_fadvise64 && ufd(p, fd) && !uvfs_fstat(t, fd, &st) && S_ISFIFO(st.st_mode))
 			return skip(r, -ESPIPE);
 		return ACT_NATIVE;
+	}
+	case SYS_syncfs:
+	case 451: /* cachestat */
+		/* the stand-in's (its filesystem, its pages), but not of an O_PATH
+		 * descriptor: fdget(), EBADF */
+		return ufd(p, fd) && opath_fd(p, fd) ? skip(r, -EBADF) : ACT_NATIVE;
+	case SYS_epoll_ctl: {
+		/* the kernel's epoll of the stand-in, but an O_PATH descriptor cannot be
+		 * watched (do_epoll_ctl(): fdget() of it, EBADF) -- after the event is
+		 * copied in for every op but EPOLL_CTL_DEL (EFAULT first) */
+		int tfd = iarg(A2(r));
+		char ev[12];  /* struct epoll_event, packed on x86-64 */
+
+		if (!ufd(p, tfd) || !opath_fd(p, tfd))
+			return ACT_NATIVE;
+		if (iarg(A1(r)) != 2 /* EPOLL_CTL_DEL */ && mem_read(p->tid, A3(r), ev, sizeof(ev)))
+			return skip(r, -EFAULT);
+		return skip(r, -EBADF);
 	}
 	case SYS_flock: {
 		/* the stand-in's lock, but an O_PATH descriptor takes none (EBADF: flock()
