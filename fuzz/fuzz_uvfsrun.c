@@ -99,11 +99,7 @@ void run_zombies_sweep(void)
 void run_waits_settle(void)
 {
 }
-/* procsrc.c's, after a mount of proc: the harness has no kernel's /proc/sys to add */
-void run_proc_mounted(struct uvfs_task *t, const char *target)
-{
-	(void)t, (void)target;
-}
+
 static pid_t played;  /* the process /proc/TID shows (LLVMFuzzerInitialize) */
 
 /* ---------------------------------------------------------------------------------

@@ -25,6 +25,11 @@ struct fs_struct {
 struct uvfs_task {
 	struct uvfs *fs;              /* immutable */
 	int pid;                      /* immutable */
+	/* ns_lock: procfs's note of the task's number in the nested pid namespace
+	 * nsnr_ns (uvfs_proc_source.ns_pid; nsnr_ns 0: none noted) -- it never
+	 * changes while the task lives, and a listing asks for every task's */
+	uint64_t nsnr_ns;
+	int nsnr;
 	struct cred cred;             /* ids, groups, capabilities (cred.h) */
 	/* the mm's dumpable flag (SUID_DUMP_*): a change of effective or filesystem
 	 * ids, or new capabilities, sets it to fs.suid_dumpable (commit_creds()) */

@@ -390,6 +390,21 @@ static int ns_nr(const struct super_block *sb, int id)
 	return fs->proc_src.ns_pid ? fs->proc_src.ns_pid(fs->proc_src_arg, ns, id) : 0;
 }
 
+/* ns_nr() of a task's own number, noted in the task: a listing asks for all of them,
+ * and asking the source costs it calls of its own (a few of the kernel's) */
+static int task_nr(const struct super_block *sb, struct uvfs_task *t)
+{
+	uint64_t ns = sb_pidns(sb);
+
+	if (!ns)
+		return t->pid;
+	if (t->nsnr_ns != ns) {
+		t->nsnr = ns_nr(sb, t->pid);
+		t->nsnr_ns = ns;
+	}
+	return t->nsnr;
+}
+
 /* find_pid_ns() of a process in a nested namespace: the task numbered nr there */
 static struct uvfs_task *find_task_ns(const struct super_block *sb, int nr)
 {
@@ -400,7 +415,7 @@ static struct uvfs_task *find_task_ns(const struct super_block *sb, int nr)
 	for (size_t pid = 1; pid < fs->pid_table_size; pid++) {
 		struct uvfs_task *t = find_task(fs, (int)pid);
 
-		if (t && ns_nr(sb, t->pid) == nr)
+		if (t && task_nr(sb, t) == nr)
 			return t;
 	}
 	return NULL;
@@ -417,7 +432,7 @@ static struct uvfs_task *next_task_ns(const struct super_block *sb, long *nr)
 
 	for (size_t pid = 1; pid < fs->pid_table_size; pid++) {
 		struct uvfs_task *t = find_task(fs, (int)pid);
-		long n = t ? ns_nr(sb, t->pid) : 0;
+		long n = t ? task_nr(sb, t) : 0;
 
 		if (n > 0 && n >= *nr && n < best_nr) {
 			best = t;
@@ -782,8 +797,28 @@ static bool proc_entry_named(struct inode *dir, const struct qstr *name, struct 
 			snprintf(e->name, sizeof(e->name), "%lu", n);
 			return true;
 		}
-		if (sb_pidns(dir->i_sb))
-			return false;  /* a thread not leading its process: by the instance's only */
+		if (sb_pidns(dir->i_sb)) {
+			/* a thread that does not lead its process, by its number there
+			 * (proc_pid_lookup() takes any task): among the processes'
+			 * threads, each asked (a miss's cost: few threads are looked up
+			 * so) */
+			for (size_t pid = 1; pid < fs->pid_table_size; pid++) {
+				int tids[PROC_TIDS_MAX], k;
+
+				if (!(t = find_task(fs, (int)pid)) || task_nr(dir->i_sb, t) <= 0)
+					continue;
+				k = proc_tids(fs, t->pid, tids, ARRAY_SIZE(tids));
+				for (int i = 0; i < k; i++) {
+					if (tids[i] == t->pid || ns_nr(dir->i_sb, tids[i]) != (int)n)
+						continue;
+					fill_pid_entry(e, t);
+					snprintf(e->name, sizeof(e->name), "%lu", n);
+					e->tid = tids[i];
+					return true;
+				}
+			}
+			return false;
+		}
 		/* a thread that does not lead its process: found, not listed
 		 * (proc_pid_lookup() takes any task), its files the thread's */
 		if (fs->proc_src.tgid) {
@@ -1056,7 +1091,7 @@ static const char *proc_self_get_link(struct inode *inode)
 	struct proc_sb *psb = inode->i_sb->s_fs_info;
 	struct uvfs_task *reader = inode->i_sb->s_fs->current;
 
-	int nr = reader ? ns_nr(inode->i_sb, reader->pid) : 0;
+	int nr = reader ? task_nr(inode->i_sb, reader) : 0;
 
 	_Static_assert(sizeof(psb->self) == 16, "pid_name's buffer");
 	/* proc_self_get_link(): the reader's own pid in the namespace the procfs shows;

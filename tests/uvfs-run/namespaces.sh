@@ -38,6 +38,12 @@ cut -d" " -f1,4-6 /proc/self/stat > stat.out; pidof sh > pidof.out
 echo "stat: $(cat stat.out), task: $(ls /proc/$$/task), pidof sh: $(cat pidof.out)"
 unshare -pf --mount-proc sh -c "echo \"nested: pid \$\$\"; ps -o pid,ppid,comm > ps.out; sed \"s/  */ /g\" ps.out
 grep -E \"^(PPid|NSpid)\" /proc/self/status > st.out; tr \"\\t\\n\" \"  \" < st.out; echo"
+python3 -c "
+import os, threading
+def look():
+    tid = threading.get_native_id()
+    print(\"a thread by its number there:\", [l.split()[1] for l in open(\"/proc/%d/status\" % tid) if l.startswith((\"Tgid:\", \"Pid:\"))], os.path.exists(\"/proc/%d/task/%d\" % (os.getpid(), tid)))
+t = threading.Thread(target=look); t.start(); t.join()"
 ls /proc > ls.out; echo "after: $(grep -c "^[0-9]" ls.out) processes"
 rm -f ps.out ls.out st.out stat.out pidof.out
 '

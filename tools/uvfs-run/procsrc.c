@@ -988,26 +988,9 @@ static const struct uvfs_proc_source run_source = {
  * where: t is the namespace's builder (its root the program's).  Without that proc
  * (a mount refused), uvfs's /proc keeps only what uvfs makes: said once.
  */
-static char proc_sys[PATH_MAX];  /* the kernel's /proc/sys, from the init's proc */
-
-/*
- * A proc the program mounted (mount(2) of type proc, at target relative to t's
- * working directory): the kernel's /proc/sys in it, as a fresh proc of Linux has
- * one (ps sizes its pid columns by kernel/pid_max) -- what uvfs-run gives its
- * first /proc.  The kernel's /proc/sys does not depend on the pid namespace.
- */
-void run_proc_mounted(struct uvfs_task *t, const char *target)
-{
-	char sys[PATH_MAX];
-
-	if (!proc_sys[0] || (size_t)snprintf(sys, sizeof(sys), "%s/sys", target) >= sizeof(sys))
-		return;
-	(void)uvfs_mount2(t, proc_sys, sys, "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
-}
-
 void run_proc_source(struct uvfs_task *t, const char *where)
 {
-	char *sys = proc_sys;
+	char sys[PATH_MAX];
 	int err;
 
 	run_proc_fd = open(where, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -1018,7 +1001,7 @@ void run_proc_source(struct uvfs_task *t, const char *where)
 	}
 	uvfs_set_proc_source(run_fs, &run_source, NULL);
 	uvfs_set_proc_fd_source(run_fs, &run_fd_source, NULL);
-	snprintf(sys, sizeof(proc_sys), "%s/sys", where);
+	snprintf(sys, sizeof(sys), "%s/sys", where);
 	err = uvfs_mount2(t, sys, "/proc/sys", "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	if (err)
 		fprintf(stderr, "uvfs-run: /proc/sys: %s\n", strerror(-err));

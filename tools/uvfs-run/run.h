@@ -455,8 +455,6 @@ int run_explain(int (*once)(const void *o, const char *abi), const void *o, bool
 extern int run_proc_fd;      /* the kernel's proc of the program's pid namespace */
 void run_proc_source(struct uvfs_task *t, const char *where);
 void run_proc_source_end(void);
-/* a proc the program mounted at target: the kernel's /proc/sys in it (procsrc.c) */
-void run_proc_mounted(struct uvfs_task *t, const char *target);
 
 /* waits.c */
 int run_waits_init(void);

@@ -3300,10 +3300,6 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		}
 		ret = uvfs_mount2(t, src, pb, type, (unsigned long)A3(r), data);
 		free(data);
-		if (!ret && type && !strcmp(type, "proc") &&
-		    !(A3(r) & (MS_REMOUNT | MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE |
-			       MS_UNBINDABLE)))
-			run_proc_mounted(t, pb);  /* a new proc: the kernel's /proc/sys in it */
 		return skip(r, ret);
 	}
 	case SYS_fsopen:
