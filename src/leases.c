@@ -133,13 +133,13 @@ static void lease_modify(struct uvfs *fs, struct file_lease **prev, int arg)
  * A lease the break time took away, for uvfs_lease_lost_take(): lease_modify()'s
  * f_delown() and signum = 0 are the kernel's on the struct file, which an embedder's
  * stand-in holds (uvfs-run sets F_SETOWN and F_SETSIG there), so it is told to clear
- * them -- by the descriptor F_SETLEASE named, only while that number still holds the
- * file in the holder's table (another file there must keep its owner).  Lost, as a
- * signal the kernel cannot queue, when out of memory.
+ * them -- by a process and number that hold the file now (lease_file_at()), never a
+ * number that holds another file since.  Lost, as a signal the kernel cannot queue,
+ * when out of memory or when no number holds the file.
  */
 struct lease_lost {
 	struct lease_lost *next;
-	int pid, fd;
+	int pid, fd;              /* where the file is (lease_file_at()) */
 };
 
 /* A number of task t's that holds file f: fd if it still does, else the lowest that

@@ -894,13 +894,14 @@ int uvfs_dup3(struct uvfs_task *task, int oldfd, int newfd, int flags);
  * O_PATH; EINVAL for unknown commands. */
 int uvfs_fcntl(struct uvfs_task *task, int fd, int cmd, long arg);
 /* uvfs_lease_lost_take - a lease the break time took away (its holder did not give it
- * up within lease-break-time), oldest first: 1 with the pid of the process told of
- * the break and the descriptor F_SETLEASE named, 0 when none is due, -EINVAL (an
- * argument NULL).  The kernel's lease_modify() then clears the file's owner (F_SETOWN)
- * and F_SETSIG's signal -- uvfs clears its F_SETSIG; an embedder that keeps them on a
- * kernel object of its own (uvfs-run: the stand-in) clears them there.  Only while
- * the descriptor still holds the file in that process's table.  Cheap when none is
- * due. */
+ * up within lease-break-time), oldest first: 1 with a process and a descriptor of it
+ * that hold the lease's file -- the holder's number F_SETLEASE named while it does,
+ * else another (a dup2 and a close since; a descriptor passed to another process) --
+ * 0 when none is due, -EINVAL (an argument NULL).  The kernel's lease_modify() then
+ * clears the file's owner (F_SETOWN) and F_SETSIG's signal -- uvfs clears its
+ * F_SETSIG; an embedder that keeps them on a kernel object of its own (uvfs-run: the
+ * stand-in) clears them there.  None when no number holds the file; the newest 1024
+ * kept for an embedder that never asks.  Cheap when none is due. */
 int uvfs_lease_lost_take(struct uvfs *fs, int *pid, int *fd);
 /* uvfs_set_lease_break_time - how long an open or truncate waits for a lease's
  * holder before the lease is taken away (given up, or given down to a read lease for
