@@ -575,9 +575,10 @@ static ssize_t give_text(char *text, ssize_t len, char *buf, size_t size)
 static ssize_t src_read(void *arg, int pid, int tid, const char *name, char *buf, size_t size)
 {
 	char *text = NULL;
+	ssize_t len = program_text(pid, tid, name, &text);  /* before text is passed on */
 
 	(void)arg;
-	return give_text(text, program_text(pid, tid, name, &text), buf, size);
+	return give_text(text, len, buf, size);
 }
 
 /*
