@@ -20,23 +20,15 @@ cp "$here/lease_timeout.py" "$work/"
 old=$(cat "$knob")
 trap 'echo "$old" > "$knob"; rm -rf "$work"' EXIT
 echo 1 > "$knob"
-echo "1..3"
+. "$here/tap.sh"
 want=$(native python3 "$work/lease_timeout.py" /tmp 2>&1)
 got=$(cd /tmp && timeout -s KILL 60 "$ur" -- python3 "$work/lease_timeout.py" /tmp 2>&1)
-n=0
-check() {
-	n=$((n + 1))
-	if [ "$2" == "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		diff <(echo "$2") <(echo "$3") | sed 's/^/# /'
-	fi
-}
-check "natively: the writer's open took the lease away, the reader's gave it down" \
+same "natively: the writer's open took the lease away, the reader's gave it down" \
 	"w after: lease F_UNLCK owner: 0 signal 0
 r after: lease F_RDLCK owner: me signal 10
 m after: lease F_UNLCK owner: 0 signal 0" "$(grep "after:" <<<"$want")"
-check "under uvfs-run: as the kernel's" "$want" "$got"
+same "under uvfs-run: as the kernel's" "$want" "$got"
 echo "$old" > "$knob"
-check "the break time put back" "$old" "$(cat "$knob")"
+same "the break time put back" "$old" "$(cat "$knob")"
+echo "1..$n"
+[ "$failed" = 0 ]
