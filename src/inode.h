@@ -565,6 +565,9 @@ struct fs_mount_opts {
 	unsigned int reval_timeout;  /* seconds, for HOST_REVAL_TIMEOUT */
 	/* mount(2)'s source, for fill_super only (hostfs: the host directory) */
 	const char *source;
+	/* hostfs's host=: the host directory when it is not the source, which is then
+	 * only the name mountinfo shows (FS_OPT_HOST) */
+	char host_path[256];
 };
 enum { HOST_REVAL_ALWAYS, HOST_REVAL_TIMEOUT, HOST_REVAL_NEVER };
 #define FS_OPT_SIZE   0x01
@@ -580,6 +583,7 @@ enum { HOST_REVAL_ALWAYS, HOST_REVAL_TIMEOUT, HOST_REVAL_NEVER };
 #define FS_OPT_MPOL_SET 0x800  /* mpol= given (FS_OPT_MPOL: local) */
 #define FS_OPT_REVAL  0x1000   /* hostfs: always, never or timeout= given */
 #define FS_OPT_RECURSIVE 0x2000 /* hostfs: the mounts below the source too (rbind) */
+#define FS_OPT_HOST   0x4000   /* hostfs: host= (value in host_path) */
 /* set by mount(2) for a new tmpfs: where size= or nr_inodes= are not given, Linux's
  * defaults (half of the machine's memory; as many inodes as half its pages), not
  * uvfs_new's unlimited root */

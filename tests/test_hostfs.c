@@ -36,6 +36,7 @@
 #include <sys/mount.h>
 #include <grp.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -579,6 +580,54 @@ static void test_host_errors(void **state)
 		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/b/sub/over", &st, 0), -ENOENT);
 		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb/sub/over", &st, 0), 0);
 		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb/sub/under", &st, 0), -ENOENT);
+		/* ... each host filesystem with a device number of its own, as the kernel's
+		 * rbind shows each mount's (stat -c %d r r/sub r/sub/over: two numbers):
+		 * the tmpfs's root and files share one, not the source's */
+		{
+			struct stat top, sub, over, bsub;
+
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb", &top, 0), 0);
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb/sub", &sub, 0), 0);
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/rb/sub/over", &over, 0), 0);
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/b/sub", &bsub, 0), 0);
+			assert_int_not_equal(top.st_dev, sub.st_dev);
+			assert_int_equal(sub.st_dev, over.st_dev);
+			assert_int_equal(major(sub.st_dev), 0);
+			assert_int_not_equal(bsub.st_dev, sub.st_dev);
+		}
+		/* host=: the host directory apart from the source, which only names it */
+		{
+			char line[512] = "";
+			ssize_t n;
+			int mfd;
+
+			assert_int_equal(uvfs_mkdirat(e->t, AT_FDCWD, "/hp", 0755), 0);
+			snprintf(line, sizeof(line), "host=%s", e->dir);
+			assert_int_equal(uvfs_mount2(e->t, "elsewhere", "/hp", "host", MS_RDONLY, line), 0);
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/hp/sub/under", &st, 0), 0);
+			assert_int_equal(uvfs_mount2(e->t, "proc", "/proc", "proc", 0, NULL), 0);
+			mfd = uvfs_openat(e->t, AT_FDCWD, "/proc/self/mountinfo", O_RDONLY, 0);
+			assert_true(mfd >= 0);
+			n = uvfs_read(e->t, mfd, line, sizeof(line) - 1);
+			assert_true(n > 0);
+			line[n] = 0;
+			uvfs_close(e->t, mfd);
+			assert_int_equal(uvfs_umount2(e->t, "/proc", 0), 0);
+			{
+				char *hp = strstr(line, " /hp ro,relatime - host elsewhere ro\n");
+
+				assert_non_null(hp);
+				*strchr(hp, '\n') = 0;
+				assert_null(strstr(hp, "host="));
+			}
+			assert_int_equal(uvfs_umount2(e->t, "/hp", 0), 0);
+			/* an empty one, or one too long for the options' buffer */
+			assert_int_equal(uvfs_mount2(e->t, "x", "/hp", "host", 0, "host="), -EINVAL);
+			memset(line, 'a', sizeof(line) - 1);
+			memcpy(line, "host=/", 6);
+			line[300] = 0;
+			assert_int_equal(uvfs_mount2(e->t, "x", "/hp", "host", 0, line), -EINVAL);
+		}
 		assert_int_equal(uvfs_umount2(e->t, "/b", 0), 0);
 		assert_int_equal(uvfs_umount2(e->t, "/rb", 0), 0);
 		assert_int_equal(umount(p), 0);

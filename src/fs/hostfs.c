@@ -54,6 +54,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -67,6 +68,7 @@
 
 #include "../dcache.h"
 #include "../file.h"
+#include "../ida.h"
 #include "../inode.h"
 #include "../mount.h"
 #include "../namei.h"
@@ -112,6 +114,15 @@ struct hostfs_sb {
 	unsigned int reval;              /* immutable: HOST_REVAL_* */
 	unsigned int timeout;            /* immutable: seconds, HOST_REVAL_TIMEOUT */
 	bool recursive;                  /* immutable: "recursive" (the mounts below too) */
+	dev_t root_hdev;                 /* immutable: the source's filesystem on the host */
+	/* A recursive mount's other host filesystems (the host's mounts below the
+	 * source: /dev/pts below /dev), each shown with an anonymous device number of
+	 * its own, as a bind of each is on the kernel: one st_dev for all would make
+	 * their inode numbers collide (/dev and /dev/pts are both inode 1, and find
+	 * reports a "File system loop").  Added at the first inode of each, freed with
+	 * the superblock. */
+	struct { dev_t host, dev; } *subdevs;
+	size_t nr_subdevs;
 	uint32_t stub_ino;               /* the last stub's inode number (counting down) */
 	struct hostfs_inode **hash;      /* (h_dev, h_ino) -> inode; hash_mask + 1 chains */
 	size_t hash_mask;
@@ -542,6 +553,41 @@ static const struct inode_operations *iops_of(mode_t mode)
 	}
 }
 
+/* The device number a recursive mount shows for host filesystem hdev: the
+ * superblock's for the source's own, an anonymous one of its own for each other
+ * (hostfs_sb.subdevs) */
+static dev_t subdev_of(const struct super_block *sb, dev_t hdev)
+{
+	const struct hostfs_sb *s = HSB(sb);
+
+	for (size_t i = 0; i < s->nr_subdevs; i++)
+		if (s->subdevs[i].host == hdev)
+			return s->subdevs[i].dev;
+	return sb->s_dev;
+}
+
+/* hdev's number, allocated if it has none: 0 or -ENOMEM (nothing changed) */
+static int subdev_add(struct super_block *sb, dev_t hdev)
+{
+	struct hostfs_sb *s = HSB(sb);
+	void *more;
+	int minor;
+
+	if (subdev_of(sb, hdev) != sb->s_dev)
+		return 0;
+	more = uvfs_realloc(s->subdevs, (s->nr_subdevs + 1) * sizeof(*s->subdevs));
+	if (!more)
+		return -ENOMEM;
+	s->subdevs = more;
+	/* as mount_fs() numbers a superblock (get_anon_bdev()) */
+	minor = ida_alloc_min(&sb->s_fs->anon_devs, 30);
+	if (minor < 0)
+		return -ENOMEM;
+	s->subdevs[s->nr_subdevs].host = hdev;
+	s->subdevs[s->nr_subdevs++].dev = makedev(0, (unsigned int)minor);
+	return 0;
+}
+
 /*
  * iget: the inode of the host object fd refers to (st its attributes), with a
  * reference.  fd is the inode's from now on -- or closed, when an inode of that
@@ -576,6 +622,8 @@ static struct inode *hostfs_iget(struct super_block *sb, int fd, const struct st
 		}
 		body[n] = 0;
 	}
+	if (s->recursive && st->st_dev != s->root_hdev && subdev_add(sb, st->st_dev))
+		goto enomem;
 	inode = new_inode(sb, st->st_mode & S_IFMT);
 	if (!inode)
 		goto enomem;
@@ -657,7 +705,7 @@ static bool hostfs_drop_inode(const struct inode *inode)
 static void hostfs_getattr(const struct inode *inode, struct stat *st)
 {
 	const struct hostfs_inode *hi = HI(inode);
-	dev_t dev = st->st_dev;
+	dev_t dev = HSB(inode->i_sb)->nr_subdevs ? subdev_of(inode->i_sb, hi->h_dev) : st->st_dev;
 	struct stat hst;
 
 	if (!attrs_fresh(inode) && !fstat(hi->fd, &hst)) {
@@ -665,6 +713,7 @@ static void hostfs_getattr(const struct inode *inode, struct stat *st)
 		st->st_dev = dev;
 		return;
 	}
+	st->st_dev = dev;
 	st->st_ino = hi->h_ino;
 	st->st_blocks = hi->h_blocks;
 	st->st_blksize = hi->h_blksize;
@@ -1631,6 +1680,9 @@ static void hostfs_put_super(struct super_block *sb)
 	for (size_t i = 0; i < s->nr_events; i++)
 		free(s->events[i].name);
 	free(s->events);
+	for (size_t i = 0; i < s->nr_subdevs; i++)
+		ida_free(&sb->s_fs->anon_devs, (int)minor(s->subdevs[i].dev));
+	free(s->subdevs);
 	free(s->hash);
 	free(s->lru);
 	free(s);
@@ -1719,6 +1771,7 @@ static uint64_t cache_bound(uint64_t wanted)
 
 static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts *opts)
 {
+	const char *host = opts->seen & FS_OPT_HOST ? opts->host_path : opts->source;
 	struct hostfs_sb *s;
 	struct inode *root;
 	struct stat st;
@@ -1767,11 +1820,11 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	 * (--rbind: AT_RECURSIVE).  Without CAP_SYS_ADMIN on the host, the source as the
 	 * embedder's namespace shows it, the mounts below included; likewise a source in
 	 * another mount namespace, which open_tree() does not copy (EINVAL: uvfs-run's
-	 * /proc/sys, from the program's namespace through /proc/PID/root). */
-	s->root_fd = (int)syscall(SYS_open_tree, AT_FDCWD, opts->source, OPEN_TREE_CLONE |
+	 * /proc/sys and /dev, from the program's namespace through /proc/PID/root). */
+	s->root_fd = (int)syscall(SYS_open_tree, AT_FDCWD, host, OPEN_TREE_CLONE |
 				  OPEN_TREE_CLOEXEC | (opts->seen & FS_OPT_RECURSIVE ? AT_RECURSIVE : 0));
 	if (s->root_fd < 0 && (errno == EPERM || errno == ENOSYS || errno == EINVAL))
-		s->root_fd = open(opts->source, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		s->root_fd = open(host, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0)
 		return host_err();
 	fd = fcntl(s->root_fd, F_DUPFD_CLOEXEC, 0);
@@ -1783,6 +1836,7 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 		close(fd);
 		return err;
 	}
+	s->root_hdev = st.st_dev;
 	root = hostfs_iget(sb, fd, &st);
 	if (IS_ERR(root))
 		return (int)PTR_ERR(root);
@@ -1795,9 +1849,18 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	return 0;
 }
 
-/* always | never | timeout=SECONDS | recursive */
+/* always | never | timeout=SECONDS | recursive | host=PATH */
 static int hostfs_parse_param(struct fs_mount_opts *opts, const char *key, const char *value)
 {
+	if (!strcmp(key, "host")) {
+		/* the host's own path, which may differ per run (uvfs-run's
+		 * /proc/PID/root/dev): never shown, so mountinfo says only the source */
+		if (!value || !*value || strlen(value) >= sizeof(opts->host_path))
+			return -EINVAL;
+		strcpy(opts->host_path, value);
+		opts->seen |= FS_OPT_HOST;
+		return 0;
+	}
 	if (!strcmp(key, "recursive")) {
 		if (value)
 			return -EINVAL;
