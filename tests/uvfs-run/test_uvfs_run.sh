@@ -987,6 +987,48 @@ for d in ("/dev/null", "/dev/zero"):
 want=$(native python3 -c "$nofollow" 2>&1)
 got=$("$UR" -- python3 -c "$nofollow" 2>&1)
 same "a device opened with O_NOFOLLOW" "$want" "$got"
+# /dev: the host's, a mount of its own as natively (with /dev/pts below it, each with
+# a device number of its own: find meets no "File system loop" between /dev and
+# /dev/pts, both inode 1), writable to uvfs -- a chown of a node by a user that is not
+# its owner is EPERM, as natively (LTP's fchownat03), not EROFS -- and read-only on
+# the host: root's chown or mknod there is EROFS, and the host's nodes stay as they were
+devs='set -- / /dev /dev/pts /dev/shm /proc /tmp
+for a; do for b; do if [[ $a < $b ]]; then
+	if [ "$(stat -c %d "$a")" = "$(stat -c %d "$b")" ]; then echo "$a $b same"; else echo "$a $b differ"; fi
+fi; done; done
+stat -c "%n %i" /dev /dev/pts
+find /dev -path /dev/shm -prune -o -print > /dev/null; echo "find /dev $?"
+findmnt -no SOURCE /dev'
+want=$(native bash -c "$devs" 2>&1)
+got=$("$UR" -- bash -c "$devs" 2>&1)
+same "/dev and /dev/pts: mounts of their own, as natively" "$want" "$got"
+chownd='import os
+for p in ("/dev/null", "/dev/pts", "/dev"):
+    try:
+        os.chown(p, 65534, -1); print(p, "changed")
+    except OSError as e:
+        print(p, os.strerror(e.errno))'
+want=$(native setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$chownd" 2>&1)
+same "a chown in /dev by nobody, natively" "/dev/null Operation not permitted
+/dev/pts Operation not permitted
+/dev Operation not permitted" "$want"
+got=$("$UR" -- setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$chownd" 2>&1)
+same "a chown in /dev by nobody: EPERM, not EROFS" "$want" "$got"
+got=$("$UR" -- python3 -c "$chownd"'
+for f in (lambda: os.mknod("/dev/uvfs-run-node", 0o20600, os.makedev(1, 3)), lambda: os.unlink("/dev/null")):
+    try:
+        f(); print("done")
+    except OSError as e:
+        print(os.strerror(e.errno))' 2>&1)
+same "a chown, mknod or unlink in /dev by root: EROFS (a deliberate difference: the host's nodes)" "/dev/null Read-only file system
+/dev/pts Read-only file system
+/dev Read-only file system
+Read-only file system
+Read-only file system" "$got"
+same "... the host's /dev as it was" "0 0 666 absent" "$(stat -c '%u %g %a' /dev/null) $(test -e /dev/uvfs-run-node && echo present || echo absent)"
+got=$("$UR" -- sh -c "grep -c ' /proc/[0-9]' /proc/self/mountinfo; findmnt -no SOURCE /proc/sys" 2>&1)
+same "mountinfo names no host path (/proc/sys: proc)" "0
+proc" "$got"
 
 # The namespace's root is the host's root itself (pivot_root, not a chroot into a
 # directory of it): a cwd left outside a chroot of the program's reads

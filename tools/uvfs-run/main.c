@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <mntent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -96,10 +97,53 @@ static void die(const char *what, int err)
 	exit(2);
 }
 
+/* mount_flags() of a host directory's statvfs: its nosuid, nodev, noexec */
+static unsigned long host_mount_flags(const struct statvfs *vfs)
+{
+	return (vfs->f_flag & ST_NOSUID ? MS_NOSUID : 0) | (vfs->f_flag & ST_NODEV ? MS_NODEV : 0) |
+	       (vfs->f_flag & ST_NOEXEC ? MS_NOEXEC : 0);
+}
+
+/*
+ * /dev: the host's, a mount of its own as the host's devtmpfs is (with the mounts
+ * below it: /dev/pts), writable as far as uvfs is concerned -- a user that is not
+ * root is refused a chown of /dev/null with EPERM, as natively, not EROFS from the
+ * read-only root (LTP's fchownat03) -- and read-only on the host: its host side is
+ * the init's read-only /dev (init_main), so what root would change there (a chown,
+ * a mknod, a removal) is the host's EROFS and no node of the host's changes.  A
+ * device opened through it is opened there too, and /proc/PID/fd names it /dev/...
+ * Where the init's /dev could not be made read-only (Linux < 5.12), the host's /dev
+ * stays a directory of the read-only root, as before.
+ */
+static void mount_dev(struct uvfs_task *t, pid_t init)
+{
+	char host[64], source[128] = "devtmpfs", data[128];
+	struct statvfs vfs, ro;
+	struct mntent *me;
+	FILE *f;
+	int err;
+
+	snprintf(host, sizeof(host), "/proc/%d/root/dev", init);
+	if (statvfs("/dev", &vfs) || statvfs(host, &ro) || !(ro.f_flag & ST_RDONLY))
+		return;
+	/* the source the host's mountinfo gives its /dev (Debian's "udev") */
+	f = setmntent("/proc/self/mounts", "re");
+	while (f && (me = getmntent(f)))
+		if (!strcmp(me->mnt_dir, "/dev"))
+			snprintf(source, sizeof(source), "%s", me->mnt_fsname);
+	if (f)
+		endmntent(f);
+	snprintf(data, sizeof(data), "rw,recursive,host=%s", host);
+	err = uvfs_mount2(t, source, "/.r/dev", "host", host_mount_flags(&vfs), data);
+	if (err && err != -ENOENT)
+		die("mount /dev", -err);
+}
+
 /* The namespace on a new instance: the host's root on /.r (read-only), its /tmp and
  * /dev/shm a memfs each, uvfs's /proc, the options' mounts, then pivot_root into /.r
  * and the old root (uvfs_new's memfs) detached. */
-static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *m, int nm)
+static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *m, int nm,
+					 pid_t init)
 {
 	struct uvfs_task *t = uvfs_task_new(fs);
 	char dst[PATH_MAX];
@@ -120,14 +164,11 @@ static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *
 	 * nodev, noexec -- not files of the read-only root, which made every change
 	 * EROFS (gVisor's RenameTest.Sysfs*) */
 	if (!statvfs("/sys", &vfs)) {
-		unsigned long fl = (vfs.f_flag & ST_NOSUID ? MS_NOSUID : 0) |
-				   (vfs.f_flag & ST_NODEV ? MS_NODEV : 0) |
-				   (vfs.f_flag & ST_NOEXEC ? MS_NOEXEC : 0);
-
-		err = uvfs_mount2(t, "/sys", "/.r/sys", "host", fl, "rw,recursive");
+		err = uvfs_mount2(t, "/sys", "/.r/sys", "host", host_mount_flags(&vfs), "rw,recursive");
 		if (err && err != -ENOENT)
 			die("mount /sys", -err);
 	}
+	mount_dev(t, init);
 	/* /dev/shm, as every Linux system has it (shm_open, POSIX semaphores): a fresh
 	 * memfs, whose files' memfds the programs map shared; not the host's, which the
 	 * read-only root would make EROFS.  A host without /dev/shm gets none. */
@@ -422,16 +463,6 @@ static int run_once(const struct opts *o, const char *abi)
 		return 2;
 	}
 	run_tracer_pid = getpid();
-	t = build_namespace(run_fs, o->m, o->nm);
-	if (o->chdir_to) {
-		int err = uvfs_chdir(t, o->chdir_to);
-
-		if (err)
-			die(o->chdir_to, -err);
-	} else if (!getcwd(cwd, sizeof(cwd)) || uvfs_chdir(t, cwd)) {
-		uvfs_chdir(t, "/");  /* not in the namespace: bwrap's choice too */
-	}
-
 	fflush(NULL);
 	if (pipe2(st.go, O_CLOEXEC) || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st.sock))
 		die("pipe", errno);
@@ -451,7 +482,21 @@ static int run_once(const struct opts *o, const char *abi)
 		init_main(&st);
 	close(st.go[0]);
 	close(st.sock[1]);
+	/* the init has made its mounts once it has a child: /dev's host side is one
+	 * (mount_dev()).  A failure from here to the word "go" exits; the program then
+	 * reads the end of the pipe and exits too, and the init after it. */
 	child = find_program(init);
+	if (child) {
+		t = build_namespace(run_fs, o->m, o->nm, init);
+		if (o->chdir_to) {
+			int err = uvfs_chdir(t, o->chdir_to);
+
+			if (err)
+				die(o->chdir_to, -err);
+		} else if (!getcwd(cwd, sizeof(cwd)) || uvfs_chdir(t, cwd)) {
+			uvfs_chdir(t, "/");  /* not in the namespace: bwrap's choice too */
+		}
+	}
 	if (!child || ptrace(PTRACE_SEIZE, child, 0,
 			     PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 			     PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |

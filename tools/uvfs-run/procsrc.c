@@ -1002,8 +1002,10 @@ void run_proc_source(struct uvfs_task *t, const char *where)
 	}
 	uvfs_set_proc_source(run_fs, &run_source, NULL);
 	uvfs_set_proc_fd_source(run_fs, &run_fd_source, NULL);
-	snprintf(sys, sizeof(sys), "%s/sys", where);
-	err = uvfs_mount2(t, sys, "/proc/sys", "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	/* shown as proc's: the host's path is of no use to the program (and differs per
+	 * run) */
+	snprintf(sys, sizeof(sys), "host=%s/sys", where);
+	err = uvfs_mount2(t, "proc", "/proc/sys", "host", MS_NOSUID | MS_NODEV | MS_NOEXEC, sys);
 	if (err)
 		fprintf(stderr, "uvfs-run: /proc/sys: %s\n", strerror(-err));
 }
