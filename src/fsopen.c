@@ -451,7 +451,7 @@ int uvfs_fsmount(struct uvfs_task *task, int fs_fd, unsigned int flags, unsigned
 	if (!m)
 		goto out;
 	one[0] = m;
-	if (mnt_detached_tree(task->fs, &c)) {
+	if (mnt_detached_tree(task->fs, &c, 0)) {
 		mnt_discard(m);
 		goto out;
 	}

@@ -322,6 +322,17 @@ static int do_change_type(struct uvfs_task *task, const struct path *path,
 	return 0;
 }
 
+/*
+ * may_use_mount(): a mount of the caller's namespace, or of a detached tree the
+ * caller's namespace made (check_anonymous_mnt(): fsmount's, or a clone of a mount of
+ * that namespace; Linux 6.15, "fs: allow mount propagation to ... detached trees").
+ */
+static bool may_use_mount(const struct uvfs_task *task, const struct mount *m)
+{
+	return check_mnt(task, m) ||
+	       (is_anon_ns(m->mnt_ns) && (!m->mnt_ns->origin || m->mnt_ns->origin == task->mnt_ns->ns_id));
+}
+
 /* mount_is_ancestor(): is there a (possibly empty) chain of parents from p2 up to p1? */
 static bool mount_is_ancestor(const struct mount *p1, const struct mount *p2)
 {
@@ -389,13 +400,15 @@ static int do_move_mount(struct uvfs_task *task, const struct path *path,
 	if (cant_mount(beneath ? &(struct path){ .mnt = path->mnt->mnt_parent,
 						 .dentry = path->mnt->mnt_mountpoint } : path))
 		return -ENOENT;
-	if (!check_mnt(task, path->mnt))
-		return -EINVAL;
 	if (anon_ns_root(old)) {
 		/* a detached tree (fsmount, open_tree(OPEN_TREE_CLONE)) joins the
-		 * target's namespace whole */
+		 * target's namespace whole -- since 6.15 the target may be another
+		 * detached tree, though not its own (may_use_mount()) */
+		if (old->mnt_ns == path->mnt->mnt_ns || !may_use_mount(task, path->mnt))
+			return -EINVAL;
 		anon = old->mnt_ns;
-	} else if (!check_mnt(task, old) || old->mnt_parent == old) {
+	} else if (!check_mnt(task, old) || old->mnt_parent == old || !check_mnt(task, path->mnt)) {
+		/* a mount of the namespace moves within it only */
 		return -EINVAL;
 	} else if (IS_MNT_SHARED(old->mnt_parent)) {
 		/* a mount in a shared parent stays (its peers would disagree) */
@@ -1123,7 +1136,7 @@ static int open_tree_common(struct uvfs_task *task, int dfd, const char *filenam
 			goto put;
 		top.mnt = c.dst[0];
 		top.dentry = top.mnt->mnt_root;
-		err = mnt_detached_tree(task->fs, &c);
+		err = mnt_detached_tree(task->fs, &c, task->mnt_ns->ns_id);
 		drop_copies(&c);  /* the arrays; the copies too on ENOMEM */
 		if (err)
 			goto put;

@@ -90,6 +90,9 @@ struct mnt_namespace {
 	 * top, no task is in it, nothing propagates into it; freed when the tree is
 	 * attached (move_mount) or its last file goes (dissolve_on_fput()) */
 	bool anon;
+	/* immutable: a detached clone's, the ns_id of the namespace it was cloned in (the
+	 * kernel's seq_origin); 0 for fsmount's -- whose namespaces may mount on it */
+	uint64_t origin;
 };
 
 struct path {
@@ -152,9 +155,9 @@ void mnt_discard(struct mount *mnt);
  * now or by its last mntput(). */
 void umount_tree(struct uvfs *fs, struct mount *m);
 /* mnt_detached_tree(): the copies c attached to each other as a detached tree, a
- * namespace of their own (is_anon_ns()) whose root is c->dst[0]: 0 (c->n 0: the
- * tree's now) or -ENOMEM with nothing changed */
-int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c);
+ * namespace of their own (is_anon_ns()) whose root is c->dst[0], made in namespace
+ * origin (0: by fsmount): 0 (c->n 0: the tree's now) or -ENOMEM with nothing changed */
+int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c, uint64_t origin);
 static inline bool is_anon_ns(const struct mnt_namespace *ns)
 {
 	return ns && ns->anon;

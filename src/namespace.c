@@ -547,13 +547,14 @@ struct mnt_namespace *copy_mnt_ns(struct uvfs *fs, struct mnt_namespace *ns, str
 	return new_ns;
 }
 
-int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c)
+int mnt_detached_tree(struct uvfs *fs, struct mnt_copies *c, uint64_t origin)
 {
 	struct mnt_namespace *ns = alloc_mnt_ns(c->dst[0]);
 
 	if (!ns)
 		return -ENOMEM;
 	ns->anon = true;
+	ns->origin = origin;
 	ns->count = 0;  /* no task is in it */
 	attach_set(fs, c, NULL, NULL, NULL);
 	return 0;

@@ -572,3 +572,59 @@ show("beneath a mount unmounted lazily since", call("move_mount", fd, "", dfd, "
 os.close(fd)
 os.close(dfd)
 mtree()
+
+print("== detached trees as targets (6.15)")
+os.chdir("..")
+os.mkdir("dt")
+os.chdir("dt")
+
+
+def detached(tag):
+    """a fresh tmpfs in a detached tree, with a file named tag in its root"""
+    c = call("fsopen", "tmpfs", 0)
+    call("fsconfig", c, C["CMD_CREATE"], None, None, 0)
+    m = call("fsmount", c, 0, 0)
+    os.close(c)
+    open("/proc/self/fd/%d/%s" % (m, tag), "w").close()
+    return m
+
+
+def ls(fd, sub=""):
+    return sorted(os.listdir("/proc/self/fd/%d/%s" % (fd, sub)))
+
+
+a, b = detached("A"), detached("B")
+os.mkdir("/proc/self/fd/%d/sub" % a)
+show("B onto A/sub, both detached", call("move_mount", b, "", a, "sub", F_EMPTY))
+print("  A/sub:", ls(a, "sub"))
+show("B again: now in A's tree, no tree's root", call("move_mount", b, "", a, "sub", F_EMPTY))
+show("A onto its own sub", call("move_mount", a, "", a, "sub", F_EMPTY))
+mnt("M", "M")
+os.mkdir("/proc/self/fd/%d/sub2" % a)
+show("an attached mount moved onto A/sub2", call("move_mount", AT_FDCWD, "M", a, "sub2", 0))
+e = detached("E")
+show("A (with B) on E's root", call("move_mount", a, "", e, "", F_EMPTY | T_EMPTY))
+print("  E's root:", ls(e))
+os.close(a)
+os.close(b)  # in E's tree now: their closes unmount nothing
+os.mkdir("T")
+show("E's tree attached on T", call("move_mount", e, "", AT_FDCWD, "T", F_EMPTY))
+os.close(e)
+print("  T:", sorted(os.listdir("T")), "T/sub:", sorted(os.listdir("T/sub")))
+mtree()
+# a clone of a shared mount is its peer: a mount onto the clone is seen in the
+# original; one onto the original is not seen in the detached clone
+mnt("S", "S")
+libc.mount(None, b"S", None, MS_SHARED, None)
+os.mkdir("S/p")
+os.mkdir("S/q")
+cl = call("open_tree", AT_FDCWD, "S", OPEN_TREE_CLONE | os.O_CLOEXEC)
+x = detached("X")
+show("X onto the clone's p", call("move_mount", x, "", cl, "p", F_EMPTY))
+print("  S/p:", sorted(os.listdir("S/p")), "clone p:", ls(cl, "p"))
+y = detached("Y")
+show("Y onto S/q", call("move_mount", y, "", AT_FDCWD, "S/q", F_EMPTY))
+print("  S/q:", sorted(os.listdir("S/q")), "clone q:", ls(cl, "q"))
+for f in (x, y, cl):
+    os.close(f)
+mtree()
