@@ -1127,16 +1127,17 @@ static int open_tree_common(struct uvfs_task *task, int dfd, const char *filenam
 		 * detached tree of its own */
 		old = path.mnt;
 		err = -EINVAL;
-		if ((old->mnt_flags & MNT_UNBINDABLE) ||
-		    (!check_mnt(task, old) && !anon_ns_root(old)))
-			goto put;
+		if ((old->mnt_flags & MNT_UNBINDABLE) || !may_use_mount(task, old))
+			goto put;  /* may_copy_tree(): any mount of an acceptable detached tree */
 		err = copy_tree(task->fs, old, path.dentry, (flags & AT_RECURSIVE) ? CL_RECURSE : 0,
 				&c);
 		if (err)
 			goto put;
 		top.mnt = c.dst[0];
 		top.dentry = top.mnt->mnt_root;
-		err = mnt_detached_tree(task->fs, &c, task->mnt_ns->ns_id);
+		/* open_detached_copy(): a copy of a detached tree's keeps its origin */
+		err = mnt_detached_tree(task->fs, &c, is_anon_ns(old->mnt_ns) ? old->mnt_ns->origin :
+									      task->mnt_ns->ns_id);
 		drop_copies(&c);  /* the arrays; the copies too on ENOMEM */
 		if (err)
 			goto put;

@@ -628,3 +628,23 @@ print("  S/q:", sorted(os.listdir("S/q")), "clone q:", ls(cl, "q"))
 for f in (x, y, cl):
     os.close(f)
 mtree()
+# which detached trees may be used (check_anonymous_mnt()): fsmount's from any
+# namespace; a clone only from the namespace its original was in (a clone of a
+# clone keeps the first's); any mount of such a tree may be cloned, its root or not
+f = detached("F")
+cf = call("open_tree", f, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | os.O_CLOEXEC)
+show("a clone of an fsmount tree", 0 if cf >= 0 else cf)
+os.mkdir("W")
+mnt("W2", "W/w2")
+cw = call("open_tree", AT_FDCWD, "W", OPEN_TREE_CLONE | AT_RECURSIVE | os.O_CLOEXEC)
+show("a recursive clone of W", 0 if cw >= 0 else cw)
+sub = call("open_tree", cw, "w2", OPEN_TREE_CLONE | os.O_CLOEXEC)
+show("a clone of a mount below the clone's root", 0 if sub >= 0 else sub)
+show("unshare(CLONE_NEWNS)", 0 if libc.unshare(0x20000) == 0 else -ctypes.get_errno())
+show("an fsmount tree onto the clone of fsmount's, from the new namespace",
+     call("move_mount", detached("G"), "", cf, "", F_EMPTY | T_EMPTY))
+show("... onto the old namespace's clone of W", call("move_mount", detached("H"), "", cw, "", F_EMPTY | T_EMPTY))
+r = call("open_tree", cw, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | os.O_CLOEXEC)
+show("a clone of the old namespace's clone", 0 if r >= 0 else r)
+r = call("open_tree", f, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | os.O_CLOEXEC)
+show("a clone of the fsmount tree", 0 if r >= 0 else r)
