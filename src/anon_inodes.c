@@ -75,6 +75,11 @@ static const struct file_system_type anon_inodefs_type = {
 	.fill_super = anon_fill_super,
 };
 
+bool is_anon_inode(const struct inode *inode)
+{
+	return inode->i_sb->s_type == &anon_inodefs_type;
+}
+
 int anon_inode_path(struct uvfs *fs, const char *name, const struct inode_operations *iops,
 		    struct path *path)
 {

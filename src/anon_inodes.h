@@ -17,6 +17,9 @@
  * -ENOMEM. */
 int anon_inode_path(struct uvfs *fs, const char *name, const struct inode_operations *iops,
 		    struct path *path);
+/* Is inode one of anon_inodefs's?  (anon_inode_setattr(), Linux 6.15: a chmod,
+ * chown or utimes of one is EOPNOTSUPP) */
+bool is_anon_inode(const struct inode *inode);
 /* uvfs_free: the filesystem and its inodes go */
 void anon_inodes_exit(struct uvfs *fs);
 

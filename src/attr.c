@@ -7,6 +7,7 @@
  */
 #include <signal.h>
 
+#include "anon_inodes.h"
 #include "attr.h"
 #include "fsnotify.h"
 #include "cred.h"
@@ -103,6 +104,11 @@ static int notify_change(const struct cred *cred, struct dentry *d, struct iattr
 	}
 	if (!(valid & ~(ATTR_KILL_SUID | ATTR_KILL_SGID | ATTR_FORCE)))
 		return 0;
+	/* anon_inode_setattr() (Linux 6.15): the filesystem's ->setattr refuses every
+	 * change before setattr_prepare()'s checks, an owner's or not (an inotify
+	 * descriptor's fchmod: EOPNOTSUPP, 6.18 checked) */
+	if (is_anon_inode(inode))
+		return -EOPNOTSUPP;
 	/* setattr_prepare() */
 	if (!(valid & ATTR_FORCE)) {
 		if ((valid & ATTR_UID) && !chown_ok(cred, inode, attr->ia_uid))

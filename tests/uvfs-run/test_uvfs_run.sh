@@ -75,7 +75,7 @@ cp "$here/work.sh" "$work/"
 cp "$here/openat2.py" "$here/signals.py" "$here/clone.py" "$here/fchmodat2.py" \
 	"$here/scripts.sh" "$here/namespaces.sh" "$here/realfiles.sh" "$here/xattrat.py" "$here/xattr.py" "$here/rocalls.py" "$here/xattr_tools.sh" \
 	"$here/devchmod.py" "$here/opath.py" "$here/procmem.py" "$here/proccomm.py" "$here/procio.py" "$here/attrs.sh" "$here/nsfiles.py" "$here/proctid.py" "$here/file_attr.py" "$here/realprogs.sh" "$here/handles.py" \
-	"$here/propagation.sh" "$here/newmount.py" "$here/proclocks.py" "$here/zombie.py" "$work/"
+	"$here/propagation.sh" "$here/newmount.py" "$here/proclocks.py" "$here/zombie.py" "$here/xattrcwd.py" "$work/"
 want=$(native bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 got=$(cd /tmp && "$UR" -- bash "$work/work.sh" /tmp 2>&1; echo "status $?")
 same "a shell script of pipelines, find, xargs, cp -a, tar... equals the kernel's" "$want" "$got"
@@ -987,6 +987,27 @@ for d in ("/dev/null", "/dev/zero"):
 want=$(native python3 -c "$nofollow" 2>&1)
 got=$("$UR" -- python3 -c "$nofollow" 2>&1)
 same "a device opened with O_NOFOLLOW" "$want" "$got"
+# fsetxattr and fgetxattr of AT_FDCWD: the cwd's -- uvfs's, not the directory on the
+# host uvfs-run was started in, which the kernel's cwd of the program still is
+want=$(native python3 "$work/xattrcwd.py" 2>&1)
+xdir=$(mktemp -d /var/tmp/uvfs-run-xattrcwd.XXXXXX)
+got=$(cd "$xdir" && "$UR" -- bash -c 'cd /tmp && python3 "$1"' x "$work/xattrcwd.py" 2>&1)
+same "fsetxattr and fgetxattr of AT_FDCWD: the cwd's, as natively" "$want" "$got"
+same "... the host directory uvfs-run started in untouched" "[]" \
+	"$(python3 -c 'import os, sys; print(os.listxattr(sys.argv[1]))' "$xdir")"
+rm -rf "$xdir"
+# an inotify descriptor's chmod, chown and utimes: EOPNOTSUPP (anon_inode_setattr())
+anon='import ctypes, os
+fd = ctypes.CDLL(None).inotify_init1(0)
+for f in (lambda: os.fchmod(fd, 0o600), lambda: os.fchown(fd, 1, 1), lambda: os.fchown(fd, -1, -1),
+          lambda: os.utime(fd), lambda: os.utime(fd, (1, 1))):
+    try:
+        f(); print("changed")
+    except OSError as e:
+        print(e.strerror)'
+want=$(native python3 -c "$anon" 2>&1)
+same "an inotify descriptor's attributes, natively" "$(printf 'Operation not supported\n%.0s' 1 2 3 4 5)" "$want"
+same "an inotify descriptor's attributes: EOPNOTSUPP" "$want" "$("$UR" -- python3 -c "$anon" 2>&1)"
 # /dev: the host's, a mount of its own as natively (with /dev/pts below it, each with
 # a device number of its own: find meets no "File system loop" between /dev and
 # /dev/pts, both inode 1), writable to uvfs -- a chown of a node by a user that is not

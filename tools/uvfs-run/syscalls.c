@@ -2899,6 +2899,12 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	}
 	case SYS_fgetxattr:
 	case SYS_flistxattr:
+		/* fgetxattr and fsetxattr of AT_FDCWD are the cwd's (6.18 answers them
+		 * so; flistxattr and fremovexattr EBADF): uvfs's, never the kernel's
+		 * cwd, which is uvfs-run's on the host */
+		if (fd == AT_FDCWD && nr == SYS_fgetxattr)
+			return skip(r, (ret = fxattr_args(p, r, false)) ? ret :
+				    do_getxattr(p, AT_FDCWD, "", AT_EMPTY_PATH, A1(r), A2(r), (size_t)A3(r)));
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
 		if (nr == SYS_fgetxattr && (ret = fxattr_args(p, r, false)))
@@ -3220,6 +3226,10 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_file_setattr_:
 		return do_file_attr(p, r, nr, fd);
 	case SYS_fsetxattr:
+		if (fd == AT_FDCWD)  /* the cwd's, as fgetxattr's above */
+			return skip(r, (ret = fxattr_args(p, r, true)) ? ret :
+				    do_setxattr(p, AT_FDCWD, "", AT_EMPTY_PATH, A1(r), A2(r),
+						(size_t)A3(r), (int)A4(r)));
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
 		if ((ret = fxattr_args(p, r, true)))
