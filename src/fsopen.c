@@ -213,13 +213,18 @@ out:
 static int fc_create(struct uvfs_task *task, struct fs_context *fc)
 {
 	struct super_block *sb;
+	int err;
 
 	fc->opts.source = fc->source;
 	sb = mount_fs(task->fs, fc->type, &fc->opts);
 	fc->opts.source = NULL;
 	if (IS_ERR(sb))
 		return (int)PTR_ERR(sb);
-	sb->s_readonly = fc->sb_flags & MS_RDONLY;  /* nobody sees it yet */
+	err = sb_set_readonly(sb, fc->sb_flags & MS_RDONLY);  /* nobody sees it yet */
+	if (err) {
+		sb_put(sb);
+		return err;
+	}
 	sb->s_ms_flags = fc->sb_flags & SB_SHOWN_FLAGS;
 	fc->sb = sb;
 	return 0;
@@ -245,7 +250,9 @@ static int fc_reconfigure(struct uvfs_task *task, struct fs_context *fc)
 		if (err)
 			return err;
 	}
-	WRITE_ONCE(sb->s_readonly, ro);
+	err = sb_set_readonly(sb, ro);
+	if (err)
+		return err;
 	sb->s_ms_flags = (sb->s_ms_flags & ~mask) | (fc->sb_flags & mask & SB_SHOWN_FLAGS);
 	return 0;
 }

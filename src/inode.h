@@ -295,6 +295,10 @@ struct super_operations {
 	 * (d_path, getcwd): hostfs applies the renames and removals a host process
 	 * made.  Under ns_lock, with no walk under way (it may kill unused dentries). */
 	void (*sync_paths)(struct super_block *sb);
+	/* Optional: the superblock is about to become read-only (ro) or writable -- at its
+	 * mount or a remount -- before any call sees it so (sb_set_readonly()): hostfs
+	 * makes its host side so too.  0, or -errno and nothing changed. */
+	int (*set_readonly)(struct super_block *sb, bool ro);
 	/* The superblock's options as /proc/PID/mountinfo shows them after "rw" or "ro":
 	 * ",size=1024k,mode=700" (->show_options).  Optional. */
 	void (*show_options)(FILE *m, const struct super_block *sb);
@@ -623,6 +627,9 @@ const struct file_system_type *get_fs_type(const struct uvfs *fs, const char *na
 struct super_block *mount_fs(struct uvfs *fs, const struct file_system_type *type,
 			     const struct fs_mount_opts *opts);
 void sb_put(struct super_block *sb);
+/* sb_set_readonly(): s_readonly = ro, the filesystem told first (->set_readonly): 0,
+ * or its -errno with nothing changed.  ns_lock held. */
+int sb_set_readonly(struct super_block *sb, bool ro);
 /* release_task(): tell every registered type that task pid is gone. */
 void fs_types_task_gone(struct uvfs *fs, int pid);
 /* fs->shrink_pending: every mounted superblock's ->shrink, and the flag cleared. */

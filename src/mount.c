@@ -164,7 +164,11 @@ static int do_new_mount(struct uvfs_task *task, const struct path *path, const c
 	sb = mount_fs(fs, type, &opts);
 	if (IS_ERR(sb))
 		return (int)PTR_ERR(sb);
-	sb->s_readonly = sb_flags & MS_RDONLY;  /* not yet seen by anyone */
+	err = sb_set_readonly(sb, sb_flags & MS_RDONLY);  /* not yet seen by anyone */
+	if (err) {
+		sb_put(sb);
+		return err;
+	}
 	sb->s_ms_flags = sb_flags & SB_SHOWN_FLAGS;
 	m = mnt_alloc(fs, sb, NULL, source ? source : "none", mnt_flags);
 	sb_put(sb);  /* the mount's reference is the one left */
@@ -279,7 +283,9 @@ static int do_remount(struct uvfs_task *task, const struct path *path, unsigned 
 		if (err)
 			return err;
 	}
-	WRITE_ONCE(sb->s_readonly, ro);
+	err = sb_set_readonly(sb, ro);
+	if (err)
+		return err;
 	/* the flags of MS_RMT_MASK replaced (MS_DIRSYNC is not among them) */
 	sb->s_ms_flags = (sb->s_ms_flags & ~(unsigned long)UVFS_MS_RMT_MASK) |
 			 (sb_flags & UVFS_MS_RMT_MASK & SB_SHOWN_FLAGS);
@@ -734,8 +740,7 @@ int uvfs_umount2(struct uvfs_task *task, const char *target, int flags)
 			err = -EBUSY;
 			goto put;
 		}
-		WRITE_ONCE(m->mnt_sb->s_readonly, true);
-		err = 0;
+		err = sb_set_readonly(m->mnt_sb, true);
 		goto put;
 	}
 	if (m->mnt_parent == m) {

@@ -75,6 +75,18 @@ static void sb_free(struct uvfs *fs, void *obj)
 	free(obj);
 }
 
+int sb_set_readonly(struct super_block *sb, bool ro)
+{
+	if (sb->s_op && sb->s_op->set_readonly && ro != sb->s_readonly) {
+		int err = sb->s_op->set_readonly(sb, ro);
+
+		if (err)
+			return err;
+	}
+	WRITE_ONCE(sb->s_readonly, ro);
+	return 0;
+}
+
 void sb_put(struct super_block *sb)
 {
 	if (--sb->s_count > 0)

@@ -114,6 +114,7 @@ struct hostfs_sb {
 	unsigned int reval;              /* immutable: HOST_REVAL_* */
 	unsigned int timeout;            /* immutable: seconds, HOST_REVAL_TIMEOUT */
 	bool recursive;                  /* immutable: "recursive" (the mounts below too) */
+	bool clone;                      /* immutable: root_fd is open_tree()'s copy */
 	dev_t root_hdev;                 /* immutable: the source's filesystem on the host */
 	/* A recursive mount's other host filesystems (the host's mounts below the
 	 * source: /dev/pts below /dev), each shown with an anonymous device number of
@@ -1688,6 +1689,34 @@ static void hostfs_put_super(struct super_block *sb)
 	free(s);
 }
 
+/*
+ * ->set_readonly: the host's copy of the source (open_tree()'s, a mount of no
+ * namespace, with those below it for "recursive") made read-only, or writable again,
+ * with the superblock.  uvfs refuses every change on a read-only superblock before
+ * the host hears of it, but the kernel answers some calls on a uvfs-run program's
+ * own descriptors of host files without asking uvfs -- an fchmod of a number another
+ * thread has just given such a file -- and those must find the host's mount
+ * read-only too, or a read-only mount's file changes on the host (the review's race:
+ * a --ro-bind file made 0777).  Where the source could not be copied (no
+ * CAP_SYS_ADMIN: the embedder's own rights are the bound) or mount_setattr() is
+ * missing (Linux < 5.12), nothing is done and uvfs's checks alone hold.
+ */
+static int hostfs_set_readonly(struct super_block *sb, bool ro)
+{
+	struct { uint64_t set, clr, propagation, userns_fd; } attr = {
+		.set = ro ? 0x1 : 0, .clr = ro ? 0 : 0x1,  /* MOUNT_ATTR_RDONLY */
+	};
+	const struct hostfs_sb *s = HSB(sb);
+
+	if (!s->clone)
+		return 0;
+	if (syscall(SYS_mount_setattr, s->root_fd, "", AT_EMPTY_PATH |
+		    (s->recursive ? AT_RECURSIVE : 0), &attr, sizeof(attr)) &&
+	    errno != ENOSYS)
+		return host_err();
+	return 0;
+}
+
 /* the numbers of the host filesystem the dentry's file is on -- a recursive mount's
  * inode below a host mount point is on that mount's filesystem (/sys: sysfs), not
  * the root's; the flags are the mount's (vfs_statfs) */
@@ -1731,6 +1760,7 @@ static const struct super_operations hostfs_sops = {
 	.evict_inode = hostfs_evict_inode,
 	.free_inode = hostfs_free_inode,
 	.put_super = hostfs_put_super,
+	.set_readonly = hostfs_set_readonly,
 	.drop_inode = hostfs_drop_inode,
 	.d_release = hostfs_d_release,
 	.shrink = hostfs_shrink,
@@ -1823,6 +1853,7 @@ static int hostfs_fill_super(struct super_block *sb, const struct fs_mount_opts 
 	 * /proc/sys and /dev, from the program's namespace through /proc/PID/root). */
 	s->root_fd = (int)syscall(SYS_open_tree, AT_FDCWD, host, OPEN_TREE_CLONE |
 				  OPEN_TREE_CLOEXEC | (opts->seen & FS_OPT_RECURSIVE ? AT_RECURSIVE : 0));
+	s->clone = s->root_fd >= 0;
 	if (s->root_fd < 0 && (errno == EPERM || errno == ENOSYS || errno == EINVAL))
 		s->root_fd = open(host, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (s->root_fd < 0)

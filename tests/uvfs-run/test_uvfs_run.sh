@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS SPLICE LOCKS - real programs (Debian's bash and coreutils) under
+# test_uvfs_run.sh UVFS_RUN APPEND_THREADS RACE_OPEN STAT_SIGNALS FIFO_SIGNAL RACE_EXEC SIGNAL_WATCH EXEC_THREAD FDPASS SPLICE LOCKS RACE_FCHMOD - real programs (Debian's bash and coreutils) under
 # uvfs-run, each answer compared with the same command run natively on the running
 # kernel in a private mount namespace with a fresh tmpfs on /tmp (the namespace
 # uvfs-run gives: /tmp a fresh memfs).  Needs root; prints TAP.
@@ -11,7 +11,7 @@ UR=$(realpath "$1")
 # clones there), where both sides have a fresh tmpfs
 bin=$(mktemp -d /var/tmp/uvfs-run-bin.XXXXXX)
 trap 'rm -rf "$bin" "${work:-}" "${rdir:-}" "${adir:-}" "${xdir:-}" "${exed:-}" "${bdir:-}" "${sdir:-}" "${hdir:-}" "${ldir:-}"' EXIT
-cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "$bin/"
+cp "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" "${12}" "$bin/"
 APPEND_THREADS=$bin/$(basename "$2")
 RACE_OPEN=$bin/$(basename "$3")
 STAT_SIGNALS=$bin/$(basename "$4")
@@ -22,6 +22,7 @@ EXEC_THREAD=$bin/$(basename "$8")
 FDPASS=$bin/$(basename "$9")
 SPLICE=$bin/$(basename "${10}")
 LOCKS=$bin/$(basename "${11}")
+RACE_FCHMOD=$bin/$(basename "${12}")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
 
@@ -813,6 +814,17 @@ same "racing opens: every open succeeded" "failed 0" "${got##*, }"
 same "racing opens: the host file the racer named keeps its bytes" "keep" "$(cat "$sdir/existing")"
 same "racing opens: no host file made" "no" "$([ -e "$sdir/new" ] && echo yes || echo no)"
 rm -rf "$sdir"
+# ... nor on a descriptor: two threads fchmod number 7 while the main thread puts a
+# file of a --ro-bind there and a pipe back, 3,000 times (race_fchmod.c); an fchmod
+# that meets the file is refused -- by the kernel too, whose copy of the host
+# directory is read-only as uvfs's mount is: it made the host file 0777 within a
+# second while the copy was writable
+sdir=$(mktemp -d /var/tmp/uvfs-run-rofile.XXXXXX)
+echo keep > "$sdir/f"; chmod 644 "$sdir/f"
+got=$("$UR" --ro-bind "$sdir" /ro -- "$RACE_FCHMOD" /ro/f 3000 2>/dev/null)
+same "racing fchmods on a --ro-bind: the file's mode, seen in uvfs" "mode 644" "$got"
+same "... and on the host" "644" "$(stat -c %a "$sdir/f")"
+rm -rf "$sdir"
 # ... nor at an exec: for 5 s, processes exec /bin/true while a thread fills the
 # memory below the exec's stack pointer with the name of a host file hidden from the
 # program's namespace (a copy of echo, under a --tmpfs): it never runs -- it would
@@ -990,12 +1002,12 @@ same "a device opened with O_NOFOLLOW" "$want" "$got"
 # fsetxattr and fgetxattr of AT_FDCWD: the cwd's -- uvfs's, not the directory on the
 # host uvfs-run was started in, which the kernel's cwd of the program still is
 want=$(native python3 "$work/xattrcwd.py" 2>&1)
-xdir=$(mktemp -d /var/tmp/uvfs-run-xattrcwd.XXXXXX)
-got=$(cd "$xdir" && "$UR" -- bash -c 'cd /tmp && python3 "$1"' x "$work/xattrcwd.py" 2>&1)
+xadir=$(mktemp -d /var/tmp/uvfs-run-xattrcwd.XXXXXX)
+got=$(cd "$xadir" && "$UR" -- bash -c 'cd /tmp && python3 "$1"' x "$work/xattrcwd.py" 2>&1)
 same "fsetxattr and fgetxattr of AT_FDCWD: the cwd's, as natively" "$want" "$got"
 same "... the host directory uvfs-run started in untouched" "[]" \
-	"$(python3 -c 'import os, sys; print(os.listxattr(sys.argv[1]))' "$xdir")"
-rm -rf "$xdir"
+	"$(python3 -c 'import os, sys; print(os.listxattr(sys.argv[1]))' "$xadir")"
+rm -rf "$xadir"
 # an inotify descriptor's chmod, chown and utimes: EOPNOTSUPP (anon_inode_setattr())
 anon='import ctypes, os
 fd = ctypes.CDLL(None).inotify_init1(0)
