@@ -349,27 +349,35 @@ int run_watch_filter(int g, struct sock_filter *out)
  */
 static int load_with_listener(scmp_filter_ctx ctx)
 {
-	int mfd = memfd_create("uvfs-run-filter", MFD_CLOEXEC), err = 0, fd;
+	/* through a pipe, not a memfd: RLIMIT_FSIZE, which the program's is by now,
+	 * does not bound a pipe (under `ulimit -f 1` a memfd took the program's first
+	 * 1024 bytes and the kernel refused the rest as EINVAL); the largest program
+	 * (BPF_MAXINSNS, 32 KiB) fits a pipe's 64 KiB, so the export never waits */
+	struct sock_filter buf[BPF_MAXINSNS + 1];
 	struct sock_fprog prog = { 0 };
-	struct stat st;
+	int p[2], err = 0, fd;
+	size_t got = 0;
+	ssize_t n;
 
-	if (mfd < 0)
+	if (pipe2(p, O_CLOEXEC))
 		return -errno;
-	err = seccomp_export_bpf(ctx, mfd);
-	if (!err && fstat(mfd, &st))
-		err = -errno;
-	if (!err && (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
-		     st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
-		err = -E2BIG;
-	if (!err) {
-		prog.len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
-		prog.filter = malloc((size_t)st.st_size);
-		if (!prog.filter)
-			err = -ENOMEM;
-		else if (pread(mfd, prog.filter, (size_t)st.st_size, 0) != st.st_size)
-			err = -EIO;
+	err = seccomp_export_bpf(ctx, p[1]);
+	close(p[1]);
+	while (!err && (n = read(p[0], (char *)buf + got, sizeof(buf) - got)) != 0) {
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		else if (n > 0)
+			got += (size_t)n;
+		if (got == sizeof(buf))
+			err = -E2BIG;
 	}
-	close(mfd);
+	close(p[0]);
+	if (!err && (!got || got % sizeof(struct sock_filter)))
+		err = -EIO;
+	if (!err) {
+		prog.len = (unsigned short)(got / sizeof(struct sock_filter));
+		prog.filter = buf;
+	}
 	if (!err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		err = -errno;
 	if (!err) {
@@ -378,7 +386,6 @@ static int load_with_listener(scmp_filter_ctx ctx)
 				  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
 		err = fd < 0 ? -errno : fd;
 	}
-	free(prog.filter);
 	return err;
 }
 
