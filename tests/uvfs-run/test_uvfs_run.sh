@@ -1047,6 +1047,27 @@ same "a chown in /dev by nobody, natively" "/dev/null Operation not permitted
 /dev Operation not permitted" "$want"
 got=$("$UR" -- setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$chownd" 2>&1)
 same "a chown in /dev by nobody: EPERM, not EROFS" "$want" "$got"
+# ... and on a descriptor of the node (the kernel's, opened through the init's
+# read-only /dev): uvfs's checks on its node first, as a writable /dev has them
+devfd='import os
+fd = os.open("/dev/null", os.O_RDONLY)
+st = os.fstat(fd)
+for name, f in (("fchmod", lambda: os.fchmod(fd, 0o600)), ("fchown", lambda: os.fchown(fd, 65534, -1)),
+                ("fchown to its owner", lambda: os.fchown(fd, st.st_uid, st.st_gid)),
+                ("fsetxattr user.", lambda: os.setxattr(fd, "user.x", b"1")),
+                ("fsetxattr trusted.", lambda: os.setxattr(fd, "trusted.x", b"1"))):
+    try:
+        f(); print(name, "changed")
+    except OSError as e:
+        print(name, e.strerror)'
+want=$(native setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$devfd" 2>&1)
+same "fchmod, fchown, fsetxattr of a /dev/null descriptor by nobody, natively" "fchmod Operation not permitted
+fchown Operation not permitted
+fchown to its owner Operation not permitted
+fsetxattr user. Operation not permitted
+fsetxattr trusted. Operation not permitted" "$want"
+got=$("$UR" -- setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$devfd" 2>&1)
+same "... under uvfs-run: EPERM, not EROFS" "$want" "$got"
 got=$("$UR" -- python3 -c "$chownd"'
 for f in (lambda: os.mknod("/dev/uvfs-run-node", 0o20600, os.makedev(1, 3)), lambda: os.unlink("/dev/null")):
     try:

@@ -1642,6 +1642,48 @@ static void host_device_ids(struct proc *p, int dirfd, const char *path, int fla
 	uvfs_close(T(p), o);
 }
 
+/*
+ * A kernel descriptor of a device node of uvfs's /dev (open_device(): opened through
+ * the init's read-only /dev): its name there, in path, when fd is one -- else false.
+ * Natively the node is on the host's writable devtmpfs, where fchmod, fchown and
+ * fsetxattr of it meet the owner's check (EPERM for nobody); through the read-only
+ * mount the kernel would say EROFS first.  The caller makes the call on uvfs's node
+ * instead, whose mount is writable to uvfs: uvfs's checks, then the host's EROFS for
+ * what passes them -- the order of a writable /dev, the host's node untouched.  Only
+ * a node that is the very device the descriptor holds (its inode and device numbers)
+ * counts; a terminal the caller passed in (the host's writable devpts) is not one.
+ */
+static bool dev_node_of(const struct proc *p, int fd, char path[PATH_MAX])
+{
+	char link[64];
+	struct statfs sfs;
+	struct stat k, u;
+	ssize_t n;
+	int o, hfd;
+	bool same;
+
+	if (fd < 0)
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, fd);
+	if (stat(link, &k) || !(S_ISCHR(k.st_mode) || S_ISBLK(k.st_mode)) ||
+	    statfs(link, &sfs) || !(sfs.f_flags & ST_RDONLY))
+		return false;
+	n = readlink(link, path, PATH_MAX - 1);
+	if (n < 6 || n >= PATH_MAX - 1)
+		return false;
+	path[n] = 0;
+	if (strncmp(path, "/dev/", 5))
+		return false;
+	o = uvfs_openat(T(p), AT_FDCWD, path, O_PATH | O_NOFOLLOW, 0);
+	if (o < 0)
+		return false;
+	hfd = uvfs_host_fd(T(p), o);
+	same = hfd >= 0 && !fstat(hfd, &u) && u.st_dev == k.st_dev && u.st_ino == k.st_ino &&
+	       u.st_rdev == k.st_rdev;
+	uvfs_close(T(p), o);
+	return same;
+}
+
 /* getxattr, lgetxattr, listxattr, llistxattr of a host descriptor's /proc name: the
  * kernel's answer for /proc/TID/fd/N (EOPNOTSUPP from procfs) */
 static long host_fd_xattr(struct proc *p, long nr, const char *link,
@@ -2870,11 +2912,16 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 	case SYS_fchmod:
 		if (ufd(p, fd) && opath_fd(p, fd))
 			return skip(r, -EBADF);  /* fchmod(): fdget() */
+		if (!ufd(p, fd) && dev_node_of(p, fd, pa))
+			return skip(r, uvfs_fchmodat(t, AT_FDCWD, pa, (mode_t)A1(r), 0));
 		return ufd(p, fd) ? skip(r, uvfs_fchmodat(t, fd, "", (mode_t)A1(r), AT_EMPTY_PATH))
 				  : ACT_NATIVE;
 	case SYS_fchown:
 		if (ufd(p, fd) && opath_fd(p, fd))
 			return skip(r, -EBADF);  /* ksys_fchown(): fdget() */
+		if (!ufd(p, fd) && dev_node_of(p, fd, pa))
+			return skip(r, uvfs_fchownat(t, AT_FDCWD, pa, (uid_t)A1(r), (gid_t)A2(r),
+						     AT_SYMLINK_NOFOLLOW));
 		return ufd(p, fd) ? skip(r, uvfs_fchownat(t, fd, "", (uid_t)A1(r), (gid_t)A2(r),
 							  AT_EMPTY_PATH))
 				  : ACT_NATIVE;
@@ -3229,6 +3276,10 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 		if (fd == AT_FDCWD)  /* the cwd's, as fgetxattr's above */
 			return skip(r, (ret = fxattr_args(p, r, true)) ? ret :
 				    do_setxattr(p, AT_FDCWD, "", AT_EMPTY_PATH, A1(r), A2(r),
+						(size_t)A3(r), (int)A4(r)));
+		if (!ufd(p, fd) && dev_node_of(p, fd, pa))  /* uvfs's node: dev_node_of() */
+			return skip(r, (ret = fxattr_args(p, r, true)) ? ret :
+				    do_setxattr(p, AT_FDCWD, pa, AT_SYMLINK_NOFOLLOW, A1(r), A2(r),
 						(size_t)A3(r), (int)A4(r)));
 		if (!ufd(p, fd))
 			return ACT_NATIVE;
