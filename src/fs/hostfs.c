@@ -121,7 +121,7 @@ struct hostfs_sb {
 	 * its own, as a bind of each is on the kernel: one st_dev for all would make
 	 * their inode numbers collide (/dev and /dev/pts are both inode 1, and find
 	 * reports a "File system loop").  Added at the first inode of each, freed with
-	 * the superblock. */
+	 * the superblock; ns_lock's, as everything here not immutable. */
 	struct { dev_t host, dev; } *subdevs;
 	size_t nr_subdevs;
 	uint32_t stub_ino;               /* the last stub's inode number (counting down) */
@@ -1699,7 +1699,11 @@ static void hostfs_put_super(struct super_block *sb)
  * read-only too, or a read-only mount's file changes on the host (the review's race:
  * a --ro-bind file made 0777).  Where the source could not be copied (no
  * CAP_SYS_ADMIN: the embedder's own rights are the bound) or mount_setattr() is
- * missing (Linux < 5.12), nothing is done and uvfs's checks alone hold.
+ * missing (Linux < 5.12), nothing is done and uvfs's checks alone hold.  Made
+ * writable again, a recursive copy is made so whole: a host mount below the source
+ * that the host had read-only is writable in the copy from then on (its superblock's
+ * own read-only state still holds) -- a remount of uvfs-run's root read-write is
+ * root's to make, and its writes reach the host then anyway.
  */
 static int hostfs_set_readonly(struct super_block *sb, bool ro)
 {

@@ -140,8 +140,9 @@ static void mount_dev(struct uvfs_task *t, pid_t init)
 }
 
 /* The namespace on a new instance: the host's root on /.r (read-only), its /tmp and
- * /dev/shm a memfs each, uvfs's /proc, the options' mounts, then pivot_root into /.r
- * and the old root (uvfs_new's memfs) detached. */
+ * /dev/shm a memfs each, uvfs's /proc, the host's /sys and /dev (mount_dev(): from
+ * the init's read-only /dev), the options' mounts, then pivot_root into /.r and the
+ * old root (uvfs_new's memfs) detached. */
 static struct uvfs_task *build_namespace(struct uvfs *fs, const struct mnt_opt *m, int nm,
 					 pid_t init)
 {
