@@ -1008,6 +1008,15 @@ same "fsetxattr and fgetxattr of AT_FDCWD: the cwd's, as natively" "$want" "$got
 same "... the host directory uvfs-run started in untouched" "[]" \
 	"$(python3 -c 'import os, sys; print(os.listxattr(sys.argv[1]))' "$xadir")"
 rm -rf "$xadir"
+# fchdir to a host directory the program was given (3</etc), and to one it opened
+fch='import os
+os.fchdir(3); print(os.getcwd(), len(open("passwd").read()) > 0)
+d = os.open("/usr", os.O_RDONLY)
+os.fchdir(d); print(os.getcwd(), os.path.isdir("bin"))'
+want=$(native python3 -c "$fch" 3</etc 2>&1)
+same "fchdir to a given host directory, natively" "/etc True
+/usr True" "$want"
+same "fchdir to a given host directory: uvfs's cwd too" "$want" "$("$UR" -- python3 -c "$fch" 3</etc 2>&1)"
 # an inotify descriptor's chmod, chown and utimes: EOPNOTSUPP (anon_inode_setattr())
 anon='import ctypes, os
 fd = ctypes.CDLL(None).inotify_init1(0)

@@ -1643,21 +1643,16 @@ static void host_device_ids(struct proc *p, int dirfd, const char *path, int fla
 }
 
 /*
- * A kernel descriptor of a device node of uvfs's /dev (open_device(): opened through
- * the init's read-only /dev): its name there, in path, when fd is one -- else false.
- * Natively the node is on the host's writable devtmpfs, where fchmod, fchown and
- * fsetxattr of it meet the owner's check (EPERM for nobody); through the read-only
- * mount the kernel would say EROFS first.  The caller makes the call on uvfs's node
- * instead, whose mount is writable to uvfs: uvfs's checks, then the host's EROFS for
- * what passes them -- the order of a writable /dev, the host's node untouched.  Only
- * a node that is the very device the descriptor holds (its inode and device numbers)
- * counts; a terminal the caller passed in (the host's writable devpts) is not one.
+ * The name in uvfs's namespace of what a kernel descriptor fd holds (k: its stat),
+ * into path: the kernel's name of it (/proc/TID/fd/N, from the program's kernel root,
+ * the host's), when uvfs's object by that name is the very same host object -- else
+ * false (a host object uvfs's namespace does not show there, or none of a host
+ * mount's).
  */
-static bool dev_node_of(const struct proc *p, int fd, char path[PATH_MAX])
+static bool uvfs_name_of(const struct proc *p, int fd, char path[PATH_MAX], struct stat *k)
 {
 	char link[64];
-	struct statfs sfs;
-	struct stat k, u;
+	struct stat u;
 	ssize_t n;
 	int o, hfd;
 	bool same;
@@ -1665,23 +1660,42 @@ static bool dev_node_of(const struct proc *p, int fd, char path[PATH_MAX])
 	if (fd < 0)
 		return false;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, fd);
-	if (stat(link, &k) || !(S_ISCHR(k.st_mode) || S_ISBLK(k.st_mode)) ||
-	    statfs(link, &sfs) || !(sfs.f_flags & ST_RDONLY))
+	if (stat(link, k))
 		return false;
 	n = readlink(link, path, PATH_MAX - 1);
-	if (n < 6 || n >= PATH_MAX - 1)
+	if (n < 1 || n >= PATH_MAX - 1 || path[0] != '/')
 		return false;
 	path[n] = 0;
-	if (strncmp(path, "/dev/", 5))
-		return false;
 	o = uvfs_openat(T(p), AT_FDCWD, path, O_PATH | O_NOFOLLOW, 0);
 	if (o < 0)
 		return false;
 	hfd = uvfs_host_fd(T(p), o);
-	same = hfd >= 0 && !fstat(hfd, &u) && u.st_dev == k.st_dev && u.st_ino == k.st_ino &&
-	       u.st_rdev == k.st_rdev;
+	same = hfd >= 0 && !fstat(hfd, &u) && u.st_dev == k->st_dev && u.st_ino == k->st_ino &&
+	       (u.st_mode & S_IFMT) == (k->st_mode & S_IFMT) && u.st_rdev == k->st_rdev;
 	uvfs_close(T(p), o);
 	return same;
+}
+
+/*
+ * A kernel descriptor of a device node of uvfs's /dev (open_device(): opened through
+ * the init's read-only /dev): its name there, in path, when fd is one -- else false.
+ * Natively the node is on the host's writable devtmpfs, where fchmod, fchown and
+ * fsetxattr of it meet the owner's check (EPERM for nobody); through the read-only
+ * mount the kernel would say EROFS first.  The caller makes the call on uvfs's node
+ * instead, whose mount is writable to uvfs: uvfs's checks, then the host's EROFS for
+ * what passes them -- the order of a writable /dev, the host's node untouched.  A
+ * terminal the caller passed in (the host's writable devpts) is not one.
+ */
+static bool dev_node_of(const struct proc *p, int fd, char path[PATH_MAX])
+{
+	char link[64];
+	struct statfs sfs;
+	struct stat k;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, fd);
+	return fd >= 0 && !statfs(link, &sfs) && (sfs.f_flags & ST_RDONLY) &&
+	       uvfs_name_of(p, fd, path, &k) && (S_ISCHR(k.st_mode) || S_ISBLK(k.st_mode)) &&
+	       !strncmp(path, "/dev/", 5);
 }
 
 /* getxattr, lgetxattr, listxattr, llistxattr of a host descriptor's /proc name: the
@@ -2926,6 +2940,12 @@ static enum action dispatch(struct proc *p, struct user_regs_struct *r)
 							  AT_EMPTY_PATH))
 				  : ACT_NATIVE;
 	case SYS_fchdir:
+		/* a host directory the program was given (bash -c '...' 3</etc): uvfs's cwd
+		 * goes where uvfs's namespace shows it, the kernel's follows.  One the
+		 * namespace does not show moves the kernel's alone (docs/SEMANTICS.md §9) */
+		if (!ufd(p, fd) && uvfs_name_of(p, fd, pa, &st) && S_ISDIR(st.st_mode) &&
+		    (ret = uvfs_chdir(t, pa)))
+			return skip(r, ret);
 		return ufd(p, fd) ? skip(r, uvfs_fchdir(t, fd)) : ACT_NATIVE;
 	case SYS_fstat:
 		if (!ufd(p, fd))
