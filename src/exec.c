@@ -55,17 +55,13 @@ static int check_binfmt(struct uvfs_task *task, const struct path *path)
 	return -ENOEXEC;
 }
 
-int uvfs_task_exec(struct uvfs_task *task, const char *name)
+/* What the exec does once the file is found: its checks, then the new executable,
+ * credentials and table.  Consumes path (kept as the executable, or put). */
+static int exec_path(struct uvfs_task *task, struct path path)
 {
-	struct path path;
-	struct inode *inode;
+	struct inode *inode = path.dentry->d_inode;
 	int err;
 
-	task_enter(task);
-	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW, &path);
-	if (err)
-		goto out;
-	inode = path.dentry->d_inode;
 	/* do_open_execat(): may_open(MAY_EXEC | MAY_OPEN) — a symlink is ELOOP (the
 	 * walk ends on one only through a magic link: /proc/PID/fd/N of an O_PATH
 	 * descriptor of a symlink, nd_jump_link()), anything else but a regular file
@@ -128,6 +124,43 @@ int uvfs_task_exec(struct uvfs_task *task, const char *name)
 		if (task->files->fd[fd] && task->files->cloexec[fd])
 			fd_close(task->files, (int)fd);
 out:
+	return err;
+}
+
+int uvfs_task_exec(struct uvfs_task *task, const char *name)
+{
+	struct path path;
+	int err;
+
+	task_enter(task);
+	err = filename_lookup(task, AT_FDCWD, name, LOOKUP_FOLLOW, &path);
+	if (!err)
+		err = exec_path(task, path);
+	task_leave(task);
+	return err;
+}
+
+/*
+ * execveat(fd, "", argv, envp, AT_EMPTY_PATH) of the file itself: do_open_execat()
+ * of the descriptor's path (its dentry, linked or not) -- no name is walked again, so
+ * a rename over the name since the file was opened changes nothing: the task runs
+ * the file that was opened, as the kernel's exec of a descriptor does.
+ */
+int uvfs_task_exec_file(struct uvfs_task *task, struct uvfs_file *file)
+{
+	struct file *f = (struct file *)file;
+	struct path path;
+	int err;
+
+	if (!task || !f)
+		return -EINVAL;
+	/* the file's instance is fixed for its life: no lock needed to compare */
+	if (f->f_inode->i_sb->s_fs != task->fs)
+		return -EXDEV;
+	task_enter(task);
+	path = f->f_path;
+	path_get(&path);
+	err = exec_path(task, path);
 	task_leave(task);
 	return err;
 }

@@ -125,6 +125,62 @@ static void test_exec(void **state)
 	uvfs_free(fs);
 }
 
+/* uvfs_task_exec_file: execveat(fd, "", AT_EMPTY_PATH) -- the open file runs, not
+ * what its name is by now (a rename over it, as rpm's upgrade does, leaves the exe
+ * "(deleted)"), with the checks of a walk's end: a symlink ELOOP (the kernel's
+ * do_open_execat() of an O_PATH descriptor of one), no x bit EACCES, a writer ETXTBSY */
+static void test_exec_file(void **state)
+{
+	struct uvfs *fs = uvfs_new(NULL), *other = uvfs_new(NULL);
+	struct uvfs_task *t = uvfs_task_new(fs), *o = uvfs_task_new(other);
+	struct uvfs_file *f;
+	char s[256];
+	int fd, w;
+
+	(void)state;
+	uvfs_mkdirat(t, AT_FDCWD, "/bin", 0755);
+	for (int i = 0; i < 2; i++) {
+		fd = uvfs_openat(t, AT_FDCWD, i ? "/bin/new" : "/bin/prog", O_CREAT | O_WRONLY, 0755);
+		assert_int_equal(uvfs_write(t, fd, "\177ELF", 4), 4);
+		assert_int_equal(uvfs_close(t, fd), 0);
+	}
+	uvfs_mknodat(t, AT_FDCWD, "/bin/data", S_IFREG | 0644, 0);
+	uvfs_symlinkat(t, "prog", AT_FDCWD, "/bin/alias");
+	assert_int_equal(uvfs_task_exec_file(NULL, NULL), -EINVAL);
+	assert_int_equal(uvfs_task_exec_file(t, NULL), -EINVAL);
+	/* errors: nothing changes */
+	fd = uvfs_openat(t, AT_FDCWD, "/bin/alias", O_PATH | O_NOFOLLOW, 0);
+	f = uvfs_fget(t, fd);
+	assert_int_equal(uvfs_task_exec_file(t, f), -ELOOP);
+	uvfs_fput(f);
+	uvfs_close(t, fd);
+	fd = uvfs_openat(t, AT_FDCWD, "/bin/data", O_PATH, 0);
+	f = uvfs_fget(t, fd);
+	assert_int_equal(uvfs_task_exec_file(t, f), -EACCES);
+	assert_int_equal(uvfs_task_exec_file(o, f), -EXDEV);
+	uvfs_fput(f);
+	uvfs_close(t, fd);
+	fd = uvfs_openat(t, AT_FDCWD, "/bin/prog", O_PATH, 0);
+	f = uvfs_fget(t, fd);
+	w = uvfs_openat(t, AT_FDCWD, "/bin/prog", O_WRONLY, 0);
+	assert_int_equal(uvfs_task_exec_file(t, f), -ETXTBSY);
+	assert_int_equal(uvfs_close(t, w), 0);
+	assert_int_equal(uvfs_readlink_exe(t, s, sizeof(s)), -ENOENT);
+	/* the file runs after its name went to another: the exe is the old one's */
+	assert_int_equal(uvfs_renameat2(t, AT_FDCWD, "/bin/new", AT_FDCWD, "/bin/prog", 0), 0);
+	assert_int_equal(uvfs_task_exec_file(t, f), 0);
+	assert_int_equal(uvfs_fcntl(t, fd, F_GETFD, 0), 0);  /* not close-on-exec: kept */
+	uvfs_fput(f);
+	readlink_str(t, "/proc/self/exe", s, sizeof(s));
+	assert_string_equal(s, "/bin/prog (deleted)");
+	/* the running file refuses writers through the descriptor's path as any exec's */
+	w = uvfs_openat(t, AT_FDCWD, "/proc/self/exe", O_WRONLY, 0);
+	assert_int_equal(w, -ETXTBSY);
+	uvfs_task_exit(o);
+	uvfs_free(other);
+	uvfs_free(fs);
+}
+
 /* The kernel's answers, asked in this run: execve of a copy of /bin/true that a
  * descriptor has open for writing, and an open for writing of a running one.  Each
  * is 0 or -errno. */
@@ -1108,6 +1164,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_exec_file),
 		cmocka_unit_test(test_exec_txtbsy),
 		cmocka_unit_test(test_exited_task),
 		cmocka_unit_test(test_zombie_task),

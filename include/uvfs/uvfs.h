@@ -1060,6 +1060,15 @@ int uvfs_standin(struct uvfs_task *task, int fd, int (*make)(void *arg), void *a
 int uvfs_task_exec(struct uvfs_task *task, const char *path);
 
 /*
+ * uvfs_task_exec_file - uvfs_task_exec of the open file itself, as
+ * execveat(fd, "", ..., AT_EMPTY_PATH) runs it: no name is walked, so a file renamed
+ * over or unlinked since it was opened is still the one that runs (and /proc/PID/exe
+ * says so: "(deleted)").  The same checks and errors but the walk's; -EINVAL (task
+ * or file NULL), -EXDEV (a file of another instance).  file stays the caller's.
+ */
+int uvfs_task_exec_file(struct uvfs_task *task, struct uvfs_file *file);
+
+/*
  * uvfs_readlink_fd - what readlink("/proc/self/fd/N") of the task reads: the path of
  * the open file as the task sees it from its root (d_path), with " (deleted)" for a
  * name that was unlinked or renamed over.  Like readlink, no NUL and silent

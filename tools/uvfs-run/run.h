@@ -228,6 +228,9 @@ struct proc {
 	 * host file the kernel must have run (on_exec): per thread, for two threads of a
 	 * process may exec at once, and the kernel runs one of them */
 	char *exec_path;
+	/* ... and the file itself, which uvfs follows (uvfs_task_exec_file): the name may
+	 * be another file's by then -- the upgrade's rename over a binary just run */
+	struct uvfs_file *exec_file;
 	char exec_comm[16];          /* the command name Linux gives at that exec */
 	dev_t exec_dev;
 	ino_t exec_ino;
@@ -249,6 +252,7 @@ struct proc {
 
 /* the files held for an exec's lease breaks let go (syscalls.c) */
 void run_exec_files_put(struct proc *p);
+void run_exec_follow_drop(struct proc *p);
 
 /* A call that may wait, made on a helper thread (waits.c).  Fields are the loop's
  * until the helper starts, the helper's until done, the loop's again after. */

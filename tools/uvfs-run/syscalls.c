@@ -2164,6 +2164,15 @@ void run_exec_files_put(struct proc *p)
 		uvfs_fput(p->exec_files[--p->exec_nfiles]);
 }
 
+/* No exec for uvfs to follow (any more): the name and the file dropped */
+void run_exec_follow_drop(struct proc *p)
+{
+	free(p->exec_path);
+	p->exec_path = NULL;
+	uvfs_fput(p->exec_file);
+	p->exec_file = NULL;
+}
+
 /* A file the process may execute: open (O_PATH), regular (may_open(): a symlink --
  * an O_PATH descriptor's through /proc/PID/fd/N or AT_EMPTY_PATH, or the last
  * component under AT_SYMLINK_NOFOLLOW -- ELOOP, anything else EACCES), execute
@@ -2366,17 +2375,22 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", hfd);
 	xfd = open(link, O_RDONLY | O_CLOEXEC);
 	err = xfd < 0 ? -errno : fstat(xfd, &xst) ? -errno : 0;
-	/* uvfs's file, for the exec's open to break a lease with (the marker's answer) */
+	/* uvfs's file, for the exec's open to break a lease with (the marker's answer),
+	 * and for uvfs to follow once the kernel has run it (on_exec) */
+	run_exec_follow_drop(p);
 	if (!err && !(xfiles[nx] = uvfs_fget(T(p), fd)))
 		err = -EBADF;
 	if (!err)
 		nx++;
+	if (!err && !(p->exec_file = uvfs_fget(T(p), fd)))
+		err = -EBADF;
 	uvfs_close(T(p), fd);
 	if (err) {
 		if (xfd >= 0)
 			close(xfd);
 		while (nx)
 			uvfs_fput(xfiles[--nx]);
+		run_exec_follow_drop(p);
 		return skip(r, err);
 	}
 	/* execveat's empty name, one byte below the stack: another thread could make it
@@ -2388,12 +2402,13 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 		close(xfd);
 		while (nx)
 			uvfs_fput(xfiles[--nx]);
+		run_exec_follow_drop(p);
 		return skip(r, -EFAULT);
 	}
 	p->exec_dev = xst.st_dev;
 	p->exec_ino = xst.st_ino;
-	free(p->exec_path);
-	/* what uvfs's exec resolves when the kernel's has run (trace.c, on_exec): the
+	/* the name of what uvfs follows when the kernel's exec has run (trace.c, on_exec,
+	 * which follows exec_file itself), for its messages and the exec log: the
 	 * interpreter, or the name as given, a descriptor's relative one through uvfs's
 	 * /proc/self/fd (execveat, fexecve) */
 	if ((interp ? asprintf(&p->exec_path, "%s", interp)
@@ -2410,6 +2425,7 @@ static enum action do_exec(struct proc *p, struct user_regs_struct *r, int dirfd
 			close(xfd);
 			while (nx)
 				uvfs_fput(xfiles[--nx]);
+			run_exec_follow_drop(p);
 			return skip(r, -E2BIG);  /* no room below the stack for the arguments */
 		}
 	}

@@ -295,6 +295,7 @@ static void proc_del(struct proc *p)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
 	run_exec_files_put(p);
+	run_exec_follow_drop(p);
 	pthread_mutex_lock(&procs_lock);
 	while (*pp != p)
 		pp = &(*pp)->next;
@@ -1035,8 +1036,7 @@ static void exec_done(struct proc *p, long ret)
 		close(p->exec_hfd);
 	p->exec_hfd = p->exec_fd = -1;
 	run_exec_files_put(p);
-	free(p->exec_path);  /* no exec for uvfs to follow */
-	p->exec_path = NULL;
+	run_exec_follow_drop(p);  /* no exec for uvfs to follow */
 	r.rax = (unsigned long long)ret;
 	(void)ptrace(PTRACE_SETREGS, p->tid, 0, &r);
 	resume(p->tid, PTRACE_CONT, 0);
@@ -1177,10 +1177,12 @@ static void on_exec(struct proc *p)
 		}
 		n->attached = true;
 		n->exec_path = x->exec_path;
+		n->exec_file = x->exec_file;
 		n->exec_dev = x->exec_dev;
 		n->exec_ino = x->exec_ino;
 		memcpy(n->exec_comm, x->exec_comm, sizeof(n->exec_comm));
 		x->exec_path = NULL;
+		x->exec_file = NULL;
 		run_waits_raise(p, true);  /* what it waited for ends first */
 		proc_del(p);
 		if (x != p)
@@ -1198,7 +1200,8 @@ static void on_exec(struct proc *p)
 		close(p->exec_hfd);
 	p->exec_hfd = -1;
 	run_exec_files_put(p);
-	if (p->exec_path) {
+	if (p->exec_file) {
+		const char *name = p->exec_path ? p->exec_path : "?";
 		char exe[64];
 		struct stat st;
 		int err;
@@ -1209,21 +1212,23 @@ static void on_exec(struct proc *p)
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", p->tid);
 		if (stat(exe, &st) || st.st_dev != p->exec_dev || st.st_ino != p->exec_ino) {
 			fprintf(stderr, "uvfs-run: pid %d: the kernel ran another file than %s: "
-				"killed\n", up->nspid, p->exec_path);
+				"killed\n", up->nspid, name);
 			kill(p->tid, SIGKILL);
-			free(p->exec_path);
-			p->exec_path = NULL;
+			run_exec_follow_drop(p);
 			return resume(p->tid, PTRACE_CONT, 0);
 		}
-		err = uvfs_task_exec(up->task, p->exec_path);
+		/* the very file the kernel ran, not its name walked again: a rename over
+		 * the name since the exec (the seed's upgrade: the new binary renamed over
+		 * the one just started) must leave /proc/PID/exe on the old file,
+		 * "(deleted)", as the kernel's exe_file is */
+		err = uvfs_task_exec_file(up->task, p->exec_file);
 
 		if (!err)
 			exec_names(p);
 		if (err)
 			fprintf(stderr, "uvfs-run: exec of %s: uvfs did not follow: %s\n",
-				p->exec_path, strerror(-err));
-		free(p->exec_path);
-		p->exec_path = NULL;
+				name, strerror(-err));
+		run_exec_follow_drop(p);
 	}
 	resume(p->tid, PTRACE_CONT, 0);
 }
