@@ -10,8 +10,8 @@
 # the outputs must be equal.  Left out, as they differ by nature: the pids of the
 # processes made after the first two, which the waits' sleeps number by timing (a
 # reader's own pid is shown as P where it is shown to equal itself); the processes
-# below pid 4 (the runners': natively a shell and an exited mount, under uvfs-run
-# its init and a shell), and the state of awk, sort and top, which run while ps
+# below pid 4 (the runners': natively a python that reaps and a shell, under
+# uvfs-run its init and a shell), and the state of awk, sort and top, which run while ps
 # reads them.  ps's columns are compared without their padding: ps sizes them by
 # kernel.pid_max, which uvfs-run's /proc/sys gives as the host has it (the
 # supervisor's pid namespace) and the native namespace has its own.

@@ -23,8 +23,22 @@ done
 script=$(mktemp /var/tmp/uvfs-proctools.XXXXXX)
 trap 'rm -f "$script"' EXIT
 cp "$here/proctools.sh" "$script"
-want=$(unshare -pf --mount-proc -m --propagation private \
-	sh -c 'mount -t tmpfs none /tmp && sh "$1"; exit $?' x "$script" 2>&1)
+# Natively as under uvfs-run: pid 1 reaps every orphan (start-stop-daemon's daemon
+# is one; --stop waits until it is gone) until pid 2 ends, a shell leading a process
+# group of its own (uvfs-run's program does, started without a terminal: stat's
+# pgrp is 2 on both sides), whose child, pid 3, runs the script (the python of
+# /usr/bin: a shim of pyenv found first in PATH runs processes of its own)
+lead='import os, sys
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os.execvp("sh", ["sh", "-c", "sh \"$1\"; exit $?", "x", sys.argv[1]])
+while True:
+    p, st = os.wait()
+    if p == pid:
+        sys.exit(os.waitstatus_to_exitcode(st))'
+want=$(unshare -m --propagation private sh -c 'mount -t tmpfs none /tmp &&
+	unshare -pf --mount-proc /usr/bin/python3 -c "$1" "$2"' x "$lead" "$script" 2>&1)
 # natively, every tool found what it looked for (not two runs failing alike)
 same "the tools natively" "pgrep 0
 pgrep 0

@@ -233,6 +233,21 @@ want=$(native bash -c 'mount --bind "$1" /mnt && mount -o remount,bind,rw /mnt &
 same "/proc/locks and lslocks on a --bind, as the kernel's" "$want" \
 	"$(cd /tmp && "$UR" --bind "$ldir/run" /mnt -- python3 "$work/proclocks.py" /mnt 2>&1)"
 rm -rf "$ldir"
+# A program started without a terminal (pgrp.py): its process group is one it can
+# name -- getpgrp() was 0 inside uvfs-run's pid namespace, the caller's group being
+# outside it, and F_SETOWN of -0 unset the owner (gVisor's FcntlTest.SetOwnPgrp) --
+# and a TERM sent to uvfs-run reaches it (it was killed with uvfs-run: status -15)
+want=$(python3 "$here/pgrp.py" 2>&1)
+same "pgrp.py natively: a group of its own, the TERM trapped" "pgrp > 0: True
+F_GETOWN_EX after F_SETOWN of -pgrp: type 2 pid is pgrp: True
+killpg(pgrp, 0): ok
+/proc/self/stat's pgrp is it: True
+status 0
+ready
+got TERM
+status 3" "$want"
+same "without a terminal: the program's process group, the signals relayed, as natively" \
+	"$want" "$(python3 "$here/pgrp.py" "$UR" -- 2>&1)"
 # A zombie's /proc/PID (zombie.py): a child that exited and is not reaped yet is
 # there, Z, without exe, cwd or descriptors, mounts EINVAL, ps's <defunct>; a file
 # opened while it ran still reads; gone at the reap -- against the kernel

@@ -57,6 +57,8 @@ struct mnt_opt {
 };
 
 static sigset_t caller_mask;
+bool run_own_pgrp;
+pid_t run_relay_pgrp;
 static struct sigaction caller_chld;  /* SIGCHLD's disposition, for the program */
 static struct rlimit caller_nofile;   /* RLIMIT_NOFILE, for the program */
 
@@ -275,6 +277,16 @@ static void program(struct start *st)
 	if (read(st->go[0], &c, 1) != 1)
 		_exit(2);  /* the tracer went away */
 	close(st->go[0]);
+	/* without a terminal, a process group of its own, so that getpgrp() names a
+	 * group it is in (2), not the caller's, which has no number in the namespace
+	 * (0) -- not the init's: a group 1 cannot be named, killpg(1, sig) being
+	 * kill(-1, sig), every process.  With a terminal the caller's group is the
+	 * terminal's foreground one, which the program must stay in to read it
+	 * (docs/SEMANTICS.md §9).  The session stays the caller's. */
+	if (run_own_pgrp && setpgid(0, 0)) {
+		fprintf(stderr, "uvfs-run: setpgid: %s\n", strerror(errno));
+		_exit(2);
+	}
 	/* lowering a limit needs no privilege */
 	if (setrlimit(RLIMIT_NOFILE, &caller_nofile)) {
 		fprintf(stderr, "uvfs-run: RLIMIT_NOFILE: %s\n", strerror(errno));
@@ -320,6 +332,7 @@ static _Noreturn void init_main(struct start *st)
 	 * uvfs's: they never get here) */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		_exit(2);
+
 	/* its /dev read-only, submounts and all: the host's device nodes the program
 	 * opens through uvfs's read-only root are opened here (syscalls.c,
 	 * open_device()), so that fchmod, fchown and futimens of one -- calls on a host
@@ -487,6 +500,7 @@ static int run_once(const struct opts *o, const char *abi)
 	 * (mount_dev()).  A failure from here to the word "go" exits; the program then
 	 * reads the end of the pipe and exits too, and the init after it. */
 	child = find_program(init);
+	run_relay_pgrp = child;  /* its group, once it has made it (program()) */
 	if (child) {
 		t = build_namespace(run_fs, o->m, o->nm, init);
 		if (o->chdir_to) {
@@ -770,17 +784,40 @@ static void raise_nofile(void)
 	run_nofile = rl.rlim_cur;
 }
 
+/* What a caller sends to stop or tell a program, which a caller without a terminal
+ * sends uvfs-run (timeout(1), a test harness's kill, a service manager's stop) and
+ * natively would have reached the program: as sudo relays them to its command --
+ * here to the program's process group (program()), and to the program if it has
+ * made itself another (trace.c, run_trace()).
+ * Not the terminal's job-control signals: with a terminal, the program stays in
+ * uvfs-run's group and gets them from the terminal itself. */
+void run_relayed(sigset_t *set)
+{
+	static const int relayed[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2 };
+
+	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
+		sigaddset(set, relayed[i]);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .uid = -1, .gid = -1 };
 	sigset_t chld;
-	int i;
+	int i, tty;
 
+	/* no controlling terminal (ENXIO), or none we may open: the program gets a
+	 * process group of its own (program()) */
+	tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (tty >= 0)
+		close(tty);
+	run_own_pgrp = tty < 0;
 	/* the supervisor learns of its tracees' stops through a signalfd (trace.c):
-	 * SIGCHLD blocked in every thread, so before uvfs's threads exist; the program
-	 * gets its caller's mask back */
+	 * SIGCHLD blocked in every thread, so before uvfs's threads exist, with the
+	 * signals it relays; the program gets its caller's mask back */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
+	if (run_own_pgrp)
+		run_relayed(&chld);
 	sigprocmask(SIG_BLOCK, &chld, &caller_mask);
 	/* ... and not ignored: the kernel sends no SIGCHLD for a ptrace stop to a
 	 * tracer that ignores it (a caller's SIG_IGN survives exec), and the loop would

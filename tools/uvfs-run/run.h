@@ -298,6 +298,15 @@ extern int run_dev_fd;
 extern int run_notify_fd;   /* the filter's listener (filter.c) */
 /* the supervisor's own RLIMIT_NOFILE, as main.c set it (raise_nofile); immutable */
 extern unsigned long run_nofile;
+/* Without a controlling terminal the program leads a process group of its own, so
+ * that getpgrp() inside the pid namespace is a group it can name (F_SETOWN of -pgrp,
+ * killpg): run_own_pgrp set by main() before any thread, then immutable.  The
+ * signals a caller sends uvfs-run -- run_relayed() adds them to a set, blocked in
+ * every thread -- the loop passes on to that group, the program's host pid
+ * (run_relay_pgrp: set by run_once() before the loop, which alone reads it) */
+extern bool run_own_pgrp;
+extern pid_t run_relay_pgrp;
+void run_relayed(sigset_t *set);
 /* what the tracer saw (--stats): seccomp stops, of them the ones uvfs answered
  * (skipped or rewritten), and watching filters installed; the notified calls, the
  * workers, and how many calls a worker began while another was answering one;

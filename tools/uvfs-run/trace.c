@@ -1831,6 +1831,18 @@ static void fsize_unlimit(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* A signal sent to uvfs-run, for the program's process group (main.c,
+ * run_relayed), and for the program as well when it has made itself another (a
+ * shell with job control): as natively, where it would have been the target */
+static void relay(pid_t child, int sig)
+{
+	pid_t g = getpgid(child);
+
+	(void)kill(-run_relay_pgrp, sig);
+	if (g > 0 && g != run_relay_pgrp)
+		(void)kill(child, sig);
+}
+
 /*
  * The loop.  Stops and ends of tracees come by waitpid(), which SIGCHLD announces
  * (blocked in every thread of uvfs-run, read through a signalfd); the workers'
@@ -1864,6 +1876,8 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		return -errno;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
+	if (run_own_pgrp)
+		run_relayed(&chld);
 	sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0)
 		return -errno;
@@ -1905,7 +1919,8 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		if (pf[1].revents & POLLIN) {
 			/* drained before the next waitpid: a stop after it raises another */
 			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				;
+				if (si.ssi_signo != SIGCHLD)
+					relay(child, (int)si.ssi_signo);
 			stops = true;
 		}
 		if (pf[2].revents & POLLIN)
