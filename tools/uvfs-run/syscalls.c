@@ -1623,23 +1623,34 @@ static int put_stat(const struct proc *p, unsigned long long addr, const struct 
  * deliberate difference from uvfs as a library, where a host mount is a superblock of
  * its own (docs/SEMANTICS.md, section 9).
  */
+/* The host's stat of the host object uvfs's name is (a host mount's): 0, or -errno
+ * (-EXDEV: not a host mount's) */
+static int host_stat_at(const struct proc *p, int dirfd, const char *path, int flags,
+			struct stat *h)
+{
+	int o = uvfs_openat(T(p), dirfd, path,
+			    O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	int hfd, err;
+
+	if (o < 0)
+		return o;
+	hfd = uvfs_host_fd(T(p), o);
+	err = hfd < 0 ? hfd : fstat(hfd, h) ? -errno : 0;
+	uvfs_close(T(p), o);
+	return err;
+}
+
 static void host_device_ids(struct proc *p, int dirfd, const char *path, int flags,
 			    struct stat *st)
 {
 	struct stat h;
-	int o, hfd;
 
 	if (!(S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) || !path[0])
 		return;
-	o = uvfs_openat(T(p), dirfd, path, O_PATH | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
-	if (o < 0)
-		return;
-	hfd = uvfs_host_fd(T(p), o);
-	if (hfd >= 0 && !fstat(hfd, &h) && h.st_rdev == st->st_rdev) {
+	if (!host_stat_at(p, dirfd, path, flags, &h) && h.st_rdev == st->st_rdev) {
 		st->st_dev = h.st_dev;
 		st->st_ino = h.st_ino;
 	}
-	uvfs_close(T(p), o);
 }
 
 /*
@@ -1654,8 +1665,6 @@ static bool uvfs_name_of(const struct proc *p, int fd, char path[PATH_MAX], stru
 	char link[64];
 	struct stat u;
 	ssize_t n;
-	int o, hfd;
-	bool same;
 
 	if (fd < 0)
 		return false;
@@ -1666,14 +1675,9 @@ static bool uvfs_name_of(const struct proc *p, int fd, char path[PATH_MAX], stru
 	if (n < 1 || n >= PATH_MAX - 1 || path[0] != '/')
 		return false;
 	path[n] = 0;
-	o = uvfs_openat(T(p), AT_FDCWD, path, O_PATH | O_NOFOLLOW, 0);
-	if (o < 0)
-		return false;
-	hfd = uvfs_host_fd(T(p), o);
-	same = hfd >= 0 && !fstat(hfd, &u) && u.st_dev == k->st_dev && u.st_ino == k->st_ino &&
+	return !host_stat_at(p, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, &u) &&
+	       u.st_dev == k->st_dev && u.st_ino == k->st_ino &&
 	       (u.st_mode & S_IFMT) == (k->st_mode & S_IFMT) && u.st_rdev == k->st_rdev;
-	uvfs_close(T(p), o);
-	return same;
 }
 
 /*
@@ -1690,11 +1694,23 @@ static bool dev_node_of(const struct proc *p, int fd, char path[PATH_MAX])
 {
 	char link[64];
 	struct statfs sfs;
-	struct stat k;
+	struct stat k, k2;
+	int o;
+	bool ro;
 
+	if (fd < 0)
+		return false;
+	/* the mount's flags and the node's identity from one open of the link (the
+	 * number may be another file by a second look), checked against the file
+	 * uvfs_name_of() finds there */
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", p->tid, fd);
-	return fd >= 0 && !statfs(link, &sfs) && (sfs.f_flags & ST_RDONLY) &&
-	       uvfs_name_of(p, fd, path, &k) && (S_ISCHR(k.st_mode) || S_ISBLK(k.st_mode)) &&
+	o = open(link, O_PATH | O_CLOEXEC);
+	if (o < 0)
+		return false;
+	ro = !fstatfs(o, &sfs) && (sfs.f_flags & ST_RDONLY) && !fstat(o, &k2);
+	close(o);
+	return ro && uvfs_name_of(p, fd, path, &k) && k.st_dev == k2.st_dev &&
+	       k.st_ino == k2.st_ino && (S_ISCHR(k.st_mode) || S_ISBLK(k.st_mode)) &&
 	       !strncmp(path, "/dev/", 5);
 }
 
