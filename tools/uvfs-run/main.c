@@ -467,6 +467,17 @@ static int run_once(const struct opts *o, const char *abi)
 	int status, ws;
 	pid_t init, child;
 
+	/* the signals the loop relays to the program (run_relayed), blocked in this
+	 * process before uvfs's threads exist: here, not in main(), so that the process
+	 * of --abi all or --explain that waits for each era's (a fork that comes here)
+	 * still dies of them as before */
+	if (run_own_pgrp) {
+		sigset_t relayed;
+
+		sigemptyset(&relayed);
+		run_relayed(&relayed);
+		sigprocmask(SIG_BLOCK, &relayed, NULL);
+	}
 	/* uvfs's descriptors may have any number the kernel's may, and a helper's are
 	 * made above the process's RLIMIT_NOFILE before they move (waits.c,
 	 * run_fd_floor): the kernel answers EMFILE (ADDFD) */
@@ -795,6 +806,9 @@ void run_relayed(sigset_t *set)
 {
 	static const int relayed[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2 };
 
+	_Static_assert(sizeof(relayed) / sizeof(relayed[0]) <= RUN_RELAYED_MAX,
+		       "the loop reads its signalfd into RUN_RELAYED_MAX + 1 entries (trace.c)");
+
 	for (size_t i = 0; i < sizeof(relayed) / sizeof(relayed[0]); i++)
 		sigaddset(set, relayed[i]);
 }
@@ -812,12 +826,10 @@ int main(int argc, char **argv)
 		close(tty);
 	run_own_pgrp = tty < 0;
 	/* the supervisor learns of its tracees' stops through a signalfd (trace.c):
-	 * SIGCHLD blocked in every thread, so before uvfs's threads exist, with the
-	 * signals it relays; the program gets its caller's mask back */
+	 * SIGCHLD blocked in every thread, so before uvfs's threads exist (the signals
+	 * it relays: run_once()); the program gets its caller's mask back */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	if (run_own_pgrp)
-		run_relayed(&chld);
 	sigprocmask(SIG_BLOCK, &chld, &caller_mask);
 	/* ... and not ignored: the kernel sends no SIGCHLD for a ptrace stop to a
 	 * tracer that ignores it (a caller's SIG_IGN survives exec), and the loop would
