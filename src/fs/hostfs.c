@@ -378,7 +378,13 @@ static void drain(const struct super_block *sb)
 	if (s->ifd < 0 || s->drained_seq == seq)
 		return;
 	s->drained_seq = seq;
+	/* ... until a read that left room for the largest event: the queue was empty
+	 * then (inotify's read() returns every whole event that fits), and one queued
+	 * after it is as one queued after the walk that asked -- a second read, which
+	 * would say EAGAIN, is a system call on every walk that saw an event */
 	while ((n = read(s->ifd, buf, sizeof(buf))) > 0) {
+		const bool last = (size_t)n <= sizeof(buf) - (sizeof(struct inotify_event) + NAME_MAX + 1);
+
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev = (const struct inotify_event *)p;
 			struct hostfs_inode **slot, *hi;
@@ -404,6 +410,8 @@ static void drain(const struct super_block *sb)
 			if ((ev->mask & (IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) && ev->len)
 				keep_name_event(sb, ev);
 		}
+		if (last)
+			break;
 	}
 }
 

@@ -458,25 +458,47 @@ int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max)
  * first is the pid in uvfs-run's own namespace, whose /proc this is; a process in a
  * namespace the program made has more fields, and its pid there is the kernel's
  * business: uvfs's pids are the program's namespace's). */
+static pid_t ns_pid_line(const char *line, pid_t *tgid, pid_t ns)
+{
+	if (!strncmp(line, "Tgid:", 5))
+		*tgid = (pid_t)atoi(line + 5);
+	if (!strncmp(line, "NSpid:", 6)) {
+		const char *second = strchr(line + 7, '\t');
+
+		ns = (pid_t)atoi(second ? second + 1 : line + 6);
+	}
+	return ns;
+}
+
 static pid_t ns_pid(pid_t tid, pid_t *tgid)
 {
-	char path[64], line[256];
+	char path[64], buf[4096];
 	pid_t ns = -1;
+	ssize_t n;
 	FILE *f;
+	int fd;
 
+	/* one read, at every new tracee: the lines up to NSpid are a few hundred bytes
+	 * (stdio's reads of 1 KiB took three, and an fstat) */
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	for (char *line = buf, *nl; ns < 0 && (nl = strchr(line, '\n')); line = nl + 1)
+		ns = ns_pid_line(line, tgid, ns);  /* whole lines only */
+	if (ns >= 0 || (size_t)n < sizeof(buf) - 1)
+		return ns;
+	/* a Groups line longer than the buffer: line by line */
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Tgid:", 5))
-			*tgid = (pid_t)atoi(line + 5);
-		if (!strncmp(line, "NSpid:", 6)) {
-			char *second = strchr(line + 7, '\t');
-
-			ns = (pid_t)atoi(second ? second + 1 : line + 6);
-		}
-	}
+	while (fgets(buf, sizeof(buf), f))
+		ns = ns_pid_line(buf, tgid, ns);
 	fclose(f);
 	return ns;
 }
@@ -1899,8 +1921,11 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 	for (;;) {
 		/* waitpid only after a SIGCHLD: a run of notifications costs none */
 		pid_t tid = tracees && stops && burst < 16 ? waitpid(-1, &ws, __WALL | WNOHANG) : 0;
-		struct signalfd_siginfo si;
+		/* a read takes every pending signal that fits, and SIGCHLD and the relayed
+		 * ones are standard signals, one of each pending at most: one read drains */
+		struct signalfd_siginfo si[RUN_RELAYED_MAX + 1];
 		struct run_wait *w;
+		ssize_t n;
 
 		if (tid > 0) {
 			on_wait(&ts, tid, ws);
@@ -1918,9 +1943,10 @@ int run_trace(pid_t child, struct uvfs_task *first, int *status)
 		burst = 0;
 		if (pf[1].revents & POLLIN) {
 			/* drained before the next waitpid: a stop after it raises another */
-			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				if (si.ssi_signo != SIGCHLD)
-					relay(child, (int)si.ssi_signo);
+			n = read(sfd, si, sizeof(si));
+			for (ssize_t i = 0; i < n / (ssize_t)sizeof(si[0]); i++)
+				if (si[i].ssi_signo != SIGCHLD)
+					relay(child, (int)si[i].ssi_signo);
 			stops = true;
 		}
 		if (pf[2].revents & POLLIN)
