@@ -620,6 +620,18 @@ static void test_host_errors(void **state)
 				*strchr(hp, '\n') = 0;
 				assert_null(strstr(hp, "host="));
 			}
+			/* a remount may not change what the superblock copies nor how it
+			 * checks the host (EINVAL; host= was taken and ignored), may repeat
+			 * it, and may change the rest */
+			snprintf(line, sizeof(line), "host=%s", e->dir);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/hp", NULL, MS_REMOUNT, line), -EINVAL);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/hp", NULL, MS_REMOUNT, "recursive"), -EINVAL);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/hp", NULL, MS_REMOUNT, "never"), -EINVAL);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/hp", NULL, MS_REMOUNT, "timeout=5"), -EINVAL);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/hp", NULL, MS_REMOUNT, "always"), 0);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/hp", NULL, MS_REMOUNT | MS_RDONLY, NULL), 0);
+			assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, "/hp/sub/under", &st, 0), 0);
+			assert_int_equal(uvfs_mount2(e->t, NULL, "/rb", NULL, MS_REMOUNT, "recursive"), 0);
 			assert_int_equal(uvfs_umount2(e->t, "/hp", 0), 0);
 			/* an empty one, or one too long for the options' buffer */
 			assert_int_equal(uvfs_mount2(e->t, "x", "/hp", "host", 0, "host="), -EINVAL);

@@ -1233,7 +1233,8 @@ int uvfs_proc_file(struct uvfs_task *task, int fd, int *tid, char *name, size_t 
  *   none; "host" (a host directory, source its path) takes always, never,
  *   timeout=SECONDS, recursive (the host's mounts below it too, each with a device
  *   number of its own) and host=PATH (the host directory, the source then only the
- *   name mountinfo shows; never shown) -- docs/SEMANTICS.md §5b.  Flags as Linux: MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_NOATIME,
+ *   name mountinfo shows; never shown), none of which a remount may change (EINVAL)
+ *   -- docs/SEMANTICS.md §5b.  Flags as Linux: MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_NOATIME,
  *   MS_NODIRATIME, MS_RELATIME, MS_STRICTATIME, MS_NOSYMFOLLOW; MS_BIND (source a
  *   path: a directory on a directory or a file on a file; MS_REC with the mounts
  *   below it); MS_REMOUNT (the superblock's options and read-only state and the

@@ -1933,6 +1933,30 @@ static int hostfs_parse_param(struct fs_mount_opts *opts, const char *key, const
 	return 0;
 }
 
+/*
+ * A remount (mount -o remount, fsconfig's FSCONFIG_CMD_RECONFIGURE): what the
+ * superblock is a copy of and how it checks the host are fixed when it is made (the
+ * detached copy, the inotify instance, the cache's policy), so an option that would
+ * change them is EINVAL -- as a filesystem refuses an option it cannot change on a
+ * live superblock (shmem_reconfigure()'s "Cannot change global quota limit",
+ * huge= or mpol= where they cannot) -- and one that repeats them is taken (libmount
+ * passes mountinfo's "recursive" back).  host= is never shown, so never repeated:
+ * always EINVAL here.  It was accepted and ignored.
+ */
+static int hostfs_reconfigure(struct super_block *sb, const struct fs_mount_opts *opts)
+{
+	const struct hostfs_sb *s = HSB(sb);
+
+	if ((opts->seen & FS_OPT_HOST) || ((opts->seen & FS_OPT_RECURSIVE) && !s->recursive))
+		return -EINVAL;
+	if ((opts->seen & FS_OPT_REVAL) &&
+	    (opts->reval != s->reval ||
+	     (s->reval == HOST_REVAL_TIMEOUT && opts->reval_timeout != s->timeout)))
+		return -EINVAL;
+	return 0;
+}
+
 const struct file_system_type hostfs_fs_type = {
 	.name = "host", .fill_super = hostfs_fill_super, .parse_param = hostfs_parse_param,
+	.reconfigure = hostfs_reconfigure,
 };
