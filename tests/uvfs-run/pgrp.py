@@ -7,13 +7,15 @@ harness, timeout(1) or a service manager starts one: RUNNER (nothing natively,
     uvfs-run: its own, as pid 2 of the namespace), which
     F_SETOWN of -pgrp gives F_GETOWN_EX back as F_OWNER_PGRP (gVisor's
     FcntlTest.SetOwnPgrp), killpg reaches, /proc/self/stat names;
-  - sh, which traps SIGTERM: the TERM sent to what was started reaches it (under
-    uvfs-run: relayed to the program's group) and its trap runs.  It waits in a
+  - sh, which traps SIGUSR1, SIGUSR2 and SIGTERM: each sent to what was started
+    reaches it (under uvfs-run: relayed to the program's group) and its trap runs
+    (uvfs-run's workers once took SIGUSR2 for their own wake-up, and most were lost:
+    each is waited for 20 s at most, then said missing).  It waits in a
     loop of builtins: a child it waited for would get the relayed TERM too, where
     natively only sh gets it (sh then says "Terminated": docs/SEMANTICS.md §9).
 The outputs must be equal.
 """
-import subprocess, sys
+import os, select, signal, subprocess, sys
 child = r'''
 import fcntl, os, socket, struct
 g = os.getpgrp()
@@ -30,9 +32,28 @@ runner = sys.argv[1:]
 r = subprocess.run(runner + ["python3", "-c", child], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
 print(r.stdout, end="")
 print("status", r.returncode)
-p = subprocess.Popen(runner + ["sh", "-c", 'trap "echo got TERM; exit 3" TERM; echo ready; while :; do :; done'],
-                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-print(p.stdout.readline(), end="")
+p = subprocess.Popen(runner + ["sh", "-c", 'trap "echo got USR1" USR1; trap "echo got USR2" USR2; '
+                                'trap "echo got TERM; exit 3" TERM; echo ready; while :; do :; done'],
+                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def line():
+    """The next line of its output, or None after 20 s without one"""
+    b = b""
+    while not b.endswith(b"\n"):
+        if not select.select([p.stdout], [], [], 20)[0]:
+            return None
+        c = os.read(p.stdout.fileno(), 1)
+        if not c:
+            break
+        b += c
+    return b.decode()
+
+
+print(line(), end="")
+for sig in (signal.SIGUSR1, signal.SIGUSR2):
+    p.send_signal(sig)
+    print(line() or "no answer to %s\n" % sig.name, end="")
 p.terminate()
-print(p.stdout.read(), end="")
+print(p.stdout.read().decode(), end="")
 print("status", p.wait())

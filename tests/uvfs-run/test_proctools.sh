@@ -23,6 +23,8 @@ done
 script=$(mktemp /var/tmp/uvfs-proctools.XXXXXX)
 trap 'rm -f "$script"' EXIT
 cp "$here/proctools.sh" "$script"
+# Both sides without a terminal (setsid: from one, uvfs-run would leave the program in
+# the terminal's group, and ps would show its foreground '+').
 # Natively as under uvfs-run: pid 1 reaps every orphan (start-stop-daemon's daemon
 # is one; --stop waits until it is gone) until pid 2 ends, a shell leading a process
 # group of its own (uvfs-run's program does, started without a terminal: stat's
@@ -37,7 +39,7 @@ while True:
     p, st = os.wait()
     if p == pid:
         sys.exit(os.waitstatus_to_exitcode(st))'
-want=$(unshare -m --propagation private sh -c 'mount -t tmpfs none /tmp &&
+want=$(setsid -w unshare -m --propagation private sh -c 'mount -t tmpfs none /tmp &&
 	unshare -pf --mount-proc /usr/bin/python3 -c "$1" "$2"' x "$lead" "$script" 2>&1)
 # natively, every tool found what it looked for (not two runs failing alike)
 same "the tools natively" "pgrep 0
@@ -56,7 +58,7 @@ stop by name 0
 pidof 1
 pkill 0
 sleep 143" "$(printf '%s\n' "$want" | grep -E '^(pgrep|pidof|pkill|killall|start|status|stop|stop by name|sleep) [0-9]+$')"
-got=$(cd / && "$UR" -- sh -c 'sh "$1"; exit $?' x "$script" 2>&1)
+got=$(cd / && setsid -w "$UR" -- sh -c 'sh "$1"; exit $?' x "$script" 2>&1)
 printf "%s\n" "$got" > "${PROCTOOLS_OUT:-/dev/null}"
 same "ps, top, pgrep, pidof, pkill, killall, lsof, start-stop-daemon and /proc/PID under uvfs-run" \
 	"$want" "$got"

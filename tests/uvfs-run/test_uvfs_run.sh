@@ -244,6 +244,8 @@ killpg(pgrp, 0): ok
 /proc/self/stat's pgrp is it: True
 status 0
 ready
+got USR1
+got USR2
 got TERM
 status 3" "$want"
 same "without a terminal: the program's process group, the signals relayed, as natively" \

@@ -664,6 +664,8 @@ static int explain_once(const void *arg, const char *abi)
 		pid_t pid = fork();
 
 		if (pid == 0) {
+			/* not with run_once()'s relayed signals blocked */
+			sigprocmask(SIG_SETMASK, &caller_mask, NULL);
 			execlp("rm", "rm", "-rf", "--", tmp, (char *)NULL);
 			_exit(127);
 		}

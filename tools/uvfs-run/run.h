@@ -302,8 +302,8 @@ extern unsigned long run_nofile;
  * that getpgrp() inside the pid namespace is a group it can name (F_SETOWN of -pgrp,
  * killpg): run_own_pgrp set by main() before any thread, then immutable.  The
  * signals a caller sends uvfs-run -- run_relayed() adds them to a set, blocked in
- * every thread of a process that runs the program (main.c, run_once) -- the loop
- * passes on to that group, the program's host pid
+ * every thread of a process that runs the program (main.c, run_once; none of them
+ * is the workers' RUN_WAKE_SIG) -- the loop passes on to that group, the program's host pid
  * (run_relay_pgrp: set by run_once() before the loop, which alone reads it) */
 extern bool run_own_pgrp;
 extern pid_t run_relay_pgrp;
