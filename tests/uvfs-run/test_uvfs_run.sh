@@ -252,10 +252,11 @@ same "without a terminal: the program's process group, the signals relayed, as n
 	"$want" "$(python3 "$here/pgrp.py" "$UR" -- 2>&1)"
 # A zombie's /proc/PID (zombie.py): a child that exited and is not reaped yet is
 # there, Z, without exe, cwd or descriptors, mounts EINVAL, ps's <defunct>; a file
-# opened while it ran still reads; gone at the reap -- against the kernel
+# opened while it ran still reads; gone at the reap -- against the kernel (ps's
+# state is Z+ when run from a terminal, whose foreground group it is in)
 want=$(native python3 "$work/zombie.py" 2>&1)
 same "zombie.py natively: the zombie and its <defunct>" "state: Z
-Z <defunct>" "$(sed -n 's/^state: Z$/&/p; s/^\(Z\) .* \(<defunct>\)$/\1 \2/p' <<< "$want")"
+Z <defunct>" "$(sed -n 's/^state: Z$/&/p; s/^\(Z\)+\{0,1\} .* \(<defunct>\)$/\1 \2/p' <<< "$want")"
 same "a zombie's /proc/PID until the reap, as the kernel's" "$want" \
 	"$(cd /tmp && "$UR" -- python3 "$work/zombie.py" 2>&1)"
 # Attributes: chattr +i, +a, +d, +A on memfs files and directories, lsattr, what
