@@ -29,6 +29,8 @@ print("killpg(pgrp, 0): ok")
 print("/proc/self/stat's pgrp is it:", int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[2]) == g)
 '''
 runner = sys.argv[1:]
+# a TERM (meson's timeout) ends the driver through its finally below
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 r = subprocess.run(runner + ["python3", "-c", child], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
 print(r.stdout, end="")
 print("status", r.returncode)
@@ -50,10 +52,17 @@ def line():
     return b.decode()
 
 
-print(line(), end="")
-for sig in (signal.SIGUSR1, signal.SIGUSR2):
-    p.send_signal(sig)
-    print(line() or "no answer to %s\n" % sig.name, end="")
-p.terminate()
-print(p.stdout.read().decode(), end="")
-print("status", p.wait())
+try:
+    print(line() or "not ready\n", end="")
+    for sig in (signal.SIGUSR1, signal.SIGUSR2):
+        p.send_signal(sig)
+        print(line() or "no answer to %s\n" % sig.name, end="")
+    p.terminate()
+    print(p.stdout.read().decode(), end="")
+    print("status", p.wait())
+finally:
+    # its session's own group: not killed with the test's (natively the loop would
+    # spin on after a driver that died, a broken pipe or meson's timeout)
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
