@@ -458,49 +458,29 @@ int mem_read_str(pid_t tid, unsigned long addr, char *buf, size_t max)
  * first is the pid in uvfs-run's own namespace, whose /proc this is; a process in a
  * namespace the program made has more fields, and its pid there is the kernel's
  * business: uvfs's pids are the program's namespace's). */
-/* One line of status (ending at its '\n' or the string's end) */
-static pid_t ns_pid_line(const char *line, pid_t *tgid, pid_t ns)
-{
-	if (!strncmp(line, "Tgid:", 5))
-		*tgid = (pid_t)atoi(line + 5);
-	if (!strncmp(line, "NSpid:", 6)) {
-		size_t len = strcspn(line + 6, "\n");
-		const char *second = memchr(line + 7, '\t', len ? len - 1 : 0);
-
-		ns = (pid_t)atoi(second ? second + 1 : line + 6);
-	}
-	return ns;
-}
-
 static pid_t ns_pid(pid_t tid, pid_t *tgid)
 {
-	char path[64], buf[4096];
+	char path[64], line[256], buf[4096];
 	pid_t ns = -1;
-	ssize_t n;
 	FILE *f;
-	int fd;
 
-	/* one read, at every new tracee: the lines up to NSpid are a few hundred bytes
-	 * (stdio's reads of 1 KiB took three, and an fstat) */
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	for (char *line = buf, *nl; ns < 0 && (nl = strchr(line, '\n')); line = nl + 1)
-		ns = ns_pid_line(line, tgid, ns);  /* whole lines only */
-	if (ns >= 0 || (size_t)n < sizeof(buf) - 1)
-		return ns;
-	/* a Groups line longer than the buffer: line by line */
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	while (fgets(buf, sizeof(buf), f))
-		ns = ns_pid_line(buf, tgid, ns);
+	/* one read at every new tracee: a buffer of our own (stdio's, sized by the 1 KiB
+	 * st_blksize of an fstat, took three reads and the fstat), and no read past
+	 * NSpid, which follows Tgid */
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	while (ns < 0 && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Tgid:", 5))
+			*tgid = (pid_t)atoi(line + 5);
+		if (!strncmp(line, "NSpid:", 6)) {
+			char *second = strchr(line + 7, '\t');
+
+			ns = (pid_t)atoi(second ? second + 1 : line + 6);
+		}
+	}
 	fclose(f);
 	return ns;
 }
