@@ -29,6 +29,17 @@
  *   run_bench time LABEL [-o FILE] -- CMD ARGS...
  *                                   fork, exec CMD (stdout to FILE), wait:
  *                                   "@@ LABEL NS"; fails if CMD does
+ *   run_bench until LABEL FIFO -- CMD ARGS...
+ *                                   makes the fifo FIFO, then forks, execs CMD and
+ *                                   waits for it, as time does; then reads the
+ *                                   CLOCK_MONOTONIC stamp a "stamp FIFO" started by
+ *                                   CMD writes there: "@@ LABEL NS" from the fork to
+ *                                   that stamp (start-stop-daemon --background: the
+ *                                   daemon's main(), its exec and loader done)
+ *   run_bench stamp FIFO            writes CLOCK_MONOTONIC's time in ns to FIFO, taken
+ *                                   first thing (the bench runs a copy of itself as
+ *                                   the daemon: start-stop-daemon --exec must find
+ *                                   no process of that file running -- this one)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -398,24 +409,12 @@ static int mode_close(long first, long last, long fd)
 	return 0;
 }
 
-static int mode_time(int argc, char **argv)
+/* fork, exec argv (a NULL-terminated CMD ARGS...), wait: 0 when it exited 0 */
+static int run_wait(const char *label, char **argv, const char *out)
 {
-	const char *label = argv[0], *out = NULL;
-	uint64_t t0;
-	pid_t pid;
-	int i = 1, ws;
+	pid_t pid = fork();
+	int ws;
 
-	if (i + 1 < argc && !strcmp(argv[i], "-o")) {
-		out = argv[i + 1];
-		i += 2;
-	}
-	if (i >= argc || strcmp(argv[i], "--") || i + 1 >= argc) {
-		fprintf(stderr, "usage: run_bench time LABEL [-o FILE] -- CMD ARGS...\n");
-		return 2;
-	}
-	i++;
-	t0 = now_ns();
-	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
@@ -426,22 +425,93 @@ static int mode_time(int argc, char **argv)
 				die(out);
 			close(fd);
 		}
-		execvp(argv[i], argv + i);
-		die(argv[i]);
+		execvp(argv[0], argv);
+		die(argv[0]);
 	}
 	if (waitpid(pid, &ws, 0) != pid)
 		die("waitpid");
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
-		fprintf(stderr, "run_bench: %s: %s failed (status %#x)\n", label, argv[i], ws);
+		fprintf(stderr, "run_bench: %s: %s failed (status %#x)\n", label, argv[0], ws);
 		return 1;
 	}
+	return 0;
+}
+
+static int mode_time(int argc, char **argv)
+{
+	const char *label = argv[0], *out = NULL;
+	uint64_t t0;
+	int i = 1;
+
+	if (i + 1 < argc && !strcmp(argv[i], "-o")) {
+		out = argv[i + 1];
+		i += 2;
+	}
+	if (i >= argc || strcmp(argv[i], "--") || i + 1 >= argc) {
+		fprintf(stderr, "usage: run_bench time LABEL [-o FILE] -- CMD ARGS...\n");
+		return 2;
+	}
+	t0 = now_ns();
+	if (run_wait(label, argv + i + 1, out))
+		return 1;
 	fprintf(stderr, "@@ %s %llu\n", label, (unsigned long long)(now_ns() - t0));
+	return 0;
+}
+
+static int mode_until(int argc, char **argv)
+{
+	const char *label = argv[0], *fifo = argv[1];
+	char buf[32];
+	uint64_t t0;
+	ssize_t n;
+	int fd;
+
+	if (argc < 4 || strcmp(argv[2], "--")) {
+		fprintf(stderr, "usage: run_bench until LABEL FIFO -- CMD ARGS...\n");
+		return 2;
+	}
+	(void)unlink(fifo);
+	if (mkfifo(fifo, 0600))
+		die(fifo);
+	t0 = now_ns();
+	if (run_wait(label, argv + 3, NULL))
+		return 1;
+	alarm(20);  /* a daemon that never started: no stamp, no writer to wait for */
+	fd = open(fifo, O_RDONLY);
+	if (fd < 0)
+		die(fifo);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	unlink(fifo);
+	if (n <= 0) {
+		fprintf(stderr, "run_bench: %s: no stamp in %s\n", label, fifo);
+		return 1;
+	}
+	buf[n] = 0;
+	fprintf(stderr, "@@ %s %llu\n", label, strtoull(buf, NULL, 10) - (unsigned long long)t0);
+	return 0;
+}
+
+static int mode_stamp(uint64_t t, const char *fifo)
+{
+	int fd = open(fifo, O_WRONLY);
+
+	if (fd < 0)
+		die(fifo);
+	dprintf(fd, "%llu\n", (unsigned long long)t);
+	close(fd);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	const uint64_t start = now_ns();
 	const char *m = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(m, "stamp") && argc == 3)
+		return mode_stamp(start, argv[2]);
+	if (!strcmp(m, "until") && argc > 5)
+		return mode_until(argc - 2, argv + 2);
 
 	if (!strcmp(m, "fstatat") && argc == 4)
 		return mode_fstatat(argv[2], count(argv[3]));
@@ -454,6 +524,7 @@ int main(int argc, char **argv)
 	if (!strcmp(m, "time") && argc > 2)
 		return mode_time(argc - 2, argv + 2);
 	fprintf(stderr, "usage: run_bench fstatat PATH N | notify PATH N [sync] | ptrace PATH N |\n"
-		"       close FIRST LAST [FD] | time LABEL [-o FILE] -- CMD ARGS...\n");
+		"       close FIRST LAST [FD] | time LABEL [-o FILE] -- CMD ARGS... |\n"
+		"       until LABEL FIFO -- CMD ARGS... | stamp FIFO\n");
 	return 2;
 }
