@@ -389,55 +389,86 @@ static int load_with_listener(scmp_filter_ctx ctx)
 	return err;
 }
 
-int run_install_filter(void)
+/* The first filter's rules in a new context, its numbers decided as libseccomp's
+ * SCMP_FLTATR_CTL_OPTIMIZE says (1: a comparison each, in order; 2: a binary tree);
+ * NULL with *err, -errno */
+static scmp_filter_ctx first_filter(int optimize, int *err)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int err = ctx ? 0 : -ENOMEM;
 
-	/* A binary tree of the numbers, not libseccomp's default chain of one
-	 * comparison each: a call the filter lets through (close, read, write...) is
-	 * decided in ~8 comparisons, not ~130.  The kernel's cache of calls every filter
-	 * allows whatever their arguments (seccomp_cache_check_allow(), 5.11) skips the
-	 * filters for most calls, but not for those a watching filter looks at the
-	 * arguments of -- close among them, 20,000 times in a daemon's start. */
-	if (!err)
-		err = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	for (size_t i = 0; !err && i < N(notified) + N(trapped); i++) {
+	*err = ctx ? 0 : -ENOMEM;
+	if (!*err)
+		*err = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, (uint32_t)optimize);
+	for (size_t i = 0; !*err && i < N(notified) + N(trapped); i++) {
 		bool notify = i < N(notified);
 		int nr = seccomp_syscall_resolve_name(notify ? notified[i] : trapped[i - N(notified)]);
 
 		if (nr == __NR_SCMP_ERROR)
 			continue;  /* not on this architecture (x86-64 has them all) */
-		err = seccomp_rule_add(ctx, notify ? SCMP_ACT_NOTIFY : SCMP_ACT_TRACE(0), nr, 0);
+		*err = seccomp_rule_add(ctx, notify ? SCMP_ACT_NOTIFY : SCMP_ACT_TRACE(0), nr, 0);
 	}
-	for (size_t i = 0; !err && i < N(notified_nr); i++)
-		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
-	if (!err) {
+	for (size_t i = 0; !*err && i < N(notified_nr); i++)
+		*err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, notified_nr[i], 0);
+	if (!*err) {
 		/* sendto with an address, which may name a unix socket's path (unixsock.c);
 		 * send and sendto without one go to the kernel unseen */
 		const struct scmp_arg_cmp has_addr = {
 			.arg = 4, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0,
 		};
 
-		err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SYS_sendto, 1, has_addr);
+		*err = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SYS_sendto, 1, has_addr);
 	}
-	for (size_t i = 0; !err && i < N(refused) + N(refused_perm); i++) {
+	for (size_t i = 0; !*err && i < N(refused) + N(refused_perm); i++) {
 		bool perm = i >= N(refused);
 		int nr = seccomp_syscall_resolve_name(perm ? refused_perm[i - N(refused)] : refused[i]);
 
 		if (nr != __NR_SCMP_ERROR)
-			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(perm ? EPERM : ENOSYS), nr, 0);
+			*err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(perm ? EPERM : ENOSYS), nr, 0);
 	}
-	for (size_t i = 0; !err && i < N(socket_nr); i++) {
+	for (size_t i = 0; !*err && i < N(socket_nr); i++) {
 		/* (SCMP_A0() leaves datum_b to the compiler: clang's -Wextra says so) */
 		const struct scmp_arg_cmp unix_only = {
 			.arg = 0, .op = SCMP_CMP_EQ, .datum_a = AF_UNIX, .datum_b = 0,
 		};
 
-		err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), socket_nr[i], 1, unix_only);
+		*err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), socket_nr[i], 1, unix_only);
 	}
-	if (!err)
-		err = load_with_listener(ctx);
+	if (*err && ctx) {
+		seccomp_release(ctx);
+		ctx = NULL;
+	}
+	return ctx;
+}
+
+/*
+ * The numbers as a binary tree, not libseccomp's default chain of one comparison
+ * each: a call the filter lets through (close, read, write...) is decided in ~15
+ * BPF instructions, not ~126.  The kernel's cache of the calls every filter allows
+ * whatever their arguments (seccomp_cache_check_allow(), 5.11) skips the filters for
+ * most calls, but not for those a watching filter looks at the arguments of -- close
+ * among them, 20,000 times in a daemon's start.  Both forms decide every call alike
+ * (tests/uvfs-run/filter_tree.py, through run_export_first_filter()).
+ */
+int run_install_filter(void)
+{
+	int err;
+	scmp_filter_ctx ctx = first_filter(2, &err);
+
+	if (!ctx)
+		return err;
+	err = load_with_listener(ctx);
+	seccomp_release(ctx);
+	return err;
+}
+
+int run_export_first_filter(int fd, int optimize)
+{
+	int err;
+	scmp_filter_ctx ctx = first_filter(optimize, &err);
+
+	if (!ctx)
+		return err;
+	err = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
 	return err;
 }

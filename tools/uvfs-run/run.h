@@ -340,6 +340,10 @@ void run_proc_put(struct proc *p);
 /* filter.c: install the filter in the calling process (the child, before exec):
  * the listener's descriptor (close-on-exec), or -errno */
 int run_install_filter(void);
+/* the same filter's BPF program written to fd, its numbers decided by libseccomp's
+ * SCMP_FLTATR_CTL_OPTIMIZE level (1 or 2; the installed one's is 2): 0 or -errno.
+ * For tests/uvfs-run/filter_tree.py */
+int run_export_first_filter(int fd, int optimize);
 /* the group of descriptor numbers a watching filter traps (filter.c): 0 to 3 alone,
  * then [2^(g-2), 2^(g-1)) up to [2048, 4096), then RUN_GROUP_TOP and above;
  * RUN_GROUP_ALL: every number (a table shared with another process) */
