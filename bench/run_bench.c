@@ -458,6 +458,19 @@ static int mode_time(int argc, char **argv)
 	return 0;
 }
 
+static const char *until_fifo;
+
+/* no stamp in time: a daemon that never started leaves no writer to wait for */
+static void until_timeout(int sig)
+{
+	static const char msg[] = "run_bench: until: no stamp in 20 s\n";
+
+	(void)sig;
+	(void)!write(2, msg, sizeof(msg) - 1);
+	unlink(until_fifo);
+	_exit(1);
+}
+
 static int mode_until(int argc, char **argv)
 {
 	const char *label = argv[0], *fifo = argv[1];
@@ -473,10 +486,14 @@ static int mode_until(int argc, char **argv)
 	(void)unlink(fifo);
 	if (mkfifo(fifo, 0600))
 		die(fifo);
+	until_fifo = fifo;
 	t0 = now_ns();
-	if (run_wait(label, argv + 3, NULL))
+	if (run_wait(label, argv + 3, NULL)) {
+		unlink(fifo);
 		return 1;
-	alarm(20);  /* a daemon that never started: no stamp, no writer to wait for */
+	}
+	signal(SIGALRM, until_timeout);
+	alarm(20);
 	fd = open(fifo, O_RDONLY);
 	if (fd < 0)
 		die(fifo);
