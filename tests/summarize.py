@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Count the individual test cases in a meson testlog.json (cmocka prints one
-'[       OK ]' / '[  FAILED  ]' / '[  SKIPPED ]' line per case) and print one line:
-'uvfs: N passed, N failed, N skipped' over every log given.  A meson test that crashed before cmocka
-could report counts as one failure.
+"""Count the individual test cases in a meson testlog.json and print one line:
+'uvfs: N passed, N failed, N skipped' over every log given.  A case is a cmocka case
+(one '[       OK ]' / '[  FAILED  ]' / '[  SKIPPED ]' line each), a TAP test's
+subtest ('ok N', 'ok N ... # SKIP', 'not ok N'), or, for a test that prints neither
+(an exit status alone: syscall_table, bench_check), the test itself.  A meson test that
+crashed before it could report counts as one failure.
 
 Before that line, each failed test's name and what it said of its failures: cmocka's
 failure lines, TAP's 'not ok' lines with the comments after them, or the end of its
@@ -49,8 +51,14 @@ for path in sys.argv[1:]:
       ok = len(re.findall(r"^\[       OK \]", out, re.M))
       bad = len(re.findall(r"^\[  FAILED  \] (?!\d+ test)", out, re.M))
       skip = len(re.findall(r"^\[  SKIPPED \] (?!\d+ test)", out, re.M))
+      tap_skip = len(re.findall(r"^ok \d+\b.*#\s*SKIP", out, re.M | re.I))
+      ok += len(re.findall(r"^ok \d+\b", out, re.M)) - tap_skip
+      skip += tap_skip
+      bad += len(re.findall(r"^not ok \d+\b", out, re.M))
       if t.get("result") == "SKIP" and ok + bad + skip == 0:
           skip = 1  # skipped whole (a TAP test's "1..0 # SKIP")
+      if t.get("result") == "OK" and ok + bad + skip == 0:
+          ok = 1  # an exit status alone
       if t.get("result") not in ("OK", "SKIP") and bad == 0:
           bad = 1  # crashed, timed out, or failed outside cmocka (a leak report)
       if t.get("result") not in ("OK", "SKIP"):
