@@ -49,24 +49,13 @@ static int load(struct sock_filter *f, size_t n)
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) ? -errno : 0;
 }
 
-/* uvfs-run's first filter at libseccomp's optimize level, through a pipe */
+/* uvfs-run's first filter at libseccomp's optimize level */
 static int load_first(int level)
 {
 	static struct sock_filter buf[BPF_MAXINSNS];
-	size_t got = 0;
-	ssize_t n;
-	int p[2], err;
+	int n = run_first_filter_program(level, buf, BPF_MAXINSNS);
 
-	if (pipe(p))
-		return -errno;
-	err = run_export_first_filter(p[1], level);
-	close(p[1]);
-	while (!err && (n = read(p[0], (char *)buf + got, sizeof(buf) - got)) > 0)
-		got += (size_t)n;
-	close(p[0]);
-	if (!err && (!got || got % sizeof(buf[0])))
-		err = -EIO;
-	return err ? err : load(buf, got / sizeof(buf[0]));
+	return n < 0 ? n : load(buf, (size_t)n);
 }
 
 static int cmp(const void *a, const void *b)

@@ -338,6 +338,38 @@ int run_watch_filter(int g, struct sock_filter *out)
 }
 
 /*
+ * ctx's program, as libseccomp exports it, into buf (room for max instructions):
+ * its length, or -errno (-E2BIG when it does not fit).  Through a pipe, not a
+ * memfd: RLIMIT_FSIZE, which the program's is by now, does not bound a pipe (under
+ * `ulimit -f 1` a memfd took the program's first 1024 bytes and the kernel refused
+ * the rest as EINVAL); the largest program (BPF_MAXINSNS, 32 KiB) fits a pipe's
+ * 64 KiB, so the export never waits.
+ */
+static int program_of(scmp_filter_ctx ctx, struct sock_filter *buf, size_t max)
+{
+	size_t got = 0, size = max * sizeof(*buf);
+	int p[2], err;
+	ssize_t n;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	err = seccomp_export_bpf(ctx, p[1]);
+	close(p[1]);
+	while (!err && (n = read(p[0], (char *)buf + got, size - got)) != 0) {
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		else if (n > 0)
+			got += (size_t)n;
+		if (got == size)
+			err = -E2BIG;
+	}
+	close(p[0]);
+	if (!err && (!got || got % sizeof(*buf)))
+		err = -EIO;
+	return err ? err : (int)(got / sizeof(*buf));
+}
+
+/*
  * libseccomp builds the program; it is loaded here, with the flags libseccomp 2.5
  * has no attribute for: SECCOMP_FILTER_FLAG_NEW_LISTENER (the supervisor's
  * descriptor) and SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19: once the
@@ -349,44 +381,20 @@ int run_watch_filter(int g, struct sock_filter *out)
  */
 static int load_with_listener(scmp_filter_ctx ctx)
 {
-	/* through a pipe, not a memfd: RLIMIT_FSIZE, which the program's is by now,
-	 * does not bound a pipe (under `ulimit -f 1` a memfd took the program's first
-	 * 1024 bytes and the kernel refused the rest as EINVAL); the largest program
-	 * (BPF_MAXINSNS, 32 KiB) fits a pipe's 64 KiB, so the export never waits */
 	struct sock_filter buf[BPF_MAXINSNS + 1];
 	struct sock_fprog prog = { 0 };
-	int p[2], err = 0, fd;
-	size_t got = 0;
-	ssize_t n;
+	int n = program_of(ctx, buf, N(buf)), fd;
 
-	if (pipe2(p, O_CLOEXEC))
+	if (n < 0)
+		return n;
+	prog.len = (unsigned short)n;
+	prog.filter = buf;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -errno;
-	err = seccomp_export_bpf(ctx, p[1]);
-	close(p[1]);
-	while (!err && (n = read(p[0], (char *)buf + got, sizeof(buf) - got)) != 0) {
-		if (n < 0 && errno != EINTR)
-			err = -errno;
-		else if (n > 0)
-			got += (size_t)n;
-		if (got == sizeof(buf))
-			err = -E2BIG;
-	}
-	close(p[0]);
-	if (!err && (!got || got % sizeof(struct sock_filter)))
-		err = -EIO;
-	if (!err) {
-		prog.len = (unsigned short)(got / sizeof(struct sock_filter));
-		prog.filter = buf;
-	}
-	if (!err && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		err = -errno;
-	if (!err) {
-		fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-				  SECCOMP_FILTER_FLAG_NEW_LISTENER |
-				  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
-		err = fd < 0 ? -errno : fd;
-	}
-	return err;
+	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			  SECCOMP_FILTER_FLAG_NEW_LISTENER |
+			  SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
+	return fd < 0 ? -errno : fd;
 }
 
 /* The first filter's rules in a new context, its numbers decided as libseccomp's
@@ -469,6 +477,18 @@ int run_export_first_filter(int fd, int optimize)
 	if (!ctx)
 		return err;
 	err = seccomp_export_bpf(ctx, fd);
+	seccomp_release(ctx);
+	return err;
+}
+
+int run_first_filter_program(int optimize, struct sock_filter *buf, size_t max)
+{
+	int err;
+	scmp_filter_ctx ctx = first_filter(optimize, &err);
+
+	if (!ctx)
+		return err;
+	err = program_of(ctx, buf, max);
 	seccomp_release(ctx);
 	return err;
 }
