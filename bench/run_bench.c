@@ -26,6 +26,10 @@
  *                                   uvfs descriptor has had FD's number, so its
  *                                   group is watched from then on):
  *                                   "@@ close-after-fd NS_PER_CLOSE"
+ *   run_bench piperead FD N         N one-byte reads of a host pipe on descriptor FD
+ *                                   (N bytes written first): "@@ piperead-FD
+ *                                   NS_PER_READ" -- under uvfs-run, on 3 a stop each
+ *                                   (the loader's opens made 3 watched), on 40 none
  *   run_bench time LABEL [-o FILE] -- CMD ARGS...
  *                                   fork, exec CMD (stdout to FILE), wait:
  *                                   "@@ LABEL NS"; fails if CMD does
@@ -409,6 +413,35 @@ static int mode_close(long first, long last, long fd)
 	return 0;
 }
 
+/*
+ * Reads of a host pipe, a byte each, on descriptor number fd: what a kernel
+ * descriptor on a number uvfs-run watches costs (a ptrace stop each: bash reads
+ * $(...)'s pipe on 3, which every dynamically linked program's loader made
+ * watched) against one no uvfs descriptor had.  n bytes written first (at most a
+ * pipe's 65,536), so no read waits.
+ */
+static int mode_piperead(long fd, long n)
+{
+	static char buf[65536];
+	uint64_t t0;
+	int p[2];
+
+	if (fd < 0 || fd > 1000 || n < 1 || n > (long)sizeof(buf)) {
+		fprintf(stderr, "run_bench: piperead FD N: FD 0-1000, N 1-%zu\n", sizeof(buf));
+		return 2;
+	}
+	if (pipe(p) || write(p[1], buf, (size_t)n) != n)
+		die("pipe");
+	if (p[0] != fd && (dup2(p[0], (int)fd) < 0 || close(p[0])))
+		die("dup2");
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		if (read((int)fd, buf, 1) != 1)
+			die("read");
+	fprintf(stderr, "@@ piperead-%ld %.1f\n", fd, (double)(now_ns() - t0) / (double)n);
+	return 0;
+}
+
 /* fork, exec argv (a NULL-terminated CMD ARGS...), wait: 0 when it exited 0 */
 static int run_wait(const char *label, char **argv, const char *out)
 {
@@ -538,10 +571,12 @@ int main(int argc, char **argv)
 		return mode_ptrace(argv[2], count(argv[3]));
 	if (!strcmp(m, "close") && (argc == 4 || argc == 5))
 		return mode_close(count(argv[2]), count(argv[3]), argc == 5 ? count(argv[4]) : -1);
+	if (!strcmp(m, "piperead") && argc == 4)
+		return mode_piperead(count(argv[2]), count(argv[3]));
 	if (!strcmp(m, "time") && argc > 2)
 		return mode_time(argc - 2, argv + 2);
 	fprintf(stderr, "usage: run_bench fstatat PATH N | notify PATH N [sync] | ptrace PATH N |\n"
-		"       close FIRST LAST [FD] | time LABEL [-o FILE] -- CMD ARGS... |\n"
+		"       close FIRST LAST [FD] | piperead FD N | time LABEL [-o FILE] -- CMD ARGS... |\n"
 		"       until LABEL FIFO -- CMD ARGS... | stamp FIFO\n");
 	return 2;
 }
