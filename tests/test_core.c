@@ -1297,14 +1297,18 @@ static void test_leases(void **state)
 	 * file -- whose F_SETSIG the signal is, and whose owner goes -- is at the new
 	 * one (uvfs_dnotify_take_at) */
 	{
-		int sp, sf, ap, af, lp = -1, lf = -1;
+		int sp, sf, ap, af, lp = -1, lf = -1, got = 0;
 
 		assert_int_equal(uvfs_fcntl(h, fd, F_SETLEASE, F_RDLCK), 0);
 		assert_int_equal(uvfs_dup3(h, fd, 40, 0), 40);
 		assert_int_equal(uvfs_close(h, fd), 0);
 		assert_int_equal(pthread_create(&th, NULL, lease_breaker, &a), 0);
-		for (int i = 0; i < 100000 && uvfs_dnotify_take_at(fs, &sp, &sf, &ap, &af) != 1; i++)
-			usleep(100);
+		for (int i = 0; i < 100000 && got != 1; i++) {
+			got = uvfs_dnotify_take_at(fs, &sp, &sf, &ap, &af);
+			if (got != 1)
+				usleep(100);
+		}
+		assert_int_equal(got, 1);
 		assert_int_equal(sp, uvfs_task_pid(h));
 		assert_int_equal(sf, fd);
 		assert_int_equal(ap, uvfs_task_pid(h));

@@ -209,7 +209,9 @@ static void kernel_txtbsy(int *exec_while_open, int *open_while_running)
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
-		execl(prog, prog, "5", (char *)NULL);
+		/* killed below: a sleep of a few seconds ended under a stall of the
+		 * parent, and the open for writing then succeeded */
+		execl(prog, prog, "infinity", (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
