@@ -52,8 +52,8 @@ static int load(struct sock_filter *f, size_t n)
 /* uvfs-run's first filter at libseccomp's optimize level */
 static int load_first(int level)
 {
-	static struct sock_filter buf[BPF_MAXINSNS];
-	int n = run_first_filter_program(level, buf, BPF_MAXINSNS);
+	static struct sock_filter buf[BPF_MAXINSNS + 1];
+	int n = run_first_filter_program(level, buf, BPF_MAXINSNS + 1);
 
 	return n < 0 ? n : load(buf, (size_t)n);
 }

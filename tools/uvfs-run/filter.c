@@ -339,7 +339,8 @@ int run_watch_filter(int g, struct sock_filter *out)
 
 /*
  * ctx's program, as libseccomp exports it, into buf (room for max instructions):
- * its length, or -errno (-E2BIG when it does not fit).  Through a pipe, not a
+ * its length (less than max: a program that fills buf may go on), or -errno
+ * (-E2BIG for max or more).  Through a pipe, not a
  * memfd: RLIMIT_FSIZE, which the program's is by now, does not bound a pipe (under
  * `ulimit -f 1` a memfd took the program's first 1024 bytes and the kernel refused
  * the rest as EINVAL); the largest program (BPF_MAXINSNS, 32 KiB) fits a pipe's

@@ -344,8 +344,8 @@ int run_install_filter(void);
  * SCMP_FLTATR_CTL_OPTIMIZE level (1 or 2; the installed one's is 2): 0 or -errno.
  * For tests/uvfs-run/filter_tree.py */
 int run_export_first_filter(int fd, int optimize);
-/* ... or into buf, room for max instructions: the program's length, or -errno
- * (-E2BIG when it does not fit).  For bench/filter_cost */
+/* ... or into buf, room for max instructions: the program's length (less than
+ * max), or -errno (-E2BIG for max or more).  For bench/filter_cost */
 struct sock_filter;
 int run_first_filter_program(int optimize, struct sock_filter *buf, size_t max);
 /* the group of descriptor numbers a watching filter traps (filter.c): 0 to 3 alone,
