@@ -443,6 +443,49 @@ static void test_host_changes_always(void **state)
 	env_free(e);
 }
 
+/* The watches of many files (hostfs's table of watch descriptors doubles as it
+ * fills, from 256 chains): a host change to any of them still reaches its inode --
+ * every other file is changed, well below the host's queue of 16,384 events -- and
+ * the others keep what they had. */
+static void test_many_watches(void **state)
+{
+	struct env *e = env_new(NULL);
+	const int n = 1500;
+	char name[32], p[128];
+	struct stat st;
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "w%d", i);
+		host_write(e, name, "x");
+	}
+	for (int i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "/m/w%d", i);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, p, &st, 0), 0);
+		assert_int_equal(st.st_size, 1);
+	}
+	for (int i = 0; i < n; i += 2) {
+		snprintf(name, sizeof(name), "w%d", i);
+		host_path(e, name, p, sizeof(p));
+		assert_int_equal(chmod(p, 0600), 0);
+		assert_int_equal(truncate(p, 2 + i), 0);
+	}
+	for (int i = 0; i < n; i++) {
+		struct stat host;
+
+		snprintf(name, sizeof(name), "w%d", i);
+		host_path(e, name, p, sizeof(p));
+		assert_int_equal(lstat(p, &host), 0);
+		snprintf(p, sizeof(p), "/m/w%d", i);
+		assert_int_equal(uvfs_fstatat(e->t, AT_FDCWD, p, &st, 0), 0);
+		assert_int_equal(st.st_mode, host.st_mode);
+		assert_int_equal(st.st_size, host.st_size);
+		assert_int_equal(st.st_ctim.tv_nsec, host.st_ctim.tv_nsec);
+		assert_int_equal(st.st_size, i % 2 ? 1 : 2 + i);
+	}
+	env_free(e);
+}
+
 /* "never" and "timeout=": what was seen is trusted.  A name the host takes away is
  * still found (the object itself is held open), a new mode is not seen; names never
  * seen are asked for (nothing negative is kept). */
@@ -1161,6 +1204,7 @@ int main(void)
 		cmocka_unit_test(test_escape_symlinks),
 		cmocka_unit_test(test_escape_race),
 		cmocka_unit_test(test_host_changes_always),
+		cmocka_unit_test(test_many_watches),
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_chown_nothing_stamps_host_ctime),
 		cmocka_unit_test(test_host_errors),
