@@ -11,27 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/filter.h>
 
 #include "run.h"
 
 int main(int argc, char **argv)
 {
-	int fd, err;
+	struct sock_filter prog[BPF_MAXINSNS + 1];
+	int fd, n;
+	size_t size;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: filter_export OPT FILE\n");
 		return 2;
+	}
+	n = run_first_filter_program(atoi(argv[1]), prog, BPF_MAXINSNS + 1);
+	if (n < 0) {
+		fprintf(stderr, "filter_export: %s\n", strerror(-n));
+		return 1;
 	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "filter_export: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
-	err = run_export_first_filter(fd, atoi(argv[1]));
-	if (close(fd) && !err)
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "filter_export: %s\n", strerror(-err));
+	size = (size_t)n * sizeof(*prog);
+	if (write(fd, prog, size) != (ssize_t)size || close(fd)) {
+		fprintf(stderr, "filter_export: %s: %s\n", argv[2], strerror(errno ? errno : EIO));
 		return 1;
 	}
 	return 0;

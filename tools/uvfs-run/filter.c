@@ -456,7 +456,7 @@ static scmp_filter_ctx first_filter(int optimize, int *err)
  * whatever their arguments (seccomp_cache_check_allow(), 5.11) skips the filters for
  * most calls, but not for those a watching filter looks at the arguments of -- close
  * among them, 20,000 times in a daemon's start.  Both forms decide every call alike
- * (tests/uvfs-run/filter_tree.py, through run_export_first_filter()).
+ * (tests/uvfs-run/filter_tree.py, through run_first_filter_program()).
  */
 int run_install_filter(void)
 {
@@ -466,18 +466,6 @@ int run_install_filter(void)
 	if (!ctx)
 		return err;
 	err = load_with_listener(ctx);
-	seccomp_release(ctx);
-	return err;
-}
-
-int run_export_first_filter(int fd, int optimize)
-{
-	int err;
-	scmp_filter_ctx ctx = first_filter(optimize, &err);
-
-	if (!ctx)
-		return err;
-	err = seccomp_export_bpf(ctx, fd);
 	seccomp_release(ctx);
 	return err;
 }

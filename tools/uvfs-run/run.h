@@ -340,12 +340,11 @@ void run_proc_put(struct proc *p);
 /* filter.c: install the filter in the calling process (the child, before exec):
  * the listener's descriptor (close-on-exec), or -errno */
 int run_install_filter(void);
-/* the same filter's BPF program written to fd, its numbers decided by libseccomp's
- * SCMP_FLTATR_CTL_OPTIMIZE level (1 or 2; the installed one's is 2): 0 or -errno.
- * For tests/uvfs-run/filter_tree.py */
-int run_export_first_filter(int fd, int optimize);
-/* ... or into buf, room for max instructions: the program's length (less than
- * max), or -errno (-E2BIG for max or more).  For bench/filter_cost */
+/* the same filter's BPF program, its numbers decided by libseccomp's
+ * SCMP_FLTATR_CTL_OPTIMIZE level (1 or 2; the installed one's is 2), into buf, room
+ * for max instructions: the program's length (less than max), or -errno (-E2BIG for
+ * max or more).  For tests/uvfs-run/filter_tree.py (filter_export) and
+ * bench/filter_cost */
 struct sock_filter;
 int run_first_filter_program(int optimize, struct sock_filter *buf, size_t max);
 /* the group of descriptor numbers a watching filter traps (filter.c): 0 to 3 alone,
