@@ -5,22 +5,27 @@
  * be equal).
  *
  * For each of a fifo's open for reading (waiting for a writer) and a read of an empty
- * fifo (waiting for data), and each of SA_RESTART or not: a 100 ms timer's handler
- * runs while the call waits and then lets a child process bring what the call waits
- * for.  Without SA_RESTART the call fails with EINTR, and an interrupted open leaves
- * no reader behind (a writer's O_NONBLOCK open is ENXIO); with it the call is made
- * again and gets what the child brought.  Nothing depends on timing but that the
- * timer fires while the call waits, which it must: nothing else ends the wait.
+ * fifo (waiting for data), and each of SA_RESTART or not: a SIGALRM handler runs while
+ * the call waits and then lets a child process bring what the call waits for.  Without
+ * SA_RESTART the call fails with EINTR, and an interrupted open leaves no reader
+ * behind (a writer's O_NONBLOCK open is ENXIO); with it the call is made again and
+ * gets what the child brought.  The child sends the SIGALRM once /proc/PPID/syscall
+ * shows the parent in the call (openat or read: none other of those comes between the
+ * fork and the call); a 100 ms timer armed before the call, as this was first, fired
+ * before it when the parent lost its processor that long, and the call then found
+ * the child's "x" (a review's finding: rare, but possible on a busy machine).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/time.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t ran;
@@ -33,12 +38,33 @@ static void on_alarm(int sig)
 	kill(child, SIGUSR1);
 }
 
-/* the child: at SIGUSR1, a writer's open (blocking: the reader may be gone) and "x" */
-static void bring(const char *fifo)
+/* the child: once the parent is in call nr, SIGALRM to it; at SIGUSR1, a writer's
+ * open (blocking: the reader may be gone) and "x" */
+static void bring(const char *fifo, long nr)
 {
+	const struct timespec ms = { 0, 1000000 };
+	pid_t parent = getppid();
+	char path[64], line[256];
 	sigset_t usr1;
 	int sig, fd;
 
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)parent);
+	for (int i = 0;; i++) {
+		FILE *f = fopen(path, "r");
+		bool in = f && fgets(line, sizeof(line), f) && strtol(line, NULL, 10) == nr &&
+			  line[0] >= '0' && line[0] <= '9';
+
+		if (f)
+			fclose(f);
+		if (in)
+			break;
+		if (i == 600000) {  /* 10 minutes: the parent never waited */
+			fprintf(stderr, "fifo_signal: %s never showed call %ld\n", path, nr);
+			_exit(1);
+		}
+		nanosleep(&ms, NULL);
+	}
+	kill(parent, SIGALRM);
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigwait(&usr1, &sig);
@@ -51,7 +77,6 @@ static void bring(const char *fifo)
 static void one(const char *dir, int reading, int restart)
 {
 	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = restart ? SA_RESTART : 0 };
-	struct itimerval it = { .it_value = { 0, 100000 } };
 	char fifo[4096], buf[2] = "";
 	int fd = -1, r, err, status;
 
@@ -61,13 +86,12 @@ static void one(const char *dir, int reading, int restart)
 		exit(1);
 	}
 	ran = 0;
-	child = fork();
-	if (!child)
-		bring(fifo);
 	sigaction(SIGALRM, &sa, NULL);
 	if (reading)
 		fd = open(fifo, O_RDWR);  /* never waits: it is its own writer */
-	setitimer(ITIMER_REAL, &it, NULL);
+	child = fork();
+	if (!child)
+		bring(fifo, reading ? SYS_read : SYS_openat);
 	if (reading) {
 		r = (int)read(fd, buf, 1);
 	} else {

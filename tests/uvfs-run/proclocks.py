@@ -87,15 +87,20 @@ for name, lease, openers in (("x", fcntl.F_RDLCK, [os.O_WRONLY]), ("y", fcntl.F_
     for opener in openers:
         pid = os.fork()
         if pid == 0:
-            signal.alarm(20)
+            # (a hang's end: under fs.lease-break-time's 45 s, after which the
+            # kernel would end the wait itself; 20 s was a busy machine's reach)
+            signal.alarm(40)
             os.open(name, opener)
             os._exit(0)
         pids.append(pid)
-        # until it waits (what it shows once waiting does not depend on when; 10 s at most)
-        for _ in range(1000):
+        # until it waits (what it shows once waiting does not depend on when; 30 s at
+        # most, and said: a wait that never came is a difference, not a silent one)
+        for _ in range(3000):
             if len(waiting(name)) >= len(pids):
                 break
             time.sleep(0.01)
+        else:
+            print("%s: opener %d not seen waiting in 30 s" % (name, len(pids)))
     breakers[name] = (fd, pids)
 # Each file's lines from a read that shows all its waiters: a reader breaking a write
 # lease waits a jiffy at a time in the kernel (__break_lease(): a downgrade has no
@@ -103,12 +108,14 @@ for name, lease, openers in (("x", fcntl.F_RDLCK, [os.O_WRONLY]), ("y", fcntl.F_
 # order of two readers is the kernel's whim: sorted
 for name in ("x", "y", "z", "u"):
     pids = [str(p) for p in breakers[name][1]]
-    for _ in range(1000):
+    for _ in range(3000):
         mine, under = read_locks()
         lines = [l for w in mine if w[5] == ident_of(name) for l in under.get(w[0], [])]
         if len(lines) == len(pids):
             break
         time.sleep(0.01)
+    else:
+        print("%s: %d waiters not seen in 30 s" % (name, len(pids)))
     for w in mine:
         if w[5] == ident_of(name):
             print("%s: /proc/locks: %s" % (name, " ".join(w[1:4] + w[6:])))

@@ -4,6 +4,11 @@
 # The script ends with: echo "1..$n"; [ "$failed" = 0 ]
 n=0
 failed=0
+# Python's output unbuffered, as the environment the tests were written and soaked in
+# had it: block-buffered into a pipe, a forked child's lines are lost at its os._exit()
+# and a comparison of them would pass with nothing compared (a review's finding:
+# realfiles.sh's lockf and sqlite children, handles.py, the fdtable test)
+export PYTHONUNBUFFERED=1
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() {

@@ -113,18 +113,23 @@ echo hello 2 /tmp/ss.sock
 ['ss.sock']" "$want"
 same "Python's socketserver on a unix socket in /tmp" "$want" \
 	"$(cd "$start" && "$UR" -- python3 -c "$server" 2>&1)"
-# socat: a listener inside uvfs-run on a --bind, a client outside; then the other way
+# socat: a listener inside uvfs-run on a --bind, a client outside; then the other way.
+# -t 30: after one direction's end socat waits only half a second (its default) for
+# the other, and each side here reaches its input's end at once -- a listener slower
+# than that to fork sh and echo lost its line on a busy machine (a review: 5 of 20
+# runs beside eight busy loops; with -t 30, 0 of 20).  Each still ends when the
+# other side closes.
 rm -rf "${udir:?}/run"/*
 got=$( (cd "$start" && timeout 60 "$UR" --bind "$udir/run" /mnt -- \
-		socat UNIX-LISTEN:/mnt/in.tmp,unlink-close=0 SYSTEM:'echo inside answers; cat >&2' 2>&1) &
-	echo "from outside" | timeout 60 socat - UNIX-CONNECT:"$udir/run/in.tmp",retry=1200,interval=0.05
+		socat -t 30 UNIX-LISTEN:/mnt/in.tmp,unlink-close=0 SYSTEM:'echo inside answers; cat >&2' 2>&1) &
+	echo "from outside" | timeout 60 socat -t 30 - UNIX-CONNECT:"$udir/run/in.tmp",retry=1200,interval=0.05
 	wait)
 same "socat: a listener in uvfs-run on a --bind, a client outside" "from outside
 inside answers" "$(LC_ALL=C sort <<<"$got")"
 rm -rf "${udir:?}/run"/*
-got=$( (timeout 60 socat UNIX-LISTEN:"$udir/run/out.tmp" SYSTEM:'echo outside answers; cat >&2' 2>&1) &
+got=$( (timeout 60 socat -t 30 UNIX-LISTEN:"$udir/run/out.tmp" SYSTEM:'echo outside answers; cat >&2' 2>&1) &
 	echo "from inside" | (cd "$start" && timeout 60 "$UR" --bind "$udir/run" /mnt -- \
-		socat - UNIX-CONNECT:/mnt/out.tmp,retry=1200,interval=0.05 2>&1); wait)
+		socat -t 30 - UNIX-CONNECT:/mnt/out.tmp,retry=1200,interval=0.05 2>&1); wait)
 same "socat: a client in uvfs-run, a listener outside" "from inside
 outside answers" "$(LC_ALL=C sort <<<"$got")"
 same "nothing made in the directory uvfs-run was started in" "" "$(ls -A "$start")"
