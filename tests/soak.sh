@@ -8,7 +8,7 @@
 # and times at a resolution load can move belong to whoever asks next.  Run every new
 # such test through this before committing it (docs/TESTING.md, "Soaking").
 #
-#   tests/soak.sh [-n COUNT] [-j STREAMS] [-C BUILDDIR] [-l LOAD] [-t SECONDS] [TEST...]
+#   tests/soak.sh [-n COUNT] [-j STREAMS] [-C BUILDDIR] [-l LOAD] [-t SECONDS] [-c CHUNK] [TEST...]
 #
 #   -n COUNT   runs of each test (default 300)
 #   -j STREAMS the runs shared among this many copies of the test running at once
@@ -27,29 +27,34 @@
 #              a 'global' test itself is soaked beside the busy loops only.
 #   -t SECONDS stop a test's runs after this long (default: no limit); the count
 #              reached is what is reported
+#   -c CHUNK   runs a meson invocation makes, and so between two progress lines
+#              (default 10; 1 for a test of minutes, uvfs_run, so that a soak cut
+#              short still has every run it made on record)
 #   TEST       meson test names (default: every test of suite 'kernel')
 #
 # Prints one line per test, "NAME: R runs, F failed (S s)"; while it runs, every chunk
 # of runs adds "DATE NAME STREAM RUNS FAILED" (the stream's totals so far) to
 # DIR/soak/progress, so a soak cut short still says how far it got.  Keeps the log of
-# every chunk of runs (meson test --repeat 10, which stops at a failure) with a
+# every chunk of runs (meson test --repeat CHUNK, which stops at a failure) with a
 # failure in DIR/soak/NAME.STREAM.FIRST-LAST.txt.  A skipped run counts as failed.  Exits 1 when a run
 # failed.
 set -uo pipefail
 
-count=300 streams=1 build=build load=both limit=0
-while getopts n:j:C:l:t: opt; do
+count=300 streams=1 build=build load=both limit=0 chunk_size=10
+while getopts n:j:C:l:t:c: opt; do
 	case $opt in
 	n) count=$OPTARG ;;
 	j) streams=$OPTARG ;;
 	C) build=$OPTARG ;;
 	l) load=$OPTARG ;;
 	t) limit=$OPTARG ;;
-	*) sed -n '11,30p' "$0" >&2; exit 2 ;;
+	c) chunk_size=$OPTARG ;;
+	*) sed -n '11,33p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 case $load in both|meson|busy|none) ;; *) echo "soak.sh: -l both|meson|busy|none" >&2; exit 2 ;; esac
+case $chunk_size in ''|*[!0-9]*|0) echo "soak.sh: -c wants a count of runs, 1 or more" >&2; exit 2 ;; esac
 [ -f "$build/build.ninja" ] || { echo "soak.sh: $build is not a meson build directory" >&2; exit 2; }
 build=$(cd "$build" && pwd)
 
@@ -100,7 +105,7 @@ stream() {
 	# chunk's repeats side by side, one per processor: a stream was two copies)
 	while [ "$runs" -lt "$count" ]; do
 		[ "$limit" -gt 0 ] && [ $((SECONDS - start)) -ge "$limit" ] && break
-		chunk=$((count - runs < 10 ? count - runs : 10))
+		chunk=$((count - runs < chunk_size ? count - runs : chunk_size))
 		meson test -C "$build" --no-rebuild --num-processes 1 --repeat "$chunk" \
 			--logbase "soak-$t-$j" "$t" >/dev/null 2>&1
 		read -r ran bad < <(python3 - "$build/meson-logs/soak-$t-$j.json" <<-'EOF'
