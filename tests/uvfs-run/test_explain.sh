@@ -88,7 +88,7 @@ $(cat "$work/log-upgrade/5-linux-3.15.out")"
 same "--explain-log of no directory: said, exit status 2" "uvfs-run: --explain-log $work/upgrade-stop.sh: not a directory
 2" "$("$UR" --explain --explain-log "$work/upgrade-stop.sh" -- true 2>&1; echo $?)"
 matches "... explained by start-stop-daemon's readlink of /proc/PID/exe" \
-	'^  first call: pid [0-9]+ \(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/food --retry 5\): readlink\("/proc/\{food#[0-9a-f]{4}\}/exe"\) = 28 "/tmp/food;5e2a9b1c \(deleted\)"$' "$got"
+	'^  first call: pid [0-9]+ \(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/food\): readlink\("/proc/\{food#[0-9a-f]{4}\}/exe"\) = 28 "/tmp/food;5e2a9b1c \(deleted\)"$' "$got"
 matches "... linux's answer the old name" '^    linux:    19 "/tmp/food \(deleted\)"$' "$got"
 matches "... and the stop's status in the output" '^  first line of output, 1: stop: 1$' "$got"
 long=food-with-a-name-longer-than-the-inline-limit
@@ -101,7 +101,7 @@ linux-3.15 differs:
 linux-3.14 differs:" "$st
 $(verdicts "$got")"
 matches "... 3.17 explained by the same readlink" \
-	"^  first call: pid [0-9]+ \\(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/$long --retry 5\\): readlink\\(\"/proc/\\{food-with-a-nam#[0-9a-f]{4}\\}/exe\"\\) = 69 \"/tmp/$long;5e2a9b1c \\(deleted\\)\"\$" \
+	"^  first call: pid [0-9]+ \\(ssd, /tmp/ssd: /tmp/ssd --stop --exec /tmp/$long\\): readlink\\(\"/proc/\\{food-with-a-nam#[0-9a-f]{4}\\}/exe\"\\) = 69 \"/tmp/$long;5e2a9b1c \\(deleted\\)\"\$" \
 	"$(sed -n '/^linux-3.17/,/^linux-3.15/p' <<<"$got")"
 
 # a test suite: make check, whose second test depends on the era -- the report names
