@@ -148,9 +148,9 @@ struct hostfs_sb {
 	/* watch descriptor -> inode: wd_mask + 1 chains by wd_next, doubled when they
 	 * hold more watches than chains.  inotify numbers a group's watches cyclically
 	 * (idr_alloc_cyclic() in inotify_add_to_idr()), so the live ones are a window of
-	 * consecutive numbers and wd & wd_mask spreads them evenly.  A table of 256
-	 * fixed chains made every watch of a 10,000-file walk search a chain of ~40
-	 * (80% of hostfs_iget()'s time under perf, git status on a --bind) */
+	 * consecutive numbers and wd & wd_mask spreads them evenly.  256 fixed chains
+	 * were ~60 long with the cache at its bound, walked at each watch, event and
+	 * eviction (uvfs-bench --host-walk: docs/PERFORMANCE.md, "Host mounts") */
 	struct hostfs_inode **wds;
 	uint32_t wd_mask;
 	size_t nr_watched;
@@ -734,10 +734,10 @@ static void hostfs_evict_inode(struct inode *inode)
 
 	if (hi->fd >= 0) {
 		/* At the unmount every watch goes at once with the inotify instance
-		 * (hostfs_put_super()): an inotify_rm_watch() each, which queues an
-		 * IN_IGNORED the instance never reads, made uvfs-run's exit after a git
-		 * status of 10,000 files wait 300-600 ms.  Nothing drains the table of
-		 * watch descriptors after SB_DYING (no call runs), and put_super frees it. */
+		 * (hostfs_put_super()), not by an inotify_rm_watch() each, which queues
+		 * an IN_IGNORED the instance never reads (10,121 calls at uvfs-run's exit
+		 * after 10,000 files).  Nothing drains the table of watch descriptors
+		 * after SB_DYING (no call runs), and put_super frees it. */
 		if (!(inode->i_sb->s_flags & SB_DYING))
 			unwatch(HSB(inode->i_sb), hi);
 		hash_remove(HSB(inode->i_sb), hi);
